@@ -1,0 +1,126 @@
+//! The platnav ASCII format: one character per tile, top row first.
+//!
+//! | char | tile |
+//! |------|------|
+//! | `.`  | [`Tile::Empty`] |
+//! | `#`  | [`Tile::Solid`] |
+//! | `=`  | [`Tile::OneWay`] |
+//! | `^`  | [`Tile::Hazard`] |
+//! | `G`  | [`Tile::Goal`] |
+//! | `S`  | [`Tile::Spawn`] |
+//!
+//! Every row must have the same width. A trailing newline is optional, and
+//! `\r\n` line ends are accepted. [`Level`]'s `Display` writes this format, so
+//! parsing and printing round-trip.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Level, LevelError, Tile, check_size};
+
+impl Tile {
+    /// The ASCII character for this tile.
+    #[must_use]
+    pub const fn to_char(self) -> char {
+        match self {
+            Tile::Empty => '.',
+            Tile::Solid => '#',
+            Tile::OneWay => '=',
+            Tile::Hazard => '^',
+            Tile::Goal => 'G',
+            Tile::Spawn => 'S',
+        }
+    }
+
+    /// The tile an ASCII character stands for.
+    #[must_use]
+    pub const fn from_char(ch: char) -> Option<Tile> {
+        Some(match ch {
+            '.' => Tile::Empty,
+            '#' => Tile::Solid,
+            '=' => Tile::OneWay,
+            '^' => Tile::Hazard,
+            'G' => Tile::Goal,
+            'S' => Tile::Spawn,
+            _ => return None,
+        })
+    }
+}
+
+/// Splits text into rows of characters mapped by `map`, checking the size
+/// bound from the line structure before storing any tile.
+pub(crate) fn parse_grid(
+    text: &str,
+    mut map: impl FnMut(char) -> Option<Tile>,
+) -> Result<Level, LevelError> {
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    // Drop trailing empty lines (a final newline, or several).
+    let mut n = lines.len();
+    while n > 0 && lines[n - 1].is_empty() {
+        n -= 1;
+    }
+    let lines = &lines[..n];
+    let Some(first) = lines.first() else {
+        return Err(LevelError::Empty);
+    };
+    let width = first.chars().count();
+    check_size(width, lines.len())?;
+    let mut tiles = Vec::with_capacity(width * lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        let mut count = 0;
+        for (j, ch) in line.chars().enumerate() {
+            count += 1;
+            if count > width {
+                break;
+            }
+            let tile = map(ch).ok_or(LevelError::UnknownTile {
+                ch,
+                line: i + 1,
+                column: j + 1,
+            })?;
+            tiles.push(tile);
+        }
+        let found = line.chars().count();
+        if found != width {
+            return Err(LevelError::RaggedRow {
+                line: i + 1,
+                expected: width,
+                found,
+            });
+        }
+    }
+    Level::new(width, lines.len(), tiles)
+}
+
+impl Level {
+    /// Parses the platnav ASCII format.
+    ///
+    /// # Errors
+    /// [`LevelError::UnknownTile`] (with line and column),
+    /// [`LevelError::RaggedRow`], [`LevelError::Empty`] or
+    /// [`LevelError::TooLarge`].
+    pub fn from_ascii(text: &str) -> Result<Self, LevelError> {
+        parse_grid(text, Tile::from_char)
+    }
+}
+
+impl FromStr for Level {
+    type Err = LevelError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Level::from_ascii(s)
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in self.tiles.chunks(self.width) {
+            let line: String = row.iter().map(|t| t.to_char()).collect();
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}

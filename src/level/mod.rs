@@ -1,0 +1,353 @@
+//! Tile levels: the grid every other stage reads.
+//!
+//! A [`Level`] is a rectangle of [`Tile`]s, row 0 at the top. Levels are only
+//! built by validating loaders ([`Level::from_ascii`], [`Level::from_vglc`],
+//! [`Level::new`]), so everything downstream can rely on a well-formed grid.
+
+mod ascii;
+#[cfg(feature = "serde")]
+mod vglc;
+
+use std::fmt;
+use std::path::{Path as FsPath, PathBuf};
+
+#[cfg(feature = "serde")]
+pub use vglc::VglcLegend;
+
+/// The largest number of cells a loader accepts (16 Mi cells, 4096 x 4096).
+///
+/// Checked before any tile storage is allocated, so a hostile file cannot
+/// make platnav reserve more than this many tiles.
+pub const MAX_CELLS: usize = 1 << 24;
+
+/// The largest width or height a loader accepts.
+pub const MAX_SIDE: usize = 1 << 16;
+
+/// The largest level file the path-based loaders read, in bytes (64 MiB).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// What occupies one tile of a level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Tile {
+    /// Nothing: the body moves freely.
+    #[default]
+    Empty,
+    /// Solid from every side.
+    Solid,
+    /// Solid only for a body landing on its top; passable from below and
+    /// when dropping through with `down` held.
+    OneWay,
+    /// Kills a body that overlaps it; not solid.
+    Hazard,
+    /// A goal marker; behaves as [`Tile::Empty`] for the body.
+    Goal,
+    /// A spawn marker; behaves as [`Tile::Empty`] for the body.
+    Spawn,
+}
+
+impl Tile {
+    /// True for tiles that stop the body from every side.
+    #[must_use]
+    pub const fn is_solid(self) -> bool {
+        matches!(self, Tile::Solid)
+    }
+}
+
+/// A tile position: `col` grows to the right, `row` grows downward.
+///
+/// Coordinates are signed so that requests for cells off the map can be
+/// expressed (and then snapped or rejected) without wrapping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(from = "[i32; 2]", into = "[i32; 2]"))]
+pub struct Cell {
+    /// Column, 0 at the left.
+    pub col: i32,
+    /// Row, 0 at the top.
+    pub row: i32,
+}
+
+impl Cell {
+    /// The cell at column `col`, row `row`.
+    #[must_use]
+    pub const fn new(col: i32, row: i32) -> Self {
+        Self { col, row }
+    }
+}
+
+impl From<[i32; 2]> for Cell {
+    fn from([col, row]: [i32; 2]) -> Self {
+        Self { col, row }
+    }
+}
+
+impl From<Cell> for [i32; 2] {
+    fn from(c: Cell) -> Self {
+        [c.col, c.row]
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.col, self.row)
+    }
+}
+
+/// Why a level could not be built or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LevelError {
+    /// The text holds no rows.
+    #[error("the level is empty")]
+    Empty,
+    /// A character that the legend does not define.
+    #[error("line {line}, column {column}: unknown tile {ch:?}")]
+    UnknownTile {
+        /// The character found.
+        ch: char,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (in characters).
+        column: usize,
+    },
+    /// A row whose length differs from the first row's.
+    #[error("line {line}: row has {found} tiles, expected {expected} like the first row")]
+    RaggedRow {
+        /// 1-based line.
+        line: usize,
+        /// Width of the first row.
+        expected: usize,
+        /// Width of this row.
+        found: usize,
+    },
+    /// The level is larger than [`MAX_CELLS`] or [`MAX_SIDE`].
+    #[error(
+        "level of {width} x {height} tiles exceeds the limit ({MAX_SIDE} per side, {MAX_CELLS} cells)"
+    )]
+    TooLarge {
+        /// Requested width.
+        width: usize,
+        /// Requested height.
+        height: usize,
+    },
+    /// A tile vector whose length is not `width * height`.
+    #[error("{len} tiles given for a {width} x {height} level")]
+    WrongTileCount {
+        /// Requested width.
+        width: usize,
+        /// Requested height.
+        height: usize,
+        /// Tiles supplied.
+        len: usize,
+    },
+    /// A legend that could not be read.
+    #[error("legend: {0}")]
+    Legend(String),
+    /// A file that could not be read, or whose content failed to load.
+    #[error("{}: {source}", path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong in it.
+        #[source]
+        source: Box<LevelError>,
+    },
+    /// An I/O error.
+    #[error("{0}")]
+    Io(String),
+}
+
+impl LevelError {
+    /// Wraps this error with the file it came from.
+    #[must_use]
+    pub fn in_file(self, path: &FsPath) -> Self {
+        LevelError::File {
+            path: path.to_path_buf(),
+            source: Box::new(self),
+        }
+    }
+}
+
+/// Checks a level size against [`MAX_SIDE`] and [`MAX_CELLS`].
+///
+/// # Errors
+/// [`LevelError::TooLarge`] when a side or the cell count is over the limit,
+/// [`LevelError::Empty`] when a side is zero.
+pub fn check_size(width: usize, height: usize) -> Result<(), LevelError> {
+    if width == 0 || height == 0 {
+        return Err(LevelError::Empty);
+    }
+    if width > MAX_SIDE || height > MAX_SIDE || width.saturating_mul(height) > MAX_CELLS {
+        return Err(LevelError::TooLarge { width, height });
+    }
+    Ok(())
+}
+
+/// Reads a text file with the [`MAX_FILE_BYTES`] bound, naming the file in
+/// every error.
+///
+/// # Errors
+/// [`LevelError::File`] for a missing, unreadable, oversized or non-UTF-8 file.
+pub fn read_text(path: &FsPath) -> Result<String, LevelError> {
+    let wrap = |e: LevelError| e.in_file(path);
+    let meta = std::fs::metadata(path).map_err(|e| wrap(LevelError::Io(e.to_string())))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(wrap(LevelError::Io(format!(
+            "file of {} bytes exceeds the {MAX_FILE_BYTES}-byte limit",
+            meta.len()
+        ))));
+    }
+    let bytes = std::fs::read(path).map_err(|e| wrap(LevelError::Io(e.to_string())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        wrap(LevelError::Io(format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )))
+    })
+}
+
+/// A rectangular tile level.
+///
+/// The left, right and top borders behave as solid; below the bottom row is
+/// open (a body that falls out dies). See `PHYSICS.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Level {
+    width: usize,
+    height: usize,
+    tiles: Vec<Tile>,
+}
+
+impl Level {
+    /// Builds a level from its tiles, row-major, top row first.
+    ///
+    /// # Errors
+    /// [`LevelError::TooLarge`], [`LevelError::Empty`] or
+    /// [`LevelError::WrongTileCount`].
+    pub fn new(width: usize, height: usize, tiles: Vec<Tile>) -> Result<Self, LevelError> {
+        check_size(width, height)?;
+        if tiles.len() != width * height {
+            return Err(LevelError::WrongTileCount {
+                width,
+                height,
+                len: tiles.len(),
+            });
+        }
+        Ok(Self {
+            width,
+            height,
+            tiles,
+        })
+    }
+
+    /// An all-empty level.
+    ///
+    /// # Errors
+    /// [`LevelError::TooLarge`] or [`LevelError::Empty`].
+    pub fn empty(width: usize, height: usize) -> Result<Self, LevelError> {
+        check_size(width, height)?;
+        Ok(Self {
+            width,
+            height,
+            tiles: vec![Tile::Empty; width * height],
+        })
+    }
+
+    /// Loads a platnav ASCII level file (see the crate docs for the format).
+    ///
+    /// # Errors
+    /// Any [`LevelError`], wrapped in [`LevelError::File`] naming the file.
+    pub fn load(path: &FsPath) -> Result<Self, LevelError> {
+        let text = read_text(path)?;
+        text.parse().map_err(|e: LevelError| e.in_file(path))
+    }
+
+    /// Width in tiles.
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height in tiles.
+    #[must_use]
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// True when `cell` lies on the map.
+    #[must_use]
+    pub fn contains(&self, cell: Cell) -> bool {
+        cell.col >= 0
+            && cell.row >= 0
+            && (cell.col as usize) < self.width
+            && (cell.row as usize) < self.height
+    }
+
+    /// The tile at `cell`, or `None` off the map.
+    #[must_use]
+    pub fn get(&self, cell: Cell) -> Option<Tile> {
+        self.contains(cell)
+            .then(|| self.tiles[cell.row as usize * self.width + cell.col as usize])
+    }
+
+    /// The tile as the body sees it: borders left, right and above are
+    /// [`Tile::Solid`], below the bottom row is [`Tile::Empty`].
+    #[must_use]
+    #[inline]
+    pub fn tile_at(&self, col: i64, row: i64) -> Tile {
+        if col < 0 || col >= self.width as i64 || row < 0 {
+            Tile::Solid
+        } else if row >= self.height as i64 {
+            Tile::Empty
+        } else {
+            self.tiles[row as usize * self.width + col as usize]
+        }
+    }
+
+    /// Sets the tile at `cell`; returns false (and changes nothing) off the map.
+    pub fn set(&mut self, cell: Cell, tile: Tile) -> bool {
+        if self.contains(cell) {
+            self.tiles[cell.row as usize * self.width + cell.col as usize] = tile;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// All tiles, row-major, top row first.
+    #[must_use]
+    pub fn tiles(&self) -> &[Tile] {
+        &self.tiles
+    }
+
+    /// Cells holding `tile`, row-major.
+    pub fn cells_of(&self, tile: Tile) -> impl Iterator<Item = Cell> + '_ {
+        self.tiles
+            .iter()
+            .enumerate()
+            .filter(move |(_, t)| **t == tile)
+            .map(|(i, _)| Cell::new((i % self.width) as i32, (i / self.width) as i32))
+    }
+
+    /// A 64-bit fingerprint of the grid (FNV-1a over size and tiles), for
+    /// telling saved maps and caches apart.
+    #[must_use]
+    pub fn fingerprint(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |b: u8| {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        };
+        for b in (self.width as u64).to_le_bytes() {
+            eat(b);
+        }
+        for b in (self.height as u64).to_le_bytes() {
+            eat(b);
+        }
+        for t in &self.tiles {
+            eat(*t as u8);
+        }
+        h
+    }
+}

@@ -1,0 +1,330 @@
+//! The reference body of `PHYSICS.md`, one [`Body::step`] per tick.
+//!
+//! This is the single source of truth for motion: link generation, path
+//! validation and the path follower all drive this code, so planned and
+//! performed motion cannot drift apart.
+
+use crate::level::{Cell, Level, Tile};
+
+use super::Physics;
+
+/// Overlap tolerance: box and tile overlap when both axis overlaps exceed it.
+pub const EPS: f64 = 1e-9;
+
+/// One tick of input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Input {
+    /// Horizontal intent: -1 (left), 0 or +1 (right).
+    pub move_x: i8,
+    /// Jump held.
+    pub jump: bool,
+    /// Down held (drops through one-way platforms).
+    pub down: bool,
+}
+
+impl Input {
+    /// No input.
+    pub const IDLE: Input = Input {
+        move_x: 0,
+        jump: false,
+        down: false,
+    };
+
+    /// Moving `move_x` (clamped to -1..=1), with the jump held or not.
+    #[must_use]
+    pub const fn new(move_x: i8, jump: bool, down: bool) -> Self {
+        let move_x = if move_x < 0 {
+            -1
+        } else if move_x > 0 {
+            1
+        } else {
+            0
+        };
+        Self { move_x, jump, down }
+    }
+
+    /// The `[move, jump, down]` triple of the JSON tape format.
+    #[must_use]
+    pub fn to_triple(self) -> [i8; 3] {
+        [self.move_x, i8::from(self.jump), i8::from(self.down)]
+    }
+
+    /// Reads a `[move, jump, down]` triple; `None` unless `move` is in
+    /// -1..=1 and `jump`, `down` are 0 or 1.
+    #[must_use]
+    pub fn from_triple(t: [i64; 3]) -> Option<Self> {
+        let bit = |v: i64| match v {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        };
+        if !(-1..=1).contains(&t[0]) {
+            return None;
+        }
+        Some(Self {
+            move_x: t[0] as i8,
+            jump: bit(t[1])?,
+            down: bit(t[2])?,
+        })
+    }
+}
+
+/// The state of the reference body.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Body {
+    /// Feet x: the middle of the box's bottom edge.
+    pub x: f64,
+    /// Feet y (grows downward).
+    pub y: f64,
+    /// Horizontal velocity (tiles/s).
+    pub vx: f64,
+    /// Vertical velocity (tiles/s, positive downward).
+    pub vy: f64,
+    /// Standing on a surface, as of the end of the last tick.
+    pub grounded: bool,
+    /// Air jumps left before landing.
+    pub air_jumps_left: u32,
+    /// Whether jump was held on the previous tick.
+    pub jump_held_last_tick: bool,
+    /// Dead bodies ignore input and stop moving.
+    pub dead: bool,
+}
+
+#[inline]
+fn overlaps(a0: f64, a1: f64, b0: f64, b1: f64) -> bool {
+    a1.min(b1) - a0.max(b0) > EPS
+}
+
+/// The columns (or rows) of tiles a `[lo, hi]` span overlaps by more than EPS.
+#[inline]
+fn span(lo: f64, hi: f64) -> impl Iterator<Item = i64> {
+    let first = lo.floor() as i64;
+    let last = hi.floor() as i64;
+    (first..=last).filter(move |&c| overlaps(lo, hi, c as f64, c as f64 + 1.0))
+}
+
+impl Body {
+    /// Standing on `cell` as `PHYSICS.md` defines a start: `x = col + 0.5`,
+    /// feet on top of row `row + 1`, at rest, grounded, every air jump left.
+    #[must_use]
+    pub fn standing(cell: Cell, physics: &Physics) -> Self {
+        Self {
+            x: f64::from(cell.col) + 0.5,
+            y: f64::from(cell.row) + 1.0,
+            vx: 0.0,
+            vy: 0.0,
+            grounded: true,
+            air_jumps_left: physics.air_jumps,
+            jump_held_last_tick: false,
+            dead: false,
+        }
+    }
+
+    /// True when the body stands on `cell`: grounded, feet exactly on top of
+    /// row `row + 1`, and `col <= x < col + 1`.
+    #[must_use]
+    pub fn stands_on(&self, cell: Cell) -> bool {
+        !self.dead
+            && self.grounded
+            && self.y == f64::from(cell.row) + 1.0
+            && f64::from(cell.col) <= self.x
+            && self.x < f64::from(cell.col) + 1.0
+    }
+
+    /// The cell the body stands on, if it is grounded with its feet on a
+    /// tile top.
+    #[must_use]
+    pub fn standing_cell(&self) -> Option<Cell> {
+        if self.dead || !self.grounded {
+            return None;
+        }
+        let row = self.y - 1.0;
+        if row.fract() != 0.0 || !row.is_finite() || row.abs() > 1e9 {
+            return None;
+        }
+        Some(Cell::new(self.x.floor() as i32, row as i32))
+    }
+
+    /// The cell containing the body's feet point (whether or not grounded).
+    #[must_use]
+    pub fn feet_cell(&self) -> Cell {
+        Cell::new(self.x.floor() as i32, (self.y - 1e-6).floor() as i32)
+    }
+
+    /// Whether the box overlaps any tile of kind `kind` (borders count as
+    /// solid).
+    #[must_use]
+    pub fn overlaps_kind(&self, level: &Level, p: &Physics, kind: Tile) -> bool {
+        let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
+        let (y0, y1) = (self.y - p.h, self.y);
+        span(y0, y1).any(|r| span(x0, x1).any(|c| level.tile_at(c, r) == kind))
+    }
+
+    /// A solid tile or border touches the box's left side (within EPS) and
+    /// overlaps it vertically.
+    #[must_use]
+    pub fn touches_wall_left(&self, level: &Level, p: &Physics) -> bool {
+        let edge = self.x - p.w / 2.0;
+        let c = edge.round();
+        if (c - edge).abs() > EPS {
+            return false;
+        }
+        let col = c as i64 - 1;
+        span(self.y - p.h, self.y).any(|r| level.tile_at(col, r).is_solid())
+    }
+
+    /// A solid tile or border touches the box's right side (within EPS) and
+    /// overlaps it vertically.
+    #[must_use]
+    pub fn touches_wall_right(&self, level: &Level, p: &Physics) -> bool {
+        let edge = self.x + p.w / 2.0;
+        let c = edge.round();
+        if (c - edge).abs() > EPS {
+            return false;
+        }
+        let col = c as i64;
+        span(self.y - p.h, self.y).any(|r| level.tile_at(col, r).is_solid())
+    }
+
+    /// Advances one tick, following `PHYSICS.md` step by step.
+    pub fn step(&mut self, level: &Level, p: &Physics, input: Input) {
+        if self.dead {
+            return;
+        }
+        let dt = p.dt;
+        let pressed = input.jump && !self.jump_held_last_tick;
+        let (wall_left, wall_right) = if p.wall_jump.is_some() && !self.grounded {
+            (
+                self.touches_wall_left(level, p),
+                self.touches_wall_right(level, p),
+            )
+        } else {
+            (false, false)
+        };
+
+        // 1. Jump start.
+        if pressed {
+            if self.grounded {
+                self.vy = -p.jump_speed;
+            } else if let (Some(wj), true) = (&p.wall_jump, wall_left || wall_right) {
+                self.vy = -wj.speed_y;
+                self.vx = if wall_left { wj.speed_x } else { -wj.speed_x };
+            } else if self.air_jumps_left > 0 {
+                self.vy = -p.jump_speed;
+                self.air_jumps_left -= 1;
+            }
+        }
+
+        // 2. Jump cut.
+        if !input.jump && self.vy < -p.jump_cut_speed {
+            self.vy = -p.jump_cut_speed;
+        }
+
+        // 3. Run.
+        let target = f64::from(input.move_x) * p.run_speed;
+        let a = if self.grounded { p.ground_accel } else { p.air_accel };
+        self.vx += (target - self.vx).clamp(-a * dt, a * dt);
+
+        // 4. Fall.
+        self.vy += p.gravity * dt;
+        if let Some(wj) = &p.wall_jump {
+            let toward_wall =
+                (input.move_x < 0 && wall_left) || (input.move_x > 0 && wall_right);
+            if !self.grounded && self.vy > 0.0 && toward_wall {
+                self.vy = self.vy.min(wj.slide_speed);
+            }
+        }
+        self.vy = self.vy.min(p.max_fall_speed);
+
+        // 5. Move x.
+        self.x += self.vx * dt;
+        {
+            let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
+            let (y0, y1) = (self.y - p.h, self.y);
+            let mut min_left = f64::INFINITY;
+            let mut max_right = f64::NEG_INFINITY;
+            for r in span(y0, y1) {
+                for c in span(x0, x1) {
+                    if level.tile_at(c, r).is_solid() {
+                        min_left = min_left.min(c as f64);
+                        max_right = max_right.max(c as f64 + 1.0);
+                    }
+                }
+            }
+            if min_left.is_finite() {
+                if self.vx > 0.0 {
+                    self.x = min_left - p.w / 2.0;
+                } else if self.vx < 0.0 {
+                    self.x = max_right + p.w / 2.0;
+                }
+                self.vx = 0.0;
+            }
+        }
+
+        // 6. Move y.
+        let y_prev = self.y;
+        self.y += self.vy * dt;
+        {
+            let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
+            let (y0, y1) = (self.y - p.h, self.y);
+            if self.vy > 0.0 {
+                let mut top = f64::INFINITY;
+                for r in span(y0, y1) {
+                    let t = r as f64;
+                    for c in span(x0, x1) {
+                        let lands = match level.tile_at(c, r) {
+                            Tile::Solid => true,
+                            Tile::OneWay => !input.down && y_prev <= t + EPS,
+                            _ => false,
+                        };
+                        if lands {
+                            top = top.min(t);
+                        }
+                    }
+                }
+                if top.is_finite() {
+                    self.y = top;
+                    self.vy = 0.0;
+                }
+            } else if self.vy < 0.0 {
+                let mut bottom = f64::NEG_INFINITY;
+                for r in span(y0, y1) {
+                    for c in span(x0, x1) {
+                        if level.tile_at(c, r).is_solid() {
+                            bottom = bottom.max(r as f64 + 1.0);
+                        }
+                    }
+                }
+                if bottom.is_finite() {
+                    self.y = bottom + p.h;
+                    self.vy = 0.0;
+                }
+            }
+        }
+
+        // 7. Contacts.
+        self.grounded = false;
+        if self.vy == 0.0 {
+            let r = self.y.round();
+            if (r - self.y).abs() <= EPS {
+                let row = r as i64;
+                let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
+                self.grounded = span(x0, x1).any(|c| match level.tile_at(c, row) {
+                    Tile::Solid => true,
+                    Tile::OneWay => !input.down,
+                    _ => false,
+                });
+            }
+        }
+        if self.grounded {
+            self.air_jumps_left = p.air_jumps;
+        }
+
+        // 8. Death.
+        if self.y - p.h > level.height() as f64 || self.overlaps_kind(level, p, Tile::Hazard) {
+            self.dead = true;
+        }
+
+        self.jump_held_last_tick = input.jump;
+    }
+}

@@ -1,0 +1,272 @@
+//! Movement physics: the parameters ([`Physics`]) and the reference body
+//! ([`Body`]) of `PHYSICS.md`.
+
+mod body;
+
+pub use body::{Body, EPS, Input};
+
+/// Wall-jump parameters; `None` in [`Physics::wall_jump`] disables wall jumps
+/// and wall slides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct WallJump {
+    /// Horizontal speed away from the wall (tiles/s).
+    pub speed_x: f64,
+    /// Upward speed of the wall jump (tiles/s).
+    pub speed_y: f64,
+    /// Cap on the falling speed while sliding down a wall (tiles/s).
+    pub slide_speed: f64,
+}
+
+/// The movement parameters of `PHYSICS.md`. Lengths in tiles, time in
+/// seconds, y grows downward.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Physics {
+    /// Body width (tiles).
+    pub w: f64,
+    /// Body height (tiles).
+    pub h: f64,
+    /// Top horizontal speed (tiles/s).
+    pub run_speed: f64,
+    /// Horizontal acceleration on the ground (tiles/s²).
+    pub ground_accel: f64,
+    /// Horizontal acceleration in the air (tiles/s²).
+    pub air_accel: f64,
+    /// Downward acceleration (tiles/s²).
+    pub gravity: f64,
+    /// Upward speed at jump start (tiles/s).
+    pub jump_speed: f64,
+    /// Upward speed a released jump is cut to (tiles/s); equal to
+    /// `jump_speed` turns variable jump height off.
+    pub jump_cut_speed: f64,
+    /// Terminal falling speed (tiles/s).
+    pub max_fall_speed: f64,
+    /// Extra jumps in the air before landing again.
+    pub air_jumps: u32,
+    /// Wall jumps and wall slides, when enabled.
+    pub wall_jump: Option<WallJump>,
+    /// The tick length (s).
+    pub dt: f64,
+}
+
+impl Default for Physics {
+    /// The reference profile of `PHYSICS.md`: a 0.8 x 1.8 body, 6 tiles/s,
+    /// a 3.5-tile jump reaching its apex in 0.4 s.
+    fn default() -> Self {
+        Self {
+            w: 0.8,
+            h: 1.8,
+            run_speed: 6.0,
+            ground_accel: 60.0,
+            air_accel: 30.0,
+            gravity: 43.75,
+            jump_speed: 17.5,
+            jump_cut_speed: 6.0,
+            max_fall_speed: 20.0,
+            air_jumps: 0,
+            wall_jump: None,
+            dt: 1.0 / 60.0,
+        }
+    }
+}
+
+/// Why a [`Physics`] was rejected.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PhysicsError {
+    /// A parameter is out of range.
+    #[error("physics parameter `{param}` = {value}: {reason}")]
+    Invalid {
+        /// The parameter's name, as in `PHYSICS.md`.
+        param: &'static str,
+        /// Its value.
+        value: f64,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// No preset of that name.
+    #[error("unknown physics preset {0:?} (known: {known})", known = Physics::PRESETS.join(", "))]
+    UnknownPreset(String),
+}
+
+impl Physics {
+    /// The names [`Physics::preset`] accepts.
+    pub const PRESETS: &'static [&'static str] = &["default", "smb"];
+
+    /// The largest body side accepted by [`Physics::validate`] (tiles).
+    pub const MAX_BODY_SIDE: f64 = 16.0;
+
+    /// Gravity and jump speed for a jump of height `height` (tiles) that
+    /// reaches its apex after `time_to_apex` seconds: `gravity = 2H/T²`,
+    /// `jump_speed = 2H/T`. Other parameters are the defaults'.
+    #[must_use]
+    pub fn from_jump(height: f64, time_to_apex: f64) -> Self {
+        Self::default().with_jump(height, time_to_apex)
+    }
+
+    /// This profile with `gravity` and `jump_speed` set from a jump height and
+    /// a time to apex (see [`Physics::from_jump`]).
+    #[must_use]
+    pub fn with_jump(mut self, height: f64, time_to_apex: f64) -> Self {
+        self.gravity = 2.0 * height / (time_to_apex * time_to_apex);
+        self.jump_speed = 2.0 * height / time_to_apex;
+        self
+    }
+
+    /// The height of a full-hold jump, `jump_speed² / (2 gravity)`, in tiles
+    /// (continuous-time; the ticked body differs by under a percent).
+    #[must_use]
+    pub fn jump_height(&self) -> f64 {
+        self.jump_speed * self.jump_speed / (2.0 * self.gravity)
+    }
+
+    /// A named preset: `default` ([`Physics::default`]) or `smb` ([`Physics::smb`]).
+    ///
+    /// # Errors
+    /// [`PhysicsError::UnknownPreset`].
+    pub fn preset(name: &str) -> Result<Self, PhysicsError> {
+        match name {
+            "default" => Ok(Self::default()),
+            "smb" => Ok(Self::smb()),
+            _ => Err(PhysicsError::UnknownPreset(name.to_string())),
+        }
+    }
+
+    /// Small Mario in Super Mario Bros, fitted to the game's numbers
+    /// (16 px = 1 tile, 60 ticks/s):
+    ///
+    /// - `run_speed` 9.4 tiles/s: Mario's top running speed (B held), which
+    ///   enemies of the same size can match.
+    /// - The running jump: peak 5.2 tiles, and 8.9 tiles travelled before
+    ///   coming back to take-off height. At 9.4 tiles/s that flight lasts
+    ///   8.9 / 9.4 = 0.947 s, so `time_to_apex` = 0.473 s, and
+    ///   [`Physics::with_jump`]`(5.2, 0.473)` gives `gravity` = 46.4 and
+    ///   `jump_speed` = 22.0. One profile cannot hold Mario's speed-dependent
+    ///   jump tables; the running jump is the one levels are designed around.
+    /// - `jump_cut_speed` 8.0: releasing early gives short hops of about a
+    ///   tile, as in the game.
+    /// - `max_fall_speed` 15 tiles/s, as in the game.
+    /// - Body 0.75 x 0.95 tiles: small Mario's 12-pixel-wide hit box, a hair
+    ///   under one tile tall so that he fits one-tile gaps.
+    /// - `ground_accel` 30 and `air_accel` 20 tiles/s²: top speed in about
+    ///   a third of a second on the ground.
+    #[must_use]
+    pub fn smb() -> Self {
+        let time_to_apex = 8.9 / 9.4 / 2.0;
+        Self {
+            w: 0.75,
+            h: 0.95,
+            run_speed: 9.4,
+            ground_accel: 30.0,
+            air_accel: 20.0,
+            jump_cut_speed: 8.0,
+            max_fall_speed: 15.0,
+            air_jumps: 0,
+            wall_jump: None,
+            dt: 1.0 / 60.0,
+            gravity: 0.0,
+            jump_speed: 0.0,
+        }
+        .with_jump(5.2, time_to_apex)
+    }
+
+    /// Checks the rules of `PHYSICS.md`: every value finite and non-negative,
+    /// every speed times `dt` under one tile. Additionally `w`, `h` and `dt`
+    /// must be positive and the body at most [`Physics::MAX_BODY_SIDE`] tiles
+    /// on a side.
+    ///
+    /// # Errors
+    /// [`PhysicsError::Invalid`] naming the first bad parameter.
+    pub fn validate(&self) -> Result<(), PhysicsError> {
+        let bad = |param, value, reason| Err(PhysicsError::Invalid { param, value, reason });
+        let mut values: Vec<(&'static str, f64)> = vec![
+            ("w", self.w),
+            ("h", self.h),
+            ("run_speed", self.run_speed),
+            ("ground_accel", self.ground_accel),
+            ("air_accel", self.air_accel),
+            ("gravity", self.gravity),
+            ("jump_speed", self.jump_speed),
+            ("jump_cut_speed", self.jump_cut_speed),
+            ("max_fall_speed", self.max_fall_speed),
+            ("dt", self.dt),
+        ];
+        if let Some(wj) = &self.wall_jump {
+            values.push(("wall_jump.speed_x", wj.speed_x));
+            values.push(("wall_jump.speed_y", wj.speed_y));
+            values.push(("wall_jump.slide_speed", wj.slide_speed));
+        }
+        for &(param, value) in &values {
+            if !value.is_finite() {
+                return bad(param, value, "must be finite");
+            }
+            if value < 0.0 {
+                return bad(param, value, "must be non-negative");
+            }
+        }
+        for (param, value) in [("w", self.w), ("h", self.h), ("dt", self.dt)] {
+            if value <= 0.0 {
+                return bad(param, value, "must be positive");
+            }
+        }
+        for (param, value) in [("w", self.w), ("h", self.h)] {
+            if value > Self::MAX_BODY_SIDE {
+                return bad(param, value, "body side over the 16-tile limit");
+            }
+        }
+        for &(param, value) in &values {
+            let is_speed = param.ends_with("speed") || param.ends_with("speed_x") || param.ends_with("speed_y");
+            if is_speed && value * self.dt >= 1.0 {
+                return bad(param, value, "speed times dt must be under 1 tile (no tunnelling)");
+            }
+        }
+        Ok(())
+    }
+
+    /// The fastest horizontal speed the body can reach (tiles/s).
+    #[must_use]
+    pub fn max_speed_x(&self) -> f64 {
+        match &self.wall_jump {
+            Some(wj) => self.run_speed.max(wj.speed_x),
+            None => self.run_speed,
+        }
+    }
+
+    /// A 64-bit fingerprint of every parameter, for caches and saved maps.
+    #[must_use]
+    pub fn fingerprint(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |v: u64| {
+            for b in v.to_le_bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        for v in [
+            self.w,
+            self.h,
+            self.run_speed,
+            self.ground_accel,
+            self.air_accel,
+            self.gravity,
+            self.jump_speed,
+            self.jump_cut_speed,
+            self.max_fall_speed,
+            self.dt,
+        ] {
+            eat(v.to_bits());
+        }
+        eat(u64::from(self.air_jumps));
+        match &self.wall_jump {
+            Some(wj) => {
+                eat(1);
+                eat(wj.speed_x.to_bits());
+                eat(wj.speed_y.to_bits());
+                eat(wj.slide_speed.to_bits());
+            }
+            None => eat(0),
+        }
+        h
+    }
+}
