@@ -95,11 +95,25 @@ fn overlaps(a0: f64, a1: f64, b0: f64, b1: f64) -> bool {
     a1.min(b1) - a0.max(b0) > EPS
 }
 
+/// `floor` as an integer, without a libm call (exact for |x| < 2^62;
+/// larger values saturate, which no level can reach).
+#[inline]
+pub(crate) fn ifloor(x: f64) -> i64 {
+    let i = x as i64;
+    if (i as f64) > x { i - 1 } else { i }
+}
+
+/// The integer nearest `x` (ties either way; only used within EPS of one).
+#[inline]
+fn inearest(x: f64) -> i64 {
+    ifloor(x + 0.5)
+}
+
 /// The columns (or rows) of tiles a `[lo, hi]` span overlaps by more than EPS.
 #[inline]
 fn span(lo: f64, hi: f64) -> impl Iterator<Item = i64> {
-    let first = lo.floor() as i64;
-    let last = hi.floor() as i64;
+    let first = ifloor(lo);
+    let last = ifloor(hi);
     (first..=last).filter(move |&c| overlaps(lo, hi, c as f64, c as f64 + 1.0))
 }
 
@@ -165,11 +179,11 @@ impl Body {
     #[must_use]
     pub fn touches_wall_left(&self, level: &Level, p: &Physics) -> bool {
         let edge = self.x - p.w / 2.0;
-        let c = edge.round();
-        if (c - edge).abs() > EPS {
+        let c = inearest(edge);
+        if (c as f64 - edge).abs() > EPS {
             return false;
         }
-        let col = c as i64 - 1;
+        let col = c - 1;
         span(self.y - p.h, self.y).any(|r| level.tile_at(col, r).is_solid())
     }
 
@@ -178,11 +192,11 @@ impl Body {
     #[must_use]
     pub fn touches_wall_right(&self, level: &Level, p: &Physics) -> bool {
         let edge = self.x + p.w / 2.0;
-        let c = edge.round();
-        if (c - edge).abs() > EPS {
+        let c = inearest(edge);
+        if (c as f64 - edge).abs() > EPS {
             return false;
         }
-        let col = c as i64;
+        let col = c;
         span(self.y - p.h, self.y).any(|r| level.tile_at(col, r).is_solid())
     }
 
@@ -222,14 +236,17 @@ impl Body {
 
         // 3. Run.
         let target = f64::from(input.move_x) * p.run_speed;
-        let a = if self.grounded { p.ground_accel } else { p.air_accel };
+        let a = if self.grounded {
+            p.ground_accel
+        } else {
+            p.air_accel
+        };
         self.vx += (target - self.vx).clamp(-a * dt, a * dt);
 
         // 4. Fall.
         self.vy += p.gravity * dt;
         if let Some(wj) = &p.wall_jump {
-            let toward_wall =
-                (input.move_x < 0 && wall_left) || (input.move_x > 0 && wall_right);
+            let toward_wall = (input.move_x < 0 && wall_left) || (input.move_x > 0 && wall_right);
             if !self.grounded && self.vy > 0.0 && toward_wall {
                 self.vy = self.vy.min(wj.slide_speed);
             }
@@ -305,9 +322,8 @@ impl Body {
         // 7. Contacts.
         self.grounded = false;
         if self.vy == 0.0 {
-            let r = self.y.round();
-            if (r - self.y).abs() <= EPS {
-                let row = r as i64;
+            let row = inearest(self.y);
+            if (row as f64 - self.y).abs() <= EPS {
                 let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
                 self.grounded = span(x0, x1).any(|c| match level.tile_at(c, row) {
                     Tile::Solid => true,

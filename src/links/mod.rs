@@ -1,0 +1,501 @@
+//! Links between standing cells, found by driving the reference [`Body`]
+//! with input programs. One file per link kind.
+//!
+//! Every link starts from the canonical standing state of its `from` cell
+//! (`PHYSICS.md`: `x = col + 0.5`, at rest) and has two phases:
+//!
+//! 1. the *action*: an open-loop input program (run-up, jump, steering,
+//!    wall jumps, drop) that ends on the tick the body lands;
+//! 2. the *settle*: a closed-loop controller that brakes and centres the body
+//!    on the `to` cell, padded with [`SETTLE_SLACK`] idle ticks.
+//!
+//! The stored tape is the canonical performance. When links are chained the
+//! body starts each link within half a controller nudge of the cell centre,
+//! so [`crate::Path`] replays the action verbatim and re-runs the settle
+//! closed-loop for the same number of ticks, then checks the result.
+
+mod drop;
+mod fall;
+mod jump;
+mod run;
+mod wall_jump;
+
+use std::collections::HashMap;
+
+use crate::classify::Classification;
+use crate::level::{Cell, Level};
+use crate::physics::{Body, Input, Physics};
+
+/// Idle ticks added after the settle controller finishes, so that the same
+/// link performed from a start a hair off-centre still settles in time.
+pub const SETTLE_SLACK: u32 = 2;
+
+/// The kinds of link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum LinkKind {
+    /// Running along the ground.
+    Run,
+    /// Walking off an edge, with air control.
+    Fall,
+    /// A ground jump.
+    Jump,
+    /// A ground jump followed by an air jump.
+    DoubleJump,
+    /// A jump with one or more wall jumps.
+    WallJump,
+    /// Dropping through a one-way platform.
+    Drop,
+}
+
+impl LinkKind {
+    /// Every kind, in order.
+    pub const ALL: [LinkKind; 6] = [
+        LinkKind::Run,
+        LinkKind::Fall,
+        LinkKind::Jump,
+        LinkKind::DoubleJump,
+        LinkKind::WallJump,
+        LinkKind::Drop,
+    ];
+
+    /// The snake-case name used in JSON.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            LinkKind::Run => "run",
+            LinkKind::Fall => "fall",
+            LinkKind::Jump => "jump",
+            LinkKind::DoubleJump => "double_jump",
+            LinkKind::WallJump => "wall_jump",
+            LinkKind::Drop => "drop",
+        }
+    }
+
+    /// Parses a name as written by [`LinkKind::name`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+impl std::fmt::Display for LinkKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A performable move from one standing cell to another.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    /// What kind of move it is.
+    pub kind: LinkKind,
+    /// The standing cell it starts from.
+    pub from: Cell,
+    /// The standing cell it ends on.
+    pub to: Cell,
+    /// Duration in ticks (the length of `inputs`).
+    pub ticks: u32,
+    /// Ticks of the open-loop action phase; the rest is the settle phase.
+    pub action_ticks: u32,
+    /// Jump presses that took effect (ground, air and wall jumps).
+    pub jumps: u8,
+    /// The per-tick inputs, performed from standing on `from`.
+    pub inputs: Vec<Input>,
+    /// Every cell the body's box overlaps while performing the link.
+    pub sweep: Vec<Cell>,
+}
+
+impl Link {
+    /// Cost in seconds.
+    #[must_use]
+    pub fn cost(&self, physics: &Physics) -> f64 {
+        f64::from(self.ticks) * physics.dt
+    }
+
+    /// The body's state after each tick of the canonical performance
+    /// (for drawing the trajectory).
+    #[must_use]
+    pub fn trajectory(&self, level: &Level, physics: &Physics) -> Vec<Body> {
+        let mut body = Body::standing(self.from, physics);
+        let mut out = Vec::with_capacity(self.inputs.len() + 1);
+        out.push(body);
+        for &input in &self.inputs {
+            body.step(level, physics, input);
+            out.push(body);
+        }
+        out
+    }
+}
+
+/// The settle controller's tolerance: half the displacement of one tick of
+/// ground acceleration from rest.
+#[must_use]
+pub(crate) fn settle_tolerance(p: &Physics) -> f64 {
+    0.5 * (p.ground_accel * p.dt).min(p.run_speed) * p.dt + 1e-12
+}
+
+/// Distance covered while braking from `v` with `move = 0` on the ground.
+fn braking_distance(v: f64, adt: f64, dt: f64) -> f64 {
+    let mut v = v.abs();
+    let mut s = 0.0;
+    // Each tick: v shrinks by at most adt, then x moves by v*dt.
+    for _ in 0..10_000 {
+        v = (v - adt).max(0.0);
+        if v == 0.0 {
+            break;
+        }
+        s += v * dt;
+    }
+    s
+}
+
+/// The closed-loop settle controller: the next input that brings a grounded
+/// body to rest within [`settle_tolerance`] of `target_x`, or `None` when it
+/// is there.
+#[must_use]
+pub(crate) fn settle_input(body: &Body, target_x: f64, p: &Physics) -> Option<Input> {
+    let err = target_x - body.x;
+    let tol = settle_tolerance(p);
+    if body.vx == 0.0 && err.abs() <= tol {
+        return None;
+    }
+    let adt = p.ground_accel * p.dt;
+    let dir: i8 = if err > 0.0 { 1 } else { -1 };
+    let df = f64::from(dir);
+    if body.vx * df < 0.0 {
+        // Moving away: push toward the target (brakes as hard as idling).
+        return Some(Input::new(dir, false, false));
+    }
+    let target_v = df * p.run_speed;
+    let v1 = body.vx + (target_v - body.vx).clamp(-adt, adt);
+    let travel = v1.abs() * p.dt + braking_distance(v1, adt, p.dt);
+    if travel <= err.abs() + tol {
+        Some(Input::new(dir, false, false))
+    } else {
+        Some(Input::IDLE)
+    }
+}
+
+/// How a [`Sim::run`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flight {
+    /// Landed after being airborne.
+    Landed,
+    /// Died, timed out, or the policy gave up.
+    Failed,
+    /// Reached the requested pause tick.
+    Paused,
+}
+
+/// A body being driven from a standing cell, recording its tape.
+#[derive(Clone)]
+pub(crate) struct Sim<'a> {
+    pub level: &'a Level,
+    pub p: &'a Physics,
+    pub classes: &'a Classification,
+    pub from: Cell,
+    pub body: Body,
+    pub tape: Vec<Input>,
+    pub jumps: u8,
+    /// The body has left the ground since the start.
+    pub airborne: bool,
+}
+
+/// Upper bound on the ticks of any action phase (8 s at 60 Hz).
+pub(crate) const MAX_ACTION_TICKS: usize = 480;
+/// Upper bound on the ticks of a settle phase.
+const MAX_SETTLE_TICKS: usize = 600;
+
+impl<'a> Sim<'a> {
+    pub fn new(level: &'a Level, p: &'a Physics, classes: &'a Classification, from: Cell) -> Self {
+        Self {
+            level,
+            p,
+            classes,
+            from,
+            body: Body::standing(from, p),
+            tape: Vec::with_capacity(96),
+            jumps: 0,
+            airborne: false,
+        }
+    }
+
+    /// Steps once; counts jump presses that changed the body's vertical speed
+    /// upward. Returns false if the body died.
+    pub fn step(&mut self, input: Input) -> bool {
+        let pressed = input.jump && !self.body.jump_held_last_tick;
+        let before = self.body;
+        self.body.step(self.level, self.p, input);
+        if pressed && jump_took_effect(&before, self.level, self.p) {
+            self.jumps = self.jumps.saturating_add(1);
+        }
+        self.tape.push(input);
+        !self.body.dead
+    }
+
+    /// Runs an air program until the body lands after leaving the ground.
+    /// Returns false on death, on timeout, when the policy gives up (`None`),
+    /// or if the body never left the ground.
+    pub fn fly(&mut self, policy: impl FnMut(usize, &Body) -> Option<Input>) -> bool {
+        self.run(policy, None) == Flight::Landed
+    }
+
+    /// Like [`Sim::fly`], but pauses before the tick numbered `until` (the
+    /// tape length), so that several continuations can branch from there.
+    pub fn run(
+        &mut self,
+        mut policy: impl FnMut(usize, &Body) -> Option<Input>,
+        until: Option<usize>,
+    ) -> Flight {
+        while self.tape.len() < MAX_ACTION_TICKS {
+            let t = self.tape.len();
+            if until == Some(t) {
+                return Flight::Paused;
+            }
+            let Some(input) = policy(t, &self.body) else {
+                return Flight::Failed;
+            };
+            if !self.step(input) {
+                return Flight::Failed;
+            }
+            if !self.body.grounded {
+                self.airborne = true;
+            } else if self.airborne {
+                return Flight::Landed;
+            }
+        }
+        Flight::Failed
+    }
+
+    /// After a landing: picks the standable cell the body comes to rest on
+    /// and settles there, producing the link.
+    pub fn land(self, kind: LinkKind) -> Option<Link> {
+        let Some(landed) = self.body.standing_cell() else {
+            return None;
+        };
+        // Where would braking alone stop us?
+        let mut probe = self.body;
+        for _ in 0..MAX_SETTLE_TICKS {
+            if probe.vx == 0.0 {
+                break;
+            }
+            probe.step(self.level, self.p, Input::IDLE);
+            if !probe.grounded || probe.dead {
+                break;
+            }
+        }
+        let rest_col = probe.x.floor() as i32;
+        let row = landed.row;
+        let target = [rest_col, landed.col, rest_col - 1, rest_col + 1]
+            .into_iter()
+            .map(|c| Cell::new(c, row))
+            .find(|&c| self.classes.is_standable(c))?;
+        self.settle_to(target, kind)
+    }
+
+    /// Drives the grounded body to rest at `target`'s centre, then pads with
+    /// [`SETTLE_SLACK`] idle ticks.
+    pub fn settle_to(mut self, target: Cell, kind: LinkKind) -> Option<Link> {
+        if target == self.from {
+            return None;
+        }
+        let action_ticks = self.tape.len() as u32;
+        let target_x = f64::from(target.col) + 0.5;
+        let mut done = false;
+        for _ in 0..MAX_SETTLE_TICKS {
+            match settle_input(&self.body, target_x, self.p) {
+                None => {
+                    done = true;
+                    break;
+                }
+                Some(input) => {
+                    if !self.step(input) || !self.body.grounded {
+                        return None;
+                    }
+                }
+            }
+        }
+        if !done {
+            return None;
+        }
+        for _ in 0..SETTLE_SLACK {
+            self.step(Input::IDLE);
+        }
+        if !self.body.stands_on(target) {
+            return None;
+        }
+        Some(Link {
+            kind,
+            from: self.from,
+            to: target,
+            ticks: self.tape.len() as u32,
+            action_ticks,
+            jumps: self.jumps,
+            inputs: self.tape,
+            sweep: Vec::new(),
+        })
+    }
+}
+
+/// Whether a jump pressed in this state starts a jump (PHYSICS.md step 1).
+fn jump_took_effect(before: &Body, level: &Level, p: &Physics) -> bool {
+    before.grounded
+        || (p.wall_jump.is_some()
+            && (before.touches_wall_left(level, p) || before.touches_wall_right(level, p)))
+        || before.air_jumps_left > 0
+}
+
+/// Cells overlapped by the box over a performance.
+fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Cell> {
+    let mut body = Body::standing(from, p);
+    let mut cells = Vec::new();
+    let mut add = |b: &Body| {
+        let c0 = (b.x - p.w / 2.0 + 1e-9).floor() as i32;
+        let c1 = (b.x + p.w / 2.0 - 1e-9).floor() as i32;
+        let r0 = (b.y - p.h + 1e-9).floor() as i32;
+        let r1 = (b.y - 1e-9).floor() as i32;
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                cells.push(Cell::new(c, r));
+            }
+        }
+    };
+    add(&body);
+    for &i in tape {
+        body.step(level, p, i);
+        add(&body);
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
+/// Keeps the best link per `(to, kind)` (fewest ticks, then fewest jumps).
+pub(crate) struct Best<'a> {
+    level: &'a Level,
+    p: &'a Physics,
+    map: HashMap<(Cell, LinkKind), Link>,
+}
+
+impl<'a> Best<'a> {
+    pub fn new(level: &'a Level, p: &'a Physics) -> Self {
+        Self {
+            level,
+            p,
+            map: HashMap::new(),
+        }
+    }
+
+    pub fn offer(&mut self, link: Option<Link>) {
+        let Some(link) = link else { return };
+        let key = (link.to, link.kind);
+        match self.map.get(&key) {
+            Some(old) if (old.ticks, old.jumps) <= (link.ticks, link.jumps) => {}
+            _ => {
+                self.map.insert(key, link);
+            }
+        }
+    }
+
+    /// The kept links, sorted, with their sweeps filled in.
+    pub fn into_sorted(self) -> Vec<Link> {
+        let (level, p) = (self.level, self.p);
+        let mut v: Vec<Link> = self
+            .map
+            .into_values()
+            .map(|mut l| {
+                l.sweep = sweep_cells(level, p, l.from, &l.inputs);
+                l
+            })
+            .collect();
+        v.sort_by(|a, b| (a.to, a.kind, a.ticks).cmp(&(b.to, b.kind, b.ticks)));
+        v
+    }
+}
+
+/// Which link kinds to generate (all by default).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkOptions {
+    /// Generate run links.
+    pub run: bool,
+    /// Generate fall links.
+    pub fall: bool,
+    /// Generate jump and double-jump links.
+    pub jump: bool,
+    /// Generate wall-jump links (only when the physics enables wall jumps).
+    pub wall_jump: bool,
+    /// Generate drop links.
+    pub drop: bool,
+}
+
+impl Default for LinkOptions {
+    fn default() -> Self {
+        Self {
+            run: true,
+            fall: true,
+            jump: true,
+            wall_jump: true,
+            drop: true,
+        }
+    }
+}
+
+/// All links out of `from`, dominated ones removed.
+pub(crate) fn links_from(
+    level: &Level,
+    p: &Physics,
+    classes: &Classification,
+    from: Cell,
+    opts: &LinkOptions,
+) -> Vec<Link> {
+    let mut best = Best::new(level, p);
+    let sim = || Sim::new(level, p, classes, from);
+    if opts.run {
+        run::generate(&sim, classes, from, &mut best);
+    }
+    if opts.fall {
+        fall::generate(&sim, &mut best);
+    }
+    if opts.jump {
+        jump::generate(&sim, p, &mut best);
+    }
+    if opts.wall_jump && p.wall_jump.is_some() {
+        wall_jump::generate(&sim, p, &mut best);
+    }
+    if opts.drop {
+        drop::generate(&sim, level, from, &mut best);
+    }
+    best.into_sorted()
+}
+
+/// The ticks to reach the apex of a full jump.
+pub(crate) fn apex_ticks(p: &Physics) -> usize {
+    let per_tick = p.gravity * p.dt;
+    if per_tick <= 0.0 {
+        return MAX_ACTION_TICKS;
+    }
+    ((p.jump_speed / per_tick).ceil() as usize).clamp(1, MAX_ACTION_TICKS)
+}
+
+/// The ticks to reach full run speed from rest on the ground.
+pub(crate) fn full_speed_ticks(p: &Physics) -> usize {
+    let per_tick = p.ground_accel * p.dt;
+    if per_tick <= 0.0 {
+        return 0;
+    }
+    ((p.run_speed / per_tick).ceil() as usize).min(MAX_ACTION_TICKS / 4)
+}
+
+/// A sorted, deduplicated list of tick counts from `candidates`, keeping
+/// those in `1..=max`.
+pub(crate) fn tick_set(candidates: impl IntoIterator<Item = usize>, max: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = candidates
+        .into_iter()
+        .filter(|&t| t >= 1 && t <= max)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}

@@ -1,0 +1,109 @@
+//! Wall-jump links (only when [`crate::Physics::wall_jump`] is enabled).
+//!
+//! The program: run up `r` ticks toward direction `d`, jump (hold `H`),
+//! keep moving toward `d`. Whenever the body is airborne and touches a wall
+//! on the side it is moving toward, it slides (holding toward the wall) for
+//! `delay` ticks, releases the jump for a tick if needed, and presses it:
+//! a wall jump away. After each wall jump it steers away, or after `k` ticks
+//! back toward the wall it left (to climb a single wall), holding the jump
+//! for `H2` ticks. At most `max_walls` wall jumps per link.
+
+use super::{Best, LinkKind, Sim, apex_ticks, full_speed_ticks};
+use crate::level::Level;
+use crate::physics::{Body, Input, Physics};
+
+#[derive(Clone, Copy)]
+struct Program {
+    dir: i8,
+    run_up: usize,
+    hold: usize,
+    delay: usize,
+    back_after: Option<usize>,
+    hold2: usize,
+    max_walls: u8,
+}
+
+fn touches(body: &Body, level: &Level, p: &Physics, side: i8) -> bool {
+    match side {
+        -1 => body.touches_wall_left(level, p),
+        1 => body.touches_wall_right(level, p),
+        _ => false,
+    }
+}
+
+fn run_program<'a>(sim: &impl Fn() -> Sim<'a>, prog: Program, best: &mut Best) {
+    let mut s = sim();
+    let (level, p) = (s.level, s.p);
+    let mut walls = 0u8;
+    let mut contact = 0usize;
+    // Direction away from the last wall and ticks since that wall jump.
+    let mut since: Option<(i8, usize)> = None;
+    let ok = s.fly(|t, body| {
+        if t < prog.run_up {
+            if !body.grounded {
+                return None;
+            }
+            return Some(Input::new(prog.dir, false, false));
+        }
+        let ft = t - prog.run_up;
+        let (mv, mut jump) = match since {
+            None => (prog.dir, ft < prog.hold),
+            Some((away, n)) => {
+                let mv = match prog.back_after {
+                    Some(k) if n >= k => -away,
+                    _ => away,
+                };
+                (mv, n < prog.hold2)
+            }
+        };
+        if !body.grounded && walls < prog.max_walls && ft > 0 && touches(body, level, p, mv) {
+            contact += 1;
+            if contact > prog.delay {
+                if body.jump_held_last_tick {
+                    return Some(Input::new(mv, false, false));
+                }
+                walls += 1;
+                contact = 0;
+                since = Some((-mv, 1));
+                return Some(Input::new(-mv, true, false));
+            }
+            jump = false;
+        } else {
+            contact = 0;
+        }
+        if let Some((_, n)) = &mut since {
+            *n += 1;
+        }
+        Some(Input::new(mv, jump, false))
+    });
+    if ok && walls > 0 {
+        best.offer(s.land(LinkKind::WallJump));
+    }
+}
+
+pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, p: &Physics, best: &mut Best) {
+    let apex = apex_ticks(p);
+    let full = full_speed_ticks(p);
+    for dir in [-1i8, 1] {
+        for run_up in [0, full] {
+            for hold in [apex / 2, apex] {
+                for delay in [0, 10] {
+                    for back_after in [None, Some(4), Some(10)] {
+                        for max_walls in [1, 4] {
+                            let prog = Program {
+                                dir,
+                                run_up,
+                                hold: hold.max(1),
+                                delay,
+                                back_after,
+                                hold2: apex,
+                                max_walls,
+                            };
+                            run_program(sim, prog, best);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

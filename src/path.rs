@@ -1,0 +1,162 @@
+//! Paths: the links a search chose and the input tape that performs them.
+
+use crate::graph::{LinkId, NavMap};
+use crate::level::{Cell, Level};
+use crate::links::{LinkKind, settle_input, settle_tolerance};
+use crate::physics::{Body, Input, Physics};
+use crate::search::SearchStats;
+
+/// One link of a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PathStep {
+    /// The link in the map.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub link: LinkId,
+    /// Its kind.
+    pub kind: LinkKind,
+    /// Its start cell.
+    pub from: Cell,
+    /// Its end cell.
+    pub to: Cell,
+    /// Its duration in ticks.
+    pub ticks: u32,
+}
+
+/// A path the body can perform: replaying [`Path::inputs`] from standing on
+/// [`Path::start`] ends alive and standing on [`Path::goal`]. Every path
+/// [`NavMap::find_path`] returns has been replayed before it is returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path {
+    start: Cell,
+    goal: Cell,
+    steps: Vec<PathStep>,
+    ticks: u32,
+    cost: f64,
+    inputs: Vec<Input>,
+    stats: SearchStats,
+}
+
+impl Path {
+    pub(crate) fn new(
+        start: Cell,
+        goal: Cell,
+        steps: Vec<PathStep>,
+        ticks: u32,
+        dt: f64,
+        inputs: Vec<Input>,
+        stats: SearchStats,
+    ) -> Self {
+        Self {
+            start,
+            goal,
+            steps,
+            ticks,
+            cost: f64::from(ticks) * dt,
+            inputs,
+            stats,
+        }
+    }
+
+    /// The standing cell the path starts on (after snapping).
+    #[must_use]
+    pub fn start(&self) -> Cell {
+        self.start
+    }
+
+    /// The standing cell the path ends on (after snapping).
+    #[must_use]
+    pub fn goal(&self) -> Cell {
+        self.goal
+    }
+
+    /// The links, in order.
+    #[must_use]
+    pub fn steps(&self) -> &[PathStep] {
+        &self.steps
+    }
+
+    /// Duration in seconds (ticks times `dt`).
+    #[must_use]
+    pub fn cost(&self) -> f64 {
+        self.cost
+    }
+
+    /// Duration in ticks; equals `inputs().len()`.
+    #[must_use]
+    pub fn ticks(&self) -> u32 {
+        self.ticks
+    }
+
+    /// The per-tick input tape.
+    #[must_use]
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
+    }
+
+    /// Search counters.
+    #[must_use]
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Number of jump presses that took effect along the path.
+    #[must_use]
+    pub fn jump_count(&self, map: &NavMap) -> u32 {
+        self.steps
+            .iter()
+            .map(|s| u32::from(map.link(s.link).jumps))
+            .sum()
+    }
+
+    /// Replays the tape from standing on the start and returns the final body.
+    #[must_use]
+    pub fn replay(&self, level: &Level, physics: &Physics) -> Body {
+        replay(level, physics, self.start, &self.inputs)
+    }
+}
+
+/// Replays a tape from standing on `start`.
+#[must_use]
+pub fn replay(level: &Level, physics: &Physics, start: Cell, inputs: &[Input]) -> Body {
+    let mut body = Body::standing(start, physics);
+    for &i in inputs {
+        body.step(level, physics, i);
+    }
+    body
+}
+
+/// Performs a chain of links from standing on `start`: each action phase
+/// verbatim, each settle phase closed-loop for the link's settle ticks.
+/// Returns the tape, or the first link that did not end at rest on its cell
+/// (within the settle tolerance of its centre).
+pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId> {
+    let (level, p) = (map.level(), map.physics());
+    let tol = settle_tolerance(p);
+    let mut body = Body::standing(start, p);
+    let mut tape = Vec::with_capacity(links.iter().map(|&l| map.link(l).ticks as usize).sum());
+    for &id in links {
+        let link = map.link(id);
+        let action = &link.inputs[..link.action_ticks as usize];
+        for &input in action {
+            body.step(level, p, input);
+            tape.push(input);
+        }
+        let target_x = f64::from(link.to.col) + 0.5;
+        for _ in link.action_ticks..link.ticks {
+            let input = settle_input(&body, target_x, p).unwrap_or(Input::IDLE);
+            body.step(level, p, input);
+            tape.push(input);
+        }
+        if !body.stands_on(link.to) || body.vx != 0.0 || (body.x - target_x).abs() > tol {
+            return Err(id);
+        }
+    }
+    // The proof: an independent replay of the whole tape.
+    let last = links.last().map_or(start, |&l| map.link(l).to);
+    if replay(level, p, start, &tape).stands_on(last) {
+        Ok(tape)
+    } else {
+        Err(*links.last().unwrap_or(&LinkId(0)))
+    }
+}

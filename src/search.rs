@@ -1,0 +1,484 @@
+//! The pruned best-first search over a [`NavMap`].
+//!
+//! Exact mode (`beam_width: None`) is A* on link ticks with an admissible
+//! time heuristic (horizontal distance over the fastest horizontal speed)
+//! and dominance pruning: a label reaching a node is dropped when another
+//! label got there no later and with no more jumps. Beam mode
+//! (`beam_width: Some(k)`) expands the frontier layer by layer and keeps
+//! only the `k` best partial paths, like the classic Bosonauts navigator:
+//! faster on big maps, never cheaper than exact.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::graph::{LinkId, NavMap, NodeId};
+use crate::level::Cell;
+use crate::links::{LinkKind, settle_tolerance};
+use crate::path::{Path, PathStep, realize};
+
+/// How to search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchOptions {
+    /// `None`: exact search. `Some(k)`: keep the `k` best frontier paths.
+    pub beam_width: Option<usize>,
+    /// Give up after expanding this many nodes.
+    pub max_expansions: usize,
+    /// Link kinds the path may not use.
+    pub forbid: Vec<LinkKind>,
+    /// Most jump presses (ground, air and wall jumps) the path may use.
+    pub max_jumps: Option<u32>,
+    /// How far (in cells) a start or goal that is not standable may be moved
+    /// to the nearest standable cell. 0 disables snapping.
+    pub snap_radius: u32,
+    /// How many times a path whose replay misses a link (a knife-edge jump
+    /// from an off-centre start) is re-planned without that link.
+    pub max_replans: u32,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            beam_width: None,
+            max_expansions: 1_000_000,
+            forbid: Vec::new(),
+            max_jumps: None,
+            snap_radius: 8,
+            max_replans: 16,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// Beam search keeping the `k` best frontier paths.
+    #[must_use]
+    pub fn beam(k: usize) -> Self {
+        Self {
+            beam_width: Some(k.max(1)),
+            ..Self::default()
+        }
+    }
+}
+
+/// Counters of one search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SearchStats {
+    /// Nodes expanded (their links scanned).
+    pub expanded: usize,
+    /// Labels dropped as dominated or cut from the beam.
+    pub pruned: usize,
+    /// Re-plans after a replay missed a link.
+    pub replans: usize,
+}
+
+/// Why no path was returned.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PathError {
+    /// The start or goal is not standable and no standable cell is within
+    /// the snap radius.
+    #[error("{which} {cell} is not standable and no standable cell is within {radius} cells")]
+    InvalidEndpoint {
+        /// `"start"` or `"goal"`.
+        which: &'static str,
+        /// The requested cell.
+        cell: Cell,
+        /// The snap radius searched.
+        radius: u32,
+    },
+    /// The goal cannot be reached under the options.
+    #[error("no path from {start} to {goal} ({} expanded, {} pruned)", stats.expanded, stats.pruned)]
+    Unreachable {
+        /// Start used (after snapping).
+        start: Cell,
+        /// Goal used (after snapping).
+        goal: Cell,
+        /// Search counters.
+        stats: SearchStats,
+    },
+    /// The expansion budget ran out.
+    #[error("search budget of {limit} expansions exhausted ({} expanded, {} pruned)", stats.expanded, stats.pruned)]
+    BudgetExhausted {
+        /// The budget.
+        limit: usize,
+        /// Search counters.
+        stats: SearchStats,
+    },
+}
+
+/// A graph-level result: links and total ticks.
+pub(crate) struct Route {
+    pub links: Vec<LinkId>,
+    pub ticks: u32,
+}
+
+struct Ctx<'a> {
+    map: &'a NavMap,
+    opts: &'a SearchOptions,
+    banned: &'a [bool],
+    forbid: [bool; 6],
+    levels: usize,
+    goal_col: i32,
+    ticks_per_col: f64,
+}
+
+impl Ctx<'_> {
+    fn h(&self, node: NodeId) -> f64 {
+        f64::from((self.map.cell(node).col - self.goal_col).abs()) * self.ticks_per_col
+    }
+
+    fn allowed(&self, id: u32) -> Option<(NodeId, u32, usize)> {
+        let link = &self.map.links()[id as usize];
+        if self.banned[id as usize] || self.forbid[link.kind as usize] {
+            return None;
+        }
+        Some((
+            self.map.target(LinkId(id)),
+            link.ticks,
+            usize::from(link.jumps),
+        ))
+    }
+}
+
+fn key(f: f64) -> u64 {
+    // Non-negative floats order like their bit patterns.
+    f.max(0.0).to_bits()
+}
+
+impl NavMap {
+    /// Snaps `cell` to the nearest standable cell within `radius` (by
+    /// Euclidean distance, ties to the lower, then the left one); `None`
+    /// when there is none. A standable cell is returned as is.
+    #[must_use]
+    pub fn snap(&self, cell: Cell, radius: u32) -> Option<Cell> {
+        if self.node(cell).is_some() {
+            return Some(cell);
+        }
+        let r = radius as i32;
+        let mut best: Option<(i64, i32, i32, Cell)> = None;
+        for ring in 1..=r {
+            // Once a hit is closer than this ring can be, stop.
+            if let Some((d2, ..)) = best
+                && d2 < i64::from(ring) * i64::from(ring)
+            {
+                break;
+            }
+            for dr in -ring..=ring {
+                for dc in -ring..=ring {
+                    if dr.abs() != ring && dc.abs() != ring {
+                        continue;
+                    }
+                    let c = Cell::new(cell.col.saturating_add(dc), cell.row.saturating_add(dr));
+                    if self.node(c).is_some() {
+                        let d2 = i64::from(dc) * i64::from(dc) + i64::from(dr) * i64::from(dr);
+                        let k = (d2, -dr, dc, c);
+                        if best.is_none_or(|b| (k.0, k.1, k.2) < (b.0, b.1, b.2)) {
+                            best = Some(k);
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|b| b.3)
+    }
+
+    fn endpoint(&self, which: &'static str, cell: Cell, radius: u32) -> Result<NodeId, PathError> {
+        self.snap(cell, radius)
+            .and_then(|c| self.node(c))
+            .ok_or(PathError::InvalidEndpoint {
+                which,
+                cell,
+                radius,
+            })
+    }
+
+    /// Finds a path from standing on `start` to standing on `goal`, and
+    /// proves it by replaying its input tape on the reference body.
+    ///
+    /// A start or goal that is off the map, in a wall or in the air snaps to
+    /// the nearest standable cell within `options.snap_radius`.
+    ///
+    /// # Errors
+    /// [`PathError::InvalidEndpoint`], [`PathError::Unreachable`] or
+    /// [`PathError::BudgetExhausted`].
+    pub fn find_path(
+        &self,
+        start: Cell,
+        goal: Cell,
+        options: &SearchOptions,
+    ) -> Result<Path, PathError> {
+        let s = self.endpoint("start", start, options.snap_radius)?;
+        let g = self.endpoint("goal", goal, options.snap_radius)?;
+        let mut banned = vec![false; self.link_count()];
+        let mut total = SearchStats::default();
+        loop {
+            let (route, stats) = self.search_route(s, g, options, &banned)?;
+            total.expanded += stats.expanded;
+            total.pruned += stats.pruned;
+            let Some(route) = route else {
+                return Err(PathError::Unreachable {
+                    start: self.cell(s),
+                    goal: self.cell(g),
+                    stats: total,
+                });
+            };
+            match realize(self, self.cell(s), &route.links) {
+                Ok(inputs) => {
+                    let steps = route
+                        .links
+                        .iter()
+                        .map(|&id| {
+                            let l = self.link(id);
+                            PathStep {
+                                link: id,
+                                kind: l.kind,
+                                from: l.from,
+                                to: l.to,
+                                ticks: l.ticks,
+                            }
+                        })
+                        .collect();
+                    return Ok(Path::new(
+                        self.cell(s),
+                        self.cell(g),
+                        steps,
+                        route.ticks,
+                        self.physics().dt,
+                        inputs,
+                        total,
+                    ));
+                }
+                Err(failed) => {
+                    banned[failed.0 as usize] = true;
+                    total.replans += 1;
+                    if total.replans > options.max_replans as usize {
+                        return Err(PathError::Unreachable {
+                            start: self.cell(s),
+                            goal: self.cell(g),
+                            stats: total,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The graph search alone: the cheapest route (exact mode) or the beam's
+    /// route, without replay. `Ok((None, stats))` when unreachable.
+    pub(crate) fn search_route(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        opts: &SearchOptions,
+        banned: &[bool],
+    ) -> Result<(Option<Route>, SearchStats), PathError> {
+        let p = self.physics();
+        let vmax = p.max_speed_x();
+        let ticks_per_col = if vmax * p.dt > 0.0 {
+            (1.0 - settle_tolerance(p)).max(0.0) / (vmax * p.dt)
+        } else {
+            0.0
+        };
+        let mut forbid = [false; 6];
+        for k in &opts.forbid {
+            forbid[*k as usize] = true;
+        }
+        let ctx = Ctx {
+            map: self,
+            opts,
+            banned,
+            forbid,
+            levels: opts.max_jumps.map_or(1, |j| j as usize + 1),
+            goal_col: self.cell(goal).col,
+            ticks_per_col,
+        };
+        match opts.beam_width {
+            None => exact(&ctx, start, goal),
+            Some(k) => beam(&ctx, start, goal, k.max(1)),
+        }
+    }
+
+    /// The cost in ticks of the cheapest route between two standable cells,
+    /// by the search in `options` (no replay). For tests and tools.
+    ///
+    /// # Errors
+    /// As [`NavMap::find_path`].
+    pub fn route_ticks(
+        &self,
+        start: Cell,
+        goal: Cell,
+        options: &SearchOptions,
+    ) -> Result<Option<u32>, PathError> {
+        let s = self.endpoint("start", start, 0)?;
+        let g = self.endpoint("goal", goal, 0)?;
+        let banned = vec![false; self.link_count()];
+        Ok(self
+            .search_route(s, g, options, &banned)?
+            .0
+            .map(|r| r.ticks))
+    }
+}
+
+/// Labels: one per (node, jumps used) when jumps are capped, else per node.
+struct Labels {
+    levels: usize,
+    best: Vec<u32>,
+    parent: Vec<Option<(u32, LinkId)>>,
+}
+
+impl Labels {
+    fn new(nodes: usize, levels: usize) -> Self {
+        Self {
+            levels,
+            best: vec![u32::MAX; nodes * levels],
+            parent: vec![None; nodes * levels],
+        }
+    }
+
+    fn state(&self, node: NodeId, j: usize) -> usize {
+        node.0 as usize * self.levels + j
+    }
+
+    /// True if some label at `node` with at most `j` jumps is no later than `g`.
+    fn dominated(&self, node: NodeId, j: usize, g: u32) -> bool {
+        let base = node.0 as usize * self.levels;
+        self.best[base..=base + j].iter().any(|&b| b <= g)
+    }
+
+    /// Follows parent links back to the start. Parents only ever change to
+    /// strictly earlier arrivals, so the chain cannot cycle; in beam mode a
+    /// parent improved after its child was reached makes the chain cheaper
+    /// than the child's label, so the cost is summed from the links.
+    fn route(&self, mut state: usize, map: &NavMap) -> Route {
+        let mut links = Vec::new();
+        while let Some((prev, link)) = self.parent[state] {
+            links.push(link);
+            state = prev as usize;
+        }
+        links.reverse();
+        let ticks = links.iter().map(|&l| map.link(l).ticks).sum();
+        Route { links, ticks }
+    }
+}
+
+type Found = Result<(Option<Route>, SearchStats), PathError>;
+
+fn exact(ctx: &Ctx<'_>, start: NodeId, goal: NodeId) -> Found {
+    let mut stats = SearchStats::default();
+    let mut labels = Labels::new(ctx.map.node_count(), ctx.levels);
+    let capped = ctx.opts.max_jumps.is_some();
+    let s0 = labels.state(start, 0);
+    labels.best[s0] = 0;
+    let mut heap = BinaryHeap::new();
+    heap.push(Reverse((key(ctx.h(start)), Reverse(0u32), s0 as u32)));
+    while let Some(Reverse((_, Reverse(g), state))) = heap.pop() {
+        let state = state as usize;
+        if g > labels.best[state] {
+            stats.pruned += 1;
+            continue;
+        }
+        let node = NodeId((state / ctx.levels) as u32);
+        let j = state % ctx.levels;
+        if node == goal {
+            return Ok((Some(labels.route(state, ctx.map)), stats));
+        }
+        if stats.expanded >= ctx.opts.max_expansions {
+            return Err(PathError::BudgetExhausted {
+                limit: ctx.opts.max_expansions,
+                stats,
+            });
+        }
+        stats.expanded += 1;
+        for id in ctx.map.link_ids_from(node) {
+            let Some((to, ticks, jumps)) = ctx.allowed(id) else {
+                continue;
+            };
+            let j2 = if capped { j + jumps } else { 0 };
+            if j2 >= ctx.levels {
+                continue;
+            }
+            let g2 = g + ticks;
+            if labels.dominated(to, j2, g2) {
+                stats.pruned += 1;
+                continue;
+            }
+            let s2 = labels.state(to, j2);
+            labels.best[s2] = g2;
+            labels.parent[s2] = Some((state as u32, LinkId(id)));
+            heap.push(Reverse((
+                key(f64::from(g2) + ctx.h(to)),
+                Reverse(g2),
+                s2 as u32,
+            )));
+        }
+    }
+    Ok((None, stats))
+}
+
+fn beam(ctx: &Ctx<'_>, start: NodeId, goal: NodeId, width: usize) -> Found {
+    let mut stats = SearchStats::default();
+    let mut labels = Labels::new(ctx.map.node_count(), ctx.levels);
+    let capped = ctx.opts.max_jumps.is_some();
+    let s0 = labels.state(start, 0);
+    labels.best[s0] = 0;
+    let mut frontier: Vec<(u32, usize)> = vec![(0, s0)];
+    let mut found: Option<usize> = None;
+    while !frontier.is_empty() {
+        let mut next: Vec<(f64, u32, usize)> = Vec::new();
+        for (g, state) in frontier.drain(..) {
+            if g > labels.best[state] {
+                stats.pruned += 1;
+                continue;
+            }
+            let node = NodeId((state / ctx.levels) as u32);
+            if node == goal {
+                if found.is_none_or(|f| g < labels.best[f]) {
+                    found = Some(state);
+                }
+                continue;
+            }
+            if stats.expanded >= ctx.opts.max_expansions {
+                return Err(PathError::BudgetExhausted {
+                    limit: ctx.opts.max_expansions,
+                    stats,
+                });
+            }
+            stats.expanded += 1;
+            let j = state % ctx.levels;
+            for id in ctx.map.link_ids_from(node) {
+                let Some((to, ticks, jumps)) = ctx.allowed(id) else {
+                    continue;
+                };
+                let j2 = if capped { j + jumps } else { 0 };
+                if j2 >= ctx.levels {
+                    continue;
+                }
+                let g2 = g + ticks;
+                if labels.dominated(to, j2, g2) {
+                    stats.pruned += 1;
+                    continue;
+                }
+                let s2 = labels.state(to, j2);
+                labels.best[s2] = g2;
+                labels.parent[s2] = Some((state as u32, LinkId(id)));
+                next.push((f64::from(g2) + ctx.h(to), g2, s2));
+            }
+        }
+        next.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        // A label may appear twice (improved within the layer); keep the latest.
+        next.retain(|&(_, g, s)| labels.best[s] == g);
+        if next.len() > width {
+            stats.pruned += next.len() - width;
+            next.truncate(width);
+        }
+        if let Some(f) = found
+            && next
+                .first()
+                .is_none_or(|n| n.0 >= f64::from(labels.best[f]))
+        {
+            break;
+        }
+        frontier = next.into_iter().map(|(_, g, s)| (g, s)).collect();
+    }
+    Ok((found.map(|s| labels.route(s, ctx.map)), stats))
+}
