@@ -274,3 +274,14 @@ impl Classification {
         &self.types
     }
 }
+
+impl std::fmt::Display for Classification {
+    /// One [`NodeType::symbol`] per cell, a line per row.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for row in self.types.chunks(self.width) {
+            let line: String = row.iter().map(|t| t.symbol()).collect();
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}

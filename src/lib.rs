@@ -3,6 +3,8 @@
 
 mod classify;
 mod graph;
+#[cfg(feature = "serde")]
+pub mod json;
 mod level;
 mod links;
 mod path;

@@ -2,7 +2,7 @@
 
 use crate::graph::{LinkId, NavMap};
 use crate::level::{Cell, Level};
-use crate::links::{LinkKind, settle_input, settle_tolerance};
+use crate::links::{LinkKind, SETTLE_SLACK, settle_tolerance};
 use crate::physics::{Body, Input, Physics};
 use crate::search::SearchStats;
 
@@ -126,25 +126,31 @@ pub fn replay(level: &Level, physics: &Physics, start: Cell, inputs: &[Input]) -
     body
 }
 
-/// Performs a chain of links from standing on `start`: each action phase
-/// verbatim, each settle phase closed-loop for the link's settle ticks.
-/// Returns the tape, or the first link that did not end at rest on its cell
-/// (within the settle tolerance of its centre).
+/// Performs a chain of links from standing on `start`: each tape verbatim
+/// up to its [`SETTLE_SLACK`] ticks, which hold one corrective nudge when the
+/// body is more than the settle tolerance off the cell centre (see
+/// [`crate::links`]). Returns the tape, or the first link that did not end at
+/// rest within the tolerance of its cell's centre.
 pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId> {
     let (level, p) = (map.level(), map.physics());
-    let tol = settle_tolerance(p);
+    let tol = settle_tolerance(p) + 1e-9;
     let mut body = Body::standing(start, p);
     let mut tape = Vec::with_capacity(links.iter().map(|&l| map.link(l).ticks as usize).sum());
     for &id in links {
         let link = map.link(id);
-        let action = &link.inputs[..link.action_ticks as usize];
-        for &input in action {
+        let verbatim = (link.ticks - SETTLE_SLACK) as usize;
+        for &input in &link.inputs[..verbatim] {
             body.step(level, p, input);
             tape.push(input);
         }
         let target_x = f64::from(link.to.col) + 0.5;
-        for _ in link.action_ticks..link.ticks {
-            let input = settle_input(&body, target_x, p).unwrap_or(Input::IDLE);
+        for k in 0..SETTLE_SLACK {
+            let err = target_x - body.x;
+            let input = if k == 0 && body.vx == 0.0 && err.abs() > tol {
+                Input::new(if err > 0.0 { 1 } else { -1 }, false, false)
+            } else {
+                Input::IDLE
+            };
             body.step(level, p, input);
             tape.push(input);
         }

@@ -7,12 +7,18 @@
 //! 1. the *action*: an open-loop input program (run-up, jump, steering,
 //!    wall jumps, drop) that ends on the tick the body lands;
 //! 2. the *settle*: a closed-loop controller that brakes and centres the body
-//!    on the `to` cell, padded with [`SETTLE_SLACK`] idle ticks.
+//!    on the `to` cell to within half a *nudge* (the displacement of one tick
+//!    of ground acceleration from rest), then [`SETTLE_SLACK`] idle ticks.
 //!
-//! The stored tape is the canonical performance. When links are chained the
-//! body starts each link within half a controller nudge of the cell centre,
-//! so [`crate::Path`] replays the action verbatim and re-runs the settle
-//! closed-loop for the same number of ticks, then checks the result.
+//! The stored tape is the canonical performance from the exact centre. When
+//! links are chained, the body starts a link off-centre by at most half a
+//! nudge. Motion is translation-invariant away from collisions, so
+//! [`crate::Path`] replays the tape verbatim up to the slack, which leaves
+//! the body off-centre by at most one nudge, and spends the slack ticks on
+//! one corrective nudge (push, release) when it is more than half a nudge
+//! off. Every link of a chain therefore starts within half a nudge of its
+//! cell's centre, errors never accumulate, and the path's tape has exactly
+//! the ticks the search counted. The whole tape is then replayed as proof.
 
 mod drop;
 mod fall;
@@ -26,8 +32,8 @@ use crate::classify::Classification;
 use crate::level::{Cell, Level};
 use crate::physics::{Body, Input, Physics};
 
-/// Idle ticks added after the settle controller finishes, so that the same
-/// link performed from a start a hair off-centre still settles in time.
+/// Ticks at the end of every link reserved for one corrective nudge (push,
+/// release) when links are chained; idle in the stored tape.
 pub const SETTLE_SLACK: u32 = 2;
 
 /// The kinds of link.
@@ -129,8 +135,8 @@ impl Link {
     }
 }
 
-/// The settle controller's tolerance: half the displacement of one tick of
-/// ground acceleration from rest.
+/// The settle controller's tolerance when links are generated: half the
+/// displacement of one tick of ground acceleration from rest (a *nudge*).
 #[must_use]
 pub(crate) fn settle_tolerance(p: &Physics) -> f64 {
     0.5 * (p.ground_accel * p.dt).min(p.run_speed) * p.dt + 1e-12
@@ -156,8 +162,8 @@ fn braking_distance(v: f64, adt: f64, dt: f64) -> f64 {
 /// is there.
 #[must_use]
 pub(crate) fn settle_input(body: &Body, target_x: f64, p: &Physics) -> Option<Input> {
-    let err = target_x - body.x;
     let tol = settle_tolerance(p);
+    let err = target_x - body.x;
     if body.vx == 0.0 && err.abs() <= tol {
         return None;
     }

@@ -9,6 +9,7 @@ pub use body::{Body, EPS, Input};
 /// and wall slides.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct WallJump {
     /// Horizontal speed away from the wall (tiles/s).
     pub speed_x: f64,
@@ -22,6 +23,7 @@ pub struct WallJump {
 /// seconds, y grows downward.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Physics {
     /// Body width (tiles).
     pub w: f64,
@@ -92,7 +94,7 @@ pub enum PhysicsError {
 
 impl Physics {
     /// The names [`Physics::preset`] accepts.
-    pub const PRESETS: &'static [&'static str] = &["default", "smb"];
+    pub const PRESETS: &'static [&'static str] = &["default", "agile", "smb"];
 
     /// The largest body side accepted by [`Physics::validate`] (tiles).
     pub const MAX_BODY_SIDE: f64 = 16.0;
@@ -121,15 +123,32 @@ impl Physics {
         self.jump_speed * self.jump_speed / (2.0 * self.gravity)
     }
 
-    /// A named preset: `default` ([`Physics::default`]) or `smb` ([`Physics::smb`]).
+    /// A named preset: `default` ([`Physics::default`]), `agile`
+    /// ([`Physics::agile`]) or `smb` ([`Physics::smb`]).
     ///
     /// # Errors
     /// [`PhysicsError::UnknownPreset`].
     pub fn preset(name: &str) -> Result<Self, PhysicsError> {
         match name {
             "default" => Ok(Self::default()),
+            "agile" => Ok(Self::agile()),
             "smb" => Ok(Self::smb()),
             _ => Err(PhysicsError::UnknownPreset(name.to_string())),
+        }
+    }
+
+    /// The default body with one air jump and wall jumps (away at 6 tiles/s,
+    /// up at 15 tiles/s, sliding at 3 tiles/s): every link kind is possible.
+    #[must_use]
+    pub fn agile() -> Self {
+        Self {
+            air_jumps: 1,
+            wall_jump: Some(WallJump {
+                speed_x: 6.0,
+                speed_y: 15.0,
+                slide_speed: 3.0,
+            }),
+            ..Self::default()
         }
     }
 

@@ -1,0 +1,91 @@
+//! The JSON documents of `PHYSICS.md` (paths) and of `platnav links --json`
+//! (maps), built from the library's plain data.
+
+use serde_json::{Value, json};
+
+use crate::graph::NavMap;
+use crate::level::Cell;
+use crate::path::Path;
+use crate::physics::{Input, Physics};
+use crate::search::PathError;
+
+fn cell(c: Cell) -> Value {
+    json!([c.col, c.row])
+}
+
+/// The per-tick `[move, jump, down]` triples of a tape.
+#[must_use]
+pub fn tape_to_json(inputs: &[Input]) -> Value {
+    Value::Array(inputs.iter().map(|i| json!(i.to_triple())).collect())
+}
+
+/// Reads a `[[move, jump, down], ...]` tape.
+///
+/// # Errors
+/// A message naming the first bad tick.
+pub fn tape_from_json(v: &Value) -> Result<Vec<Input>, String> {
+    let arr = v.as_array().ok_or("inputs: not an array")?;
+    arr.iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let t = t.as_array().filter(|t| t.len() == 3);
+            let triple = t.and_then(|t| Some([t[0].as_i64()?, t[1].as_i64()?, t[2].as_i64()?]));
+            triple
+                .and_then(Input::from_triple)
+                .ok_or_else(|| format!("inputs[{i}]: not a [move, jump, down] triple"))
+        })
+        .collect()
+}
+
+/// A found path in the format at the end of `PHYSICS.md`.
+#[must_use]
+pub fn path_to_json(path: &Path, physics: &Physics) -> Value {
+    json!({
+        "found": true,
+        "start": cell(path.start()),
+        "goal": cell(path.goal()),
+        "cost": path.cost(),
+        "physics": physics,
+        "links": path.steps().iter().map(|s| json!({
+            "kind": s.kind.name(),
+            "from": cell(s.from),
+            "to": cell(s.to),
+        })).collect::<Vec<_>>(),
+        "inputs": tape_to_json(path.inputs()),
+    })
+}
+
+/// `{"found": false, "error": "..."}`.
+#[must_use]
+pub fn path_error_to_json(err: &PathError) -> Value {
+    json!({ "found": false, "error": err.to_string() })
+}
+
+/// The whole map: physics, every cell's node type, every link with its tape.
+#[must_use]
+pub fn map_to_json(map: &NavMap) -> Value {
+    let level = map.level();
+    let classes = map.classification();
+    let mut nodes = Vec::with_capacity(level.width() * level.height());
+    for row in 0..level.height() as i32 {
+        for col in 0..level.width() as i32 {
+            let c = Cell::new(col, row);
+            nodes.push(json!({ "cell": cell(c), "type": classes.get(c).name() }));
+        }
+    }
+    let p = map.physics();
+    let links: Vec<Value> = map
+        .links()
+        .iter()
+        .map(|l| {
+            json!({
+                "kind": l.kind.name(),
+                "from": cell(l.from),
+                "to": cell(l.to),
+                "cost": l.cost(p),
+                "inputs": tape_to_json(&l.inputs),
+            })
+        })
+        .collect();
+    json!({ "physics": p, "nodes": nodes, "links": links })
+}
