@@ -63,7 +63,7 @@ impl NavMap {
         ))
     }
 
-    fn assemble(
+    pub(crate) fn assemble(
         level: Level,
         physics: Physics,
         classes: Classification,

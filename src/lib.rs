@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod analysis;
 mod classify;
 mod graph;
 #[cfg(feature = "serde")]
@@ -11,6 +12,10 @@ mod path;
 mod physics;
 mod search;
 
+pub use analysis::{
+    AnalysisError, Diagnosis, Endpoints, Evaluation, GoalReport, Least, MissingLink, Param, Reach,
+    Regions, Report, ReportOptions, SNAP_RADIUS, evaluate, least_value,
+};
 pub use classify::{Classification, NodeType};
 pub use graph::{LinkId, NavMap, NodeId};
 #[cfg(feature = "serde")]

@@ -10,6 +10,9 @@ use platnav::{
     Body, Cell, Level, LinkKind, NavMap, Path, Physics, SearchOptions, Tile, VglcLegend,
 };
 
+#[path = "platnav/check.rs"]
+mod check;
+
 /// The embedded default level.
 const DEMO_LEVEL: &str = include_str!("../../levels/demo.txt");
 /// The physics preset the default run uses.
@@ -32,6 +35,9 @@ enum Cmd {
     Path(PathArgs),
     /// Export the nav map: node types and links with their input tapes.
     Links(LinksArgs),
+    /// Report reachability, regions, traps and each goal (with what is
+    /// missing to reach it); exit code 1 when no goal is reachable.
+    Check(check::CheckArgs),
 }
 
 #[derive(Args)]
@@ -316,6 +322,7 @@ fn main() -> ExitCode {
         None => run_default().map(|()| ExitCode::SUCCESS),
         Some(Cmd::Path(a)) => run_path(a),
         Some(Cmd::Links(a)) => run_links(a).map(|()| ExitCode::SUCCESS),
+        Some(Cmd::Check(a)) => check::run(a),
     };
     match result {
         Ok(code) => code,

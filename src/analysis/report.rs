@@ -1,0 +1,336 @@
+//! The level report of `platnav check`: reachability, regions, traps, and
+//! for each goal either its path or what is missing to reach it.
+
+use super::AnalysisError;
+use super::tune::{Endpoints, Param};
+use crate::graph::{LinkId, NavMap, NodeId};
+use crate::level::Cell;
+use crate::links::LinkKind;
+use crate::physics::Physics;
+use crate::search::SearchOptions;
+
+/// How [`NavMap::report`] works.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportOptions {
+    /// The search used for each goal.
+    pub search: SearchOptions,
+    /// Diagnose goals that cannot be reached (rebuilds the map at higher
+    /// jumps; the costly part of a report).
+    pub diagnose: bool,
+    /// Precision of the missing jump height (tiles).
+    pub tolerance: f64,
+    /// The highest jump the diagnosis tries (tiles); `None`: twice the
+    /// current jump or 4 tiles more, whichever is higher, capped where the
+    /// jump speed would break [`Physics::validate`].
+    pub max_jump_height: Option<f64>,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        Self {
+            search: SearchOptions::default(),
+            diagnose: true,
+            tolerance: 0.05,
+            max_jump_height: None,
+        }
+    }
+}
+
+/// A link that exists only with a higher jump: it starts on a cell the body
+/// reaches now and ends on one it does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct MissingLink {
+    /// Its kind (usually a jump).
+    pub kind: LinkKind,
+    /// Where it starts (reachable now).
+    pub from: Cell,
+    /// Where it lands (unreachable now).
+    pub to: Cell,
+}
+
+/// What is missing to reach a goal.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Diagnosis {
+    /// The reachable standing cell nearest to the goal.
+    pub nearest: Option<Cell>,
+    /// The goal is reachable over the map's links, but no path to it
+    /// replayed (a knife-edge chain): no extra jump is needed.
+    pub graph_reachable: bool,
+    /// The least full-hold jump height (tiles) that reaches the goal, time
+    /// to apex kept, to within [`ReportOptions::tolerance`]; `None` when
+    /// even [`Diagnosis::tried_up_to`] does not.
+    pub needed_jump_height: Option<f64>,
+    /// `needed_jump_height` minus the current jump height (tiles).
+    pub missing_jump_height: Option<f64>,
+    /// The highest jump tried (tiles).
+    pub tried_up_to: f64,
+    /// The first link of the path at the needed height that the current
+    /// physics cannot perform: the closest failed jump.
+    pub missing_link: Option<MissingLink>,
+}
+
+/// One goal of a [`Report`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct GoalReport {
+    /// The goal cell (snapped to standing ground).
+    pub goal: Cell,
+    /// A replay-proven path was found.
+    pub found: bool,
+    /// The path's cost in seconds, when found.
+    pub cost: Option<f64>,
+    /// The path's link count, when found.
+    pub links: Option<usize>,
+    /// What is missing, when not found (and diagnosis is on).
+    pub diagnosis: Option<Diagnosis>,
+}
+
+/// A level's playability report under one physics profile.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Report {
+    /// The start cell (snapped to standing ground).
+    pub start: Cell,
+    /// The current full-hold jump height (tiles).
+    pub jump_height: f64,
+    /// Number of standing cells.
+    pub standing_cells: usize,
+    /// Number of standing cells reachable from the start.
+    pub reachable_cells: usize,
+    /// `reachable_cells / standing_cells`.
+    pub reachable_fraction: f64,
+    /// Number of regions (strongly connected components of the links).
+    pub regions: usize,
+    /// Region sizes, largest first.
+    pub region_sizes: Vec<usize>,
+    /// Size of the start's region.
+    pub start_region_size: usize,
+    /// Reachable cells from which the start cannot be reached again.
+    pub traps: Vec<Cell>,
+    /// Standing cells not reachable from the start.
+    pub unreachable: Vec<Cell>,
+    /// Each goal, found or diagnosed.
+    pub goals: Vec<GoalReport>,
+    /// Some goal was found.
+    pub completable: bool,
+}
+
+impl NavMap {
+    /// Reports on the level from `endpoints` (defaults: see
+    /// [`NavMap::default_start`], [`NavMap::default_goals`]). The map should
+    /// be a full [`NavMap::build`] map, so that regions cover every cell.
+    ///
+    /// # Errors
+    /// [`AnalysisError::NoStart`] when the start does not snap to standing
+    /// ground.
+    pub fn report(
+        &self,
+        endpoints: &Endpoints,
+        options: &ReportOptions,
+    ) -> Result<Report, AnalysisError> {
+        let (start, goals) = self.resolve(endpoints)?;
+        let reach = self
+            .reachable_from(start)
+            .ok_or(AnalysisError::NoStart { cell: Some(start) })?;
+        let regions = self.regions();
+        let mut region_sizes = regions.sizes().to_vec();
+        region_sizes.sort_unstable_by(|a, b| b.cmp(a));
+        let start_region_size = regions.sizes()[regions.of(reach.start())];
+        let mut diagnoser = Diagnoser::new(self, start, options);
+        let mut goal_reports = Vec::with_capacity(goals.len());
+        for &goal in &goals {
+            let found = self.find_path(start, goal, &options.search).ok();
+            let diagnosis = match (&found, options.diagnose) {
+                (None, true) => Some(diagnoser.diagnose(&reach, goal)),
+                _ => None,
+            };
+            goal_reports.push(GoalReport {
+                goal,
+                found: found.is_some(),
+                cost: found.as_ref().map(crate::Path::cost),
+                links: found.as_ref().map(|p| p.steps().len()),
+                diagnosis,
+            });
+        }
+        Ok(Report {
+            start,
+            jump_height: self.physics().jump_height(),
+            standing_cells: self.node_count(),
+            reachable_cells: reach.len(),
+            reachable_fraction: reach.fraction(),
+            regions: regions.count(),
+            region_sizes,
+            start_region_size,
+            traps: reach.traps(self),
+            unreachable: reach.unreachable_cells(self),
+            completable: goal_reports.iter().any(|g| g.found),
+            goals: goal_reports,
+        })
+    }
+}
+
+/// Bisection on jump height with a cache of the maps built on the way, so
+/// that goals that open up together cost one bisection.
+struct Diagnoser<'a> {
+    map: &'a NavMap,
+    start: Cell,
+    options: &'a ReportOptions,
+    height: f64,
+    limit: f64,
+    tried: Vec<(f64, NavMap)>,
+}
+
+impl<'a> Diagnoser<'a> {
+    fn new(map: &'a NavMap, start: Cell, options: &'a ReportOptions) -> Self {
+        let p = map.physics();
+        let height = p.jump_height();
+        let apex = if p.gravity > 0.0 && p.jump_speed > 0.0 {
+            p.jump_speed / p.gravity
+        } else {
+            0.4
+        };
+        // jump_speed = 2H/T must stay under one tile per tick.
+        let cap = 0.999 * apex / (2.0 * p.dt);
+        let limit = options
+            .max_jump_height
+            .unwrap_or((2.0 * height).max(height + 4.0))
+            .min(cap);
+        Self {
+            map,
+            start,
+            options,
+            height,
+            limit,
+            tried: Vec::new(),
+        }
+    }
+
+    fn physics_at(&self, h: f64) -> Physics {
+        Param::JumpHeight.apply(self.map.physics(), h)
+    }
+
+    /// The map at jump height `h` (built from the start only), cached.
+    fn map_at(&mut self, h: f64) -> Option<&NavMap> {
+        let i = match self.tried.iter().position(|(t, _)| *t == h) {
+            Some(i) => i,
+            None => {
+                let m = NavMap::build_from(self.map.level(), &self.physics_at(h), Some(self.start))
+                    .ok()?;
+                self.tried.push((h, m));
+                self.tried.len() - 1
+            }
+        };
+        Some(&self.tried[i].1)
+    }
+
+    fn reaches(&mut self, h: f64, goal: Cell) -> bool {
+        let start = self.start;
+        self.map_at(h)
+            .and_then(|m| Some((m.reachable_from(start)?, m.node(goal)?)))
+            .is_some_and(|(r, g)| r.contains(g))
+    }
+
+    fn diagnose(&mut self, reach: &super::Reach, goal: Cell) -> Diagnosis {
+        let map = self.map;
+        let graph_reachable = map.node(goal).is_some_and(|g| reach.contains(g));
+        let mut d = Diagnosis {
+            nearest: reach.nearest(map, goal),
+            graph_reachable,
+            needed_jump_height: None,
+            missing_jump_height: None,
+            tried_up_to: self.limit,
+            missing_link: None,
+        };
+        if graph_reachable || self.limit <= self.height {
+            return d;
+        }
+        // Bracket from what earlier goals already tried.
+        let (mut bad, mut good) = (self.height, None::<f64>);
+        let tried: Vec<f64> = self.tried.iter().map(|(h, _)| *h).collect();
+        for h in tried {
+            if self.reaches(h, goal) {
+                good = Some(good.map_or(h, |g: f64| g.min(h)));
+            } else if h > bad {
+                bad = h;
+            }
+        }
+        let mut good = match good {
+            Some(g) => g,
+            None if self.reaches(self.limit, goal) => self.limit,
+            None => return d,
+        };
+        while good - bad > self.options.tolerance {
+            let mid = 0.5 * (bad + good);
+            if self.reaches(mid, goal) {
+                good = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        d.needed_jump_height = Some(good);
+        d.missing_jump_height = Some(good - self.height);
+        let start = self.start;
+        if let Some(relaxed) = self.map_at(good) {
+            d.missing_link = first_missing_link(relaxed, map, reach, start, goal);
+        }
+        d
+    }
+}
+
+/// On the cheapest route from `start` to `goal` in `relaxed` (fewest links
+/// if the search fails), the first link that lands outside `reach` (the
+/// reach of `base`).
+fn first_missing_link(
+    relaxed: &NavMap,
+    base: &NavMap,
+    reach: &super::Reach,
+    start: Cell,
+    goal: Cell,
+) -> Option<MissingLink> {
+    let links: Vec<LinkId> = match relaxed.find_path(start, goal, &SearchOptions::default()) {
+        Ok(p) => p.steps().iter().map(|s| s.link).collect(),
+        Err(_) => bfs_links(relaxed, relaxed.node(start)?, relaxed.node(goal)?)?,
+    };
+    links.into_iter().map(|id| relaxed.link(id)).find_map(|l| {
+        let inside = base.node(l.to).is_some_and(|n| reach.contains(n));
+        (!inside).then_some(MissingLink {
+            kind: l.kind,
+            from: l.from,
+            to: l.to,
+        })
+    })
+}
+
+/// The fewest-links route from `s` to `g`.
+fn bfs_links(map: &NavMap, s: NodeId, g: NodeId) -> Option<Vec<LinkId>> {
+    let mut parent: Vec<Option<LinkId>> = vec![None; map.node_count()];
+    let mut seen = vec![false; map.node_count()];
+    seen[s.0 as usize] = true;
+    let mut queue = std::collections::VecDeque::from([s]);
+    while let Some(v) = queue.pop_front() {
+        if v == g {
+            break;
+        }
+        for id in map.link_ids_from(v) {
+            let t = map.target(LinkId(id));
+            if !seen[t.0 as usize] {
+                seen[t.0 as usize] = true;
+                parent[t.0 as usize] = Some(LinkId(id));
+                queue.push_back(t);
+            }
+        }
+    }
+    if !seen[g.0 as usize] {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut v = g;
+    while let Some(id) = parent[v.0 as usize] {
+        out.push(id);
+        v = map.node(map.link(id).from)?;
+    }
+    out.reverse();
+    Some(out)
+}

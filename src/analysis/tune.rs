@@ -1,0 +1,392 @@
+//! Physics parameters as tuning knobs, maps built only where the body can
+//! go, whole-level evaluation, and the least parameter value that finishes
+//! a level.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::str::FromStr;
+
+use super::AnalysisError;
+use crate::classify::Classification;
+use crate::graph::NavMap;
+use crate::level::{Cell, Level};
+use crate::links::{LinkOptions, links_from};
+use crate::physics::{Physics, PhysicsError};
+use crate::search::SearchOptions;
+
+/// A physics parameter a sweep or a bisection can vary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Param {
+    /// Full-hold jump height (tiles), keeping the time to apex: gravity and
+    /// jump speed are rescaled with [`Physics::with_jump`].
+    JumpHeight,
+    /// Top horizontal speed (tiles/s).
+    RunSpeed,
+    /// Downward acceleration (tiles/s²); the jump speed is kept, so the jump
+    /// gets lower as gravity grows.
+    Gravity,
+    /// Upward speed at jump start (tiles/s); gravity is kept.
+    JumpSpeed,
+    /// Extra jumps in the air (rounded to a whole number).
+    AirJumps,
+    /// Body width (tiles).
+    W,
+    /// Body height (tiles).
+    H,
+}
+
+impl Param {
+    /// Every parameter.
+    pub const ALL: [Param; 7] = [
+        Param::JumpHeight,
+        Param::RunSpeed,
+        Param::Gravity,
+        Param::JumpSpeed,
+        Param::AirJumps,
+        Param::W,
+        Param::H,
+    ];
+
+    /// The snake-case name (`jump_height`, `run_speed`, ...).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Param::JumpHeight => "jump_height",
+            Param::RunSpeed => "run_speed",
+            Param::Gravity => "gravity",
+            Param::JumpSpeed => "jump_speed",
+            Param::AirJumps => "air_jumps",
+            Param::W => "w",
+            Param::H => "h",
+        }
+    }
+
+    /// The parameter's value in `physics`.
+    #[must_use]
+    pub fn get(self, physics: &Physics) -> f64 {
+        match self {
+            Param::JumpHeight => physics.jump_height(),
+            Param::RunSpeed => physics.run_speed,
+            Param::Gravity => physics.gravity,
+            Param::JumpSpeed => physics.jump_speed,
+            Param::AirJumps => f64::from(physics.air_jumps),
+            Param::W => physics.w,
+            Param::H => physics.h,
+        }
+    }
+
+    /// `physics` with this parameter set to `value`. The result is not
+    /// validated (see [`Physics::validate`]); a jump height on a profile
+    /// without gravity keeps the jump speed and sets gravity for a 0.4 s
+    /// apex.
+    #[must_use]
+    pub fn apply(self, physics: &Physics, value: f64) -> Physics {
+        let mut p = physics.clone();
+        match self {
+            Param::JumpHeight => {
+                let t = if p.gravity > 0.0 && p.jump_speed > 0.0 {
+                    p.jump_speed / p.gravity
+                } else {
+                    0.4
+                };
+                p = p.with_jump(value, t);
+            }
+            Param::RunSpeed => p.run_speed = value,
+            Param::Gravity => p.gravity = value,
+            Param::JumpSpeed => p.jump_speed = value,
+            Param::AirJumps => p.air_jumps = value.round().clamp(0.0, 1e6) as u32,
+            Param::W => p.w = value,
+            Param::H => p.h = value,
+        }
+        p
+    }
+}
+
+impl fmt::Display for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Param {
+    type Err = AnalysisError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| AnalysisError::UnknownParam(s.to_string()))
+    }
+}
+
+/// Where a level is played from and to. Empty fields fall back to the
+/// level's defaults ([`NavMap::default_start`], [`NavMap::default_goals`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Endpoints {
+    /// The start cell (snapped to the nearest standable cell).
+    pub start: Option<Cell>,
+    /// The goal cells (each snapped); empty for the level's defaults.
+    pub goals: Vec<Cell>,
+}
+
+/// How far (cells) a start or goal that is not standable is snapped.
+pub const SNAP_RADIUS: u32 = 8;
+
+impl NavMap {
+    /// The default start: the level's [`crate::Tile::Spawn`] cell snapped to
+    /// standing ground, else the bottom-most standable cell nearest column 2.
+    /// `None` when nothing is standable.
+    #[must_use]
+    pub fn default_start(&self) -> Option<Cell> {
+        if let Some(spawn) = self.level().cells_of(crate::Tile::Spawn).next()
+            && let Some(c) = self.snap(spawn, SNAP_RADIUS)
+        {
+            return Some(c);
+        }
+        self.nodes()
+            .iter()
+            .copied()
+            .min_by_key(|c| ((c.col - 2).abs(), -c.row, c.col))
+    }
+
+    /// The default goals: the level's [`crate::Tile::Goal`] cells snapped to
+    /// standing ground, else (for levels without markers, like the VGLC
+    /// Super Mario Bros levels) every standable cell in the last 3 columns.
+    #[must_use]
+    pub fn default_goals(&self) -> Vec<Cell> {
+        let mut goals: Vec<Cell> = self
+            .level()
+            .cells_of(crate::Tile::Goal)
+            .filter_map(|g| self.snap(g, SNAP_RADIUS))
+            .collect();
+        if goals.is_empty() {
+            let first = self.level().width() as i32 - 3;
+            goals = self
+                .nodes()
+                .iter()
+                .copied()
+                .filter(|c| c.col >= first)
+                .collect();
+        }
+        goals.sort_unstable();
+        goals.dedup();
+        goals
+    }
+
+    /// Resolves `endpoints` on this map: the snapped start and the snapped,
+    /// deduplicated goals (goals that snap nowhere are dropped).
+    ///
+    /// # Errors
+    /// [`AnalysisError::NoStart`] when the start does not snap to a
+    /// standable cell (or the level has none).
+    pub fn resolve(&self, endpoints: &Endpoints) -> Result<(Cell, Vec<Cell>), AnalysisError> {
+        let start = match endpoints.start {
+            Some(c) => self.snap(c, SNAP_RADIUS),
+            None => self.default_start(),
+        }
+        .ok_or(AnalysisError::NoStart {
+            cell: endpoints.start,
+        })?;
+        let goals = if endpoints.goals.is_empty() {
+            self.default_goals()
+        } else {
+            let mut g: Vec<Cell> = endpoints
+                .goals
+                .iter()
+                .filter_map(|&g| self.snap(g, SNAP_RADIUS))
+                .collect();
+            g.sort_unstable();
+            g.dedup();
+            g
+        };
+        Ok((start, goals))
+    }
+
+    /// A map with links only out of the cells reachable from `start` (snapped
+    /// like [`NavMap::find_path`] does; `None` for the level's default
+    /// start). Every standable cell is still a node, so reachability,
+    /// traps and paths from the start are the same as on the full
+    /// [`NavMap::build`] map, at the cost of only the part the body can get
+    /// to. Regions of the unreached part are not meaningful.
+    ///
+    /// # Errors
+    /// [`PhysicsError`] when `physics` fails [`Physics::validate`].
+    pub fn build_from(
+        level: &Level,
+        physics: &Physics,
+        start: Option<Cell>,
+    ) -> Result<Self, PhysicsError> {
+        physics.validate()?;
+        let classes = Classification::new(level, physics);
+        let nodes: Vec<Cell> = classes.standable_cells().collect();
+        let empty = vec![Vec::new(); nodes.len()];
+        let bare = Self::assemble(
+            level.clone(),
+            physics.clone(),
+            classes.clone(),
+            nodes.clone(),
+            empty,
+        );
+        let s = match start {
+            Some(c) => bare.snap(c, SNAP_RADIUS),
+            None => bare.default_start(),
+        };
+        let mut per_node = vec![Vec::new(); nodes.len()];
+        if let Some(s) = s.and_then(|c| bare.node(c)) {
+            let options = LinkOptions::default();
+            let mut seen = vec![false; nodes.len()];
+            seen[s.0 as usize] = true;
+            let mut queue = VecDeque::from([s]);
+            while let Some(v) = queue.pop_front() {
+                let links = links_from(level, physics, &classes, nodes[v.0 as usize], &options);
+                for l in &links {
+                    if let Some(t) = bare.node(l.to)
+                        && !seen[t.0 as usize]
+                    {
+                        seen[t.0 as usize] = true;
+                        queue.push_back(t);
+                    }
+                }
+                per_node[v.0 as usize] = links;
+            }
+        }
+        Ok(Self::assemble(
+            level.clone(),
+            physics.clone(),
+            classes,
+            nodes,
+            per_node,
+        ))
+    }
+
+    /// Tries the reachable `goals` in order of distance from `start` and
+    /// returns the first that [`NavMap::find_path`] proves, with its path's
+    /// cost in seconds.
+    #[must_use]
+    pub fn first_goal_found(
+        &self,
+        start: Cell,
+        goals: &[Cell],
+        options: &SearchOptions,
+    ) -> Option<(Cell, f64)> {
+        let reach = self.reachable_from(start)?;
+        let mut candidates: Vec<Cell> = goals
+            .iter()
+            .copied()
+            .filter(|&g| self.node(g).is_some_and(|n| reach.contains(n)))
+            .collect();
+        candidates.sort_by_key(|g| (g.col - start.col).abs() + (g.row - start.row).abs());
+        candidates.into_iter().find_map(|g| {
+            self.find_path(start, g, options)
+                .ok()
+                .map(|p| (g, p.cost()))
+        })
+    }
+}
+
+/// A level's summary under one physics profile: one row of a sweep.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Evaluation {
+    /// A path to some goal was found and proven by replay.
+    pub completable: bool,
+    /// Standing cells reachable from the start over all standing cells.
+    pub reachable_fraction: f64,
+    /// Reachable cells from which the start cannot be reached again.
+    pub traps: usize,
+    /// Standing cells of the level.
+    pub standing_cells: usize,
+}
+
+/// Builds as much of the map as the body can reach from the start (see
+/// [`NavMap::build_from`]) and evaluates the level: completable, reachable
+/// fraction, trap count. Sequential; callers parallelize over levels and
+/// parameter values.
+///
+/// # Errors
+/// [`AnalysisError::Physics`] for invalid physics, [`AnalysisError::NoStart`]
+/// when the start does not snap to a standable cell.
+pub fn evaluate(
+    level: &Level,
+    physics: &Physics,
+    endpoints: &Endpoints,
+) -> Result<Evaluation, AnalysisError> {
+    let map = NavMap::build_from(level, physics, endpoints.start)?;
+    let (start, goals) = map.resolve(endpoints)?;
+    let reach = map
+        .reachable_from(start)
+        .ok_or(AnalysisError::NoStart { cell: Some(start) })?;
+    let completable = map
+        .first_goal_found(start, &goals, &SearchOptions::default())
+        .is_some();
+    Ok(Evaluation {
+        completable,
+        reachable_fraction: reach.fraction(),
+        traps: reach.traps(&map).len(),
+        standing_cells: map.node_count(),
+    })
+}
+
+/// The result of [`least_value`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Least {
+    /// Already completable at the low end of the range.
+    AtMost(f64),
+    /// Completable at this value and not at `value - tolerance`.
+    Value(f64),
+    /// Not completable even at the high end of the range.
+    Above(f64),
+}
+
+impl fmt::Display for Least {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Least::AtMost(v) => write!(f, "<= {v:.2}"),
+            Least::Value(v) => write!(f, "{v:.2}"),
+            Least::Above(v) => write!(f, "> {v:.2}"),
+        }
+    }
+}
+
+/// The least value of `param` in `[lo, hi]` at which the level is
+/// completable from its start, to within `tolerance`, by bisection (which
+/// assumes completability is monotone in the parameter).
+///
+/// # Errors
+/// As [`evaluate`]; [`AnalysisError::BadRange`] unless
+/// `lo <= hi` and `tolerance > 0`, all finite.
+pub fn least_value(
+    level: &Level,
+    base: &Physics,
+    param: Param,
+    (lo, hi): (f64, f64),
+    tolerance: f64,
+    endpoints: &Endpoints,
+) -> Result<Least, AnalysisError> {
+    if !(lo.is_finite() && hi.is_finite() && tolerance.is_finite() && lo <= hi && tolerance > 0.0) {
+        return Err(AnalysisError::BadRange { lo, hi, tolerance });
+    }
+    let ok = |v: f64| -> Result<bool, AnalysisError> {
+        Ok(evaluate(level, &param.apply(base, v), endpoints)?.completable)
+    };
+    if !ok(hi)? {
+        return Ok(Least::Above(hi));
+    }
+    if ok(lo)? {
+        return Ok(Least::AtMost(lo));
+    }
+    let (mut bad, mut good) = (lo, hi);
+    while good - bad > tolerance {
+        let mid = 0.5 * (bad + good);
+        if ok(mid)? {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    Ok(Least::Value(good))
+}

@@ -1,0 +1,181 @@
+//! `platnav check`: a level's playability report.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use platnav::{Cell, Endpoints, NavMap, Report, ReportOptions};
+
+use super::{CliError, MapArgs, build, parse_cell};
+
+#[derive(Args)]
+pub(crate) struct CheckArgs {
+    #[command(flatten)]
+    map: MapArgs,
+    /// Start cell, as COL,ROW (default: the spawn marker, else the
+    /// bottom-most standing cell nearest column 2).
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
+    from: Option<Cell>,
+    /// A goal cell, as COL,ROW; repeatable (default: the goal markers, else
+    /// the standing cells of the last 3 columns).
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
+    to: Vec<Cell>,
+    /// Skip the missing-jump diagnosis of unreachable goals (faster).
+    #[arg(long)]
+    no_diagnosis: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Exit code 0 when some goal is reachable, 1 when none is.
+pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
+    let map = build(&args.map)?;
+    let endpoints = Endpoints {
+        start: args.from,
+        goals: args.to.clone(),
+    };
+    let options = ReportOptions {
+        diagnose: !args.no_diagnosis,
+        ..ReportOptions::default()
+    };
+    let report = map.report(&endpoints, &options)?;
+    if args.json {
+        let mut doc = serde_json::to_value(&report)?;
+        if let Some(obj) = doc.as_object_mut() {
+            obj.insert("level".into(), args.map.level.display().to_string().into());
+        }
+        println!("{doc}");
+    } else {
+        print_report(&args.map.level.display().to_string(), &map, &report);
+    }
+    Ok(if report.completable {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn cell_list(cells: &[Cell], max: usize) -> String {
+    let mut s: Vec<String> = cells.iter().take(max).map(|c| c.to_string()).collect();
+    if cells.len() > max {
+        s.push(format!("... ({} more)", cells.len() - max));
+    }
+    s.join("  ")
+}
+
+fn print_report(name: &str, map: &NavMap, r: &Report) {
+    let level = map.level();
+    println!(
+        "{name}: {} x {}, jump height {:.2} tiles, run speed {:.2} tiles/s",
+        level.width(),
+        level.height(),
+        r.jump_height,
+        map.physics().run_speed
+    );
+    println!(
+        "start {}: {} of {} standing cells reachable ({:.1} %)",
+        r.start,
+        r.reachable_cells,
+        r.standing_cells,
+        100.0 * r.reachable_fraction
+    );
+    let sizes: Vec<String> = r
+        .region_sizes
+        .iter()
+        .take(8)
+        .map(usize::to_string)
+        .collect();
+    println!(
+        "regions: {} (largest: {}{}); the start's has {} cells",
+        r.regions,
+        sizes.join(", "),
+        if r.region_sizes.len() > 8 {
+            ", ..."
+        } else {
+            ""
+        },
+        r.start_region_size
+    );
+    if r.traps.is_empty() {
+        println!("traps: none (the start can be reached back from every reachable cell)");
+    } else {
+        println!(
+            "traps: {} cells from which the start cannot be reached back: {}",
+            r.traps.len(),
+            cell_list(&r.traps, 12)
+        );
+    }
+    println!("goals:");
+    if r.goals.is_empty() {
+        println!("  none (no goal marker and no standing cell in the last 3 columns)");
+    }
+    for g in &r.goals {
+        if g.found {
+            println!(
+                "  {:<8} found: {:.3} s, {} links",
+                g.goal.to_string(),
+                g.cost.unwrap_or(0.0),
+                g.links.unwrap_or(0)
+            );
+            continue;
+        }
+        let mut line = format!("  {:<8} NOT found", g.goal.to_string());
+        if let Some(d) = &g.diagnosis {
+            if let Some(n) = d.nearest {
+                line += &format!("; nearest reachable cell {n}");
+            }
+            if d.graph_reachable {
+                line += "; linked but no path replayed (knife-edge)";
+            } else {
+                match (d.needed_jump_height, d.missing_jump_height) {
+                    (Some(h), Some(m)) => {
+                        line += &format!("; needs a {h:.2}-tile jump ({m:+.2} tiles)");
+                    }
+                    _ => {
+                        line +=
+                            &format!("; not reachable even with a {:.2}-tile jump", d.tried_up_to)
+                    }
+                }
+                if let Some(l) = d.missing_link {
+                    line += &format!("; closest failed move: {} {} -> {}", l.kind, l.from, l.to);
+                }
+            }
+        }
+        println!("{line}");
+    }
+    println!("completable: {}", if r.completable { "yes" } else { "NO" });
+    println!("\n(@ start, $ goal found, ! goal not found, x unreachable standing cell, T trap)");
+    print!("{}", draw(map, r));
+}
+
+/// The level with the report's marks.
+fn draw(map: &NavMap, r: &Report) -> String {
+    let level = map.level();
+    let mut grid: Vec<Vec<char>> = level
+        .to_string()
+        .lines()
+        .map(|l| l.chars().collect())
+        .collect();
+    let mut put = |c: Cell, ch: char| {
+        if level.contains(c)
+            && let Some(cell) = grid
+                .get_mut(c.row as usize)
+                .and_then(|row| row.get_mut(c.col as usize))
+        {
+            *cell = ch;
+        }
+    };
+    for &c in &r.unreachable {
+        put(c, 'x');
+    }
+    for &c in &r.traps {
+        put(c, 'T');
+    }
+    for g in &r.goals {
+        put(g.goal, if g.found { '$' } else { '!' });
+    }
+    put(r.start, '@');
+    grid.into_iter()
+        .map(|row| row.into_iter().collect::<String>() + "\n")
+        .collect()
+}
