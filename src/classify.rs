@@ -171,10 +171,10 @@ impl Classification {
         };
         let mut types = Vec::with_capacity(w * h);
         let mut standable = Vec::with_capacity(w * h);
-        for i in 0..w * h {
+        for (i, &fit_here) in fits.iter().enumerate() {
             let (c, r) = ((i % w) as i64, (i / w) as i64);
             let goal = level.tiles()[i] == Tile::Goal;
-            let t = match fits[i] {
+            let t = match fit_here {
                 Fit::Blocked => NodeType::Blocked,
                 Fit::Death => NodeType::Death,
                 Fit::Standable { on_one_way } => {
@@ -216,7 +216,7 @@ impl Classification {
                 }
             };
             types.push(t);
-            standable.push(matches!(fits[i], Fit::Standable { .. }));
+            standable.push(matches!(fit_here, Fit::Standable { .. }));
         }
         Self {
             width: w,

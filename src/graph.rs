@@ -74,21 +74,31 @@ impl NavMap {
         for (i, c) in nodes.iter().enumerate() {
             node_at[c.row as usize * level.width() + c.col as usize] = Some(NodeId(i as u32));
         }
+        let width = level.width();
+        let node_of = |c: Cell| {
+            (c.col >= 0 && c.row >= 0 && (c.col as usize) < width)
+                .then(|| {
+                    node_at
+                        .get(c.row as usize * width + c.col as usize)
+                        .copied()
+                        .flatten()
+                })
+                .flatten()
+        };
         let mut offsets = Vec::with_capacity(nodes.len() + 1);
         let mut links = Vec::new();
+        let mut targets = Vec::new();
         offsets.push(0);
-        for l in per_node {
-            links.extend(l);
+        for group in per_node {
+            // Generators only end links on standable cells; anything else is dropped.
+            for l in group {
+                if let Some(t) = node_of(l.to) {
+                    targets.push(t);
+                    links.push(l);
+                }
+            }
             offsets.push(links.len() as u32);
         }
-        let width = level.width();
-        let targets = links
-            .iter()
-            .map(|l: &Link| {
-                node_at[l.to.row as usize * width + l.to.col as usize]
-                    .expect("links end on standable cells")
-            })
-            .collect();
         Self {
             level,
             physics,

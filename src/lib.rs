@@ -21,7 +21,8 @@ pub use graph::{LinkId, NavMap, NodeId};
 #[cfg(feature = "serde")]
 pub use level::VglcLegend;
 pub use level::{
-    Cell, Level, LevelError, MAX_CELLS, MAX_FILE_BYTES, MAX_SIDE, Tile, check_size, read_text,
+    Cell, Level, LevelError, MAX_CELLS, MAX_FILE_BYTES, MAX_SIDE, SplitMix64, Tile, check_size,
+    read_text,
 };
 pub use links::{Link, LinkKind, LinkOptions, SETTLE_SLACK};
 pub use path::{Path, PathStep, replay};

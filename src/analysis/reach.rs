@@ -166,11 +166,12 @@ impl NavMap {
         // Backward search from the start over reversed links, restricted to
         // reached nodes: any way back from a reached node stays reached.
         let mut rev_count = vec![0u32; n + 1];
-        for v in 0..n {
-            if !reached[v] {
-                continue;
-            }
-            for id in self.link_ids_from(NodeId(v as u32)) {
+        let reached_nodes: Vec<NodeId> = (0..n as u32)
+            .map(NodeId)
+            .filter(|v| reached[v.0 as usize])
+            .collect();
+        for &v in &reached_nodes {
+            for id in self.link_ids_from(v) {
                 rev_count[self.target(LinkId(id)).0 as usize + 1] += 1;
             }
         }
@@ -179,13 +180,10 @@ impl NavMap {
         }
         let mut fill = rev_count.clone();
         let mut sources = vec![NodeId(0); rev_count[n] as usize];
-        for v in 0..n {
-            if !reached[v] {
-                continue;
-            }
-            for id in self.link_ids_from(NodeId(v as u32)) {
+        for &v in &reached_nodes {
+            for id in self.link_ids_from(v) {
                 let t = self.target(LinkId(id)).0 as usize;
-                sources[fill[t] as usize] = NodeId(v as u32);
+                sources[fill[t] as usize] = v;
                 fill[t] += 1;
             }
         }

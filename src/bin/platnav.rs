@@ -10,6 +10,23 @@ use platnav::{
     Body, Cell, Level, LinkKind, NavMap, Path, Physics, SearchOptions, Tile, VglcLegend,
 };
 
+/// `print!` that ignores a closed stdout (`platnav ... | head`) instead of
+/// panicking.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// `println!` that ignores a closed stdout.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 #[path = "platnav/check.rs"]
 mod check;
 
@@ -187,21 +204,21 @@ fn draw_path(level: &Level, physics: &Physics, path: &Path) -> String {
 fn run_default() -> Result<(), CliError> {
     let level: Level = DEMO_LEVEL.parse()?;
     let physics = Physics::preset(DEMO_PRESET)?;
-    println!(
+    outln!(
         "platnav {}: the default level (levels/demo.txt, {} x {}) with the {DEMO_PRESET:?} physics preset\n",
         env!("CARGO_PKG_VERSION"),
         level.width(),
         level.height()
     );
-    print!("{level}");
+    out!("{level}");
     let t = Instant::now();
     let map = NavMap::build(&level, &physics)?;
     let build_time = t.elapsed();
-    println!(
+    outln!(
         "\nNode types (_ platform, < > edges, o solo, [ ] walls, {{ }} wall edges, - roof, = one-way, ^ death, G goal, # blocked):\n"
     );
-    print!("{}", map.classification());
-    println!("\n{} nodes, {}", map.node_count(), link_summary(&map));
+    out!("{}", map.classification());
+    outln!("\n{} nodes, {}", map.node_count(), link_summary(&map));
     let start = level
         .cells_of(Tile::Spawn)
         .next()
@@ -214,7 +231,7 @@ fn run_default() -> Result<(), CliError> {
         Ok(path) => {
             let kinds: Vec<&str> = path.steps().iter().map(|s| s.kind.name()).collect();
             let end = path.replay(&level, &physics);
-            println!(
+            outln!(
                 "\nDemo path {} -> {}: {:.3} s, {} ticks, {} links ({})",
                 path.start(),
                 path.goal(),
@@ -223,7 +240,7 @@ fn run_default() -> Result<(), CliError> {
                 path.steps().len(),
                 kinds.join(", ")
             );
-            println!(
+            outln!(
                 "Replayed on the reference body: {}",
                 if end.stands_on(path.goal()) {
                     "ends standing on the goal"
@@ -231,14 +248,14 @@ fn run_default() -> Result<(), CliError> {
                     "MISSED"
                 }
             );
-            println!(
+            outln!(
                 "(@ start, $ goal, * body, link ends: r run, f fall, j jump, d double jump, w wall jump, v drop)\n"
             );
-            print!("{}", draw_path(&level, &physics, path));
+            out!("{}", draw_path(&level, &physics, path));
         }
-        Err(e) => println!("\nDemo path: {e}"),
+        Err(e) => outln!("\nDemo path: {e}"),
     }
-    println!(
+    outln!(
         "\nbuild: {:.1} ms, query: {:.1} us ({} expanded, {} pruned)",
         build_time.as_secs_f64() * 1e3,
         query_time.as_secs_f64() * 1e6,
@@ -249,25 +266,25 @@ fn run_default() -> Result<(), CliError> {
 }
 
 fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
+    if args.beam == Some(0) {
+        return Err(CliError("--beam: the width must be at least 1".into()));
+    }
     let map = build(&args.map)?;
     let opts = SearchOptions {
         beam_width: args.beam,
         ..SearchOptions::default()
     };
-    if args.beam == Some(0) {
-        return Err(CliError("--beam: the width must be at least 1".into()));
-    }
     let result = map.find_path(args.from, args.to, &opts);
     if args.json {
         let doc = match &result {
             Ok(p) => path_to_json(p, map.physics()),
             Err(e) => path_error_to_json(e),
         };
-        println!("{doc}");
+        outln!("{doc}");
     } else {
         match &result {
             Ok(p) => {
-                println!(
+                outln!(
                     "path {} -> {}: {:.3} s, {} ticks, {} links, {} expanded, {} pruned",
                     p.start(),
                     p.goal(),
@@ -278,7 +295,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
                     p.stats().pruned
                 );
                 for s in p.steps() {
-                    println!(
+                    outln!(
                         "  {:<11} {} -> {} ({} ticks)",
                         s.kind.name(),
                         s.from,
@@ -286,9 +303,9 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
                         s.ticks
                     );
                 }
-                print!("{}", draw_path(map.level(), map.physics(), p));
+                out!("{}", draw_path(map.level(), map.physics(), p));
             }
-            Err(e) => println!("no path: {e}"),
+            Err(e) => outln!("no path: {e}"),
         }
     }
     Ok(if result.is_ok() {
@@ -301,9 +318,9 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
 fn run_links(args: &LinksArgs) -> Result<(), CliError> {
     let map = build(&args.map)?;
     if args.json {
-        println!("{}", map_to_json(&map));
+        outln!("{}", map_to_json(&map));
     } else {
-        println!(
+        outln!(
             "{}: {} x {}, {} nodes, {}",
             args.map.level.display(),
             map.level().width(),
@@ -311,7 +328,7 @@ fn run_links(args: &LinksArgs) -> Result<(), CliError> {
             map.node_count(),
             link_summary(&map)
         );
-        print!("{}", map.classification());
+        out!("{}", map.classification());
     }
     Ok(())
 }

@@ -5,12 +5,14 @@
 //! [`Level::new`]), so everything downstream can rely on a well-formed grid.
 
 mod ascii;
+mod generate;
 #[cfg(feature = "serde")]
 mod vglc;
 
 use std::fmt;
 use std::path::{Path as FsPath, PathBuf};
 
+pub use generate::SplitMix64;
 #[cfg(feature = "serde")]
 pub use vglc::VglcLegend;
 

@@ -278,9 +278,7 @@ impl<'a> Sim<'a> {
     /// After a landing: picks the standable cell the body comes to rest on
     /// and settles there, producing the link.
     pub fn land(self, kind: LinkKind) -> Option<Link> {
-        let Some(landed) = self.body.standing_cell() else {
-            return None;
-        };
+        let landed = self.body.standing_cell()?;
         // Where would braking alone stop us?
         let mut probe = self.body;
         for _ in 0..MAX_SETTLE_TICKS {
@@ -416,7 +414,7 @@ impl<'a> Best<'a> {
                 l
             })
             .collect();
-        v.sort_by(|a, b| (a.to, a.kind, a.ticks).cmp(&(b.to, b.kind, b.ticks)));
+        v.sort_by_key(|l| (l.to, l.kind, l.ticks));
         v
     }
 }

@@ -89,7 +89,7 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, p: &Physics, best: &mut B
             for hold in [apex / 2, apex] {
                 for delay in [0, 10] {
                     for back_after in [None, Some(4), Some(10)] {
-                        for max_walls in [1, 4] {
+                        for max_walls in [1, 8] {
                             let prog = Program {
                                 dir,
                                 run_up,

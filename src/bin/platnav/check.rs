@@ -44,7 +44,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
         if let Some(obj) = doc.as_object_mut() {
             obj.insert("level".into(), args.map.level.display().to_string().into());
         }
-        println!("{doc}");
+        outln!("{doc}");
     } else {
         print_report(&args.map.level.display().to_string(), &map, &report);
     }
@@ -65,14 +65,14 @@ fn cell_list(cells: &[Cell], max: usize) -> String {
 
 fn print_report(name: &str, map: &NavMap, r: &Report) {
     let level = map.level();
-    println!(
+    outln!(
         "{name}: {} x {}, jump height {:.2} tiles, run speed {:.2} tiles/s",
         level.width(),
         level.height(),
         r.jump_height,
         map.physics().run_speed
     );
-    println!(
+    outln!(
         "start {}: {} of {} standing cells reachable ({:.1} %)",
         r.start,
         r.reachable_cells,
@@ -85,7 +85,7 @@ fn print_report(name: &str, map: &NavMap, r: &Report) {
         .take(8)
         .map(usize::to_string)
         .collect();
-    println!(
+    outln!(
         "regions: {} (largest: {}{}); the start's has {} cells",
         r.regions,
         sizes.join(", "),
@@ -97,21 +97,21 @@ fn print_report(name: &str, map: &NavMap, r: &Report) {
         r.start_region_size
     );
     if r.traps.is_empty() {
-        println!("traps: none (the start can be reached back from every reachable cell)");
+        outln!("traps: none (the start can be reached back from every reachable cell)");
     } else {
-        println!(
+        outln!(
             "traps: {} cells from which the start cannot be reached back: {}",
             r.traps.len(),
             cell_list(&r.traps, 12)
         );
     }
-    println!("goals:");
+    outln!("goals:");
     if r.goals.is_empty() {
-        println!("  none (no goal marker and no standing cell in the last 3 columns)");
+        outln!("  none (no goal marker and no standing cell in the last 3 columns)");
     }
     for g in &r.goals {
         if g.found {
-            println!(
+            outln!(
                 "  {:<8} found: {:.3} s, {} links",
                 g.goal.to_string(),
                 g.cost.unwrap_or(0.0),
@@ -141,11 +141,11 @@ fn print_report(name: &str, map: &NavMap, r: &Report) {
                 }
             }
         }
-        println!("{line}");
+        outln!("{line}");
     }
-    println!("completable: {}", if r.completable { "yes" } else { "NO" });
-    println!("\n(@ start, $ goal found, ! goal not found, x unreachable standing cell, T trap)");
-    print!("{}", draw(map, r));
+    outln!("completable: {}", if r.completable { "yes" } else { "NO" });
+    outln!("\n(@ start, $ goal found, ! goal not found, x unreachable standing cell, T trap)");
+    out!("{}", draw(map, r));
 }
 
 /// The level with the report's marks.

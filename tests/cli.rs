@@ -1,0 +1,251 @@
+//! The `platnav` command line, run as a user would.
+
+use std::process::Command;
+
+use platnav::json::tape_from_json;
+use platnav::{Body, Cell, Level, Physics, VglcLegend};
+use serde_json::Value;
+
+fn platnav(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_platnav"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn cell(v: &Value) -> Cell {
+    Cell::new(v[0].as_i64().unwrap() as i32, v[1].as_i64().unwrap() as i32)
+}
+
+#[test]
+fn the_default_run_shows_the_map_link_counts_a_replayed_path_and_timings() {
+    let out = platnav(&[]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for kind in [
+        "run ",
+        "fall ",
+        "jump ",
+        "double_jump ",
+        "wall_jump ",
+        "drop ",
+    ] {
+        let n: usize = text
+            .split(kind)
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|d| d.parse().ok())
+            .unwrap_or_else(|| panic!("no count for {kind}in\n{text}"));
+        assert!(n > 0, "{kind}count is zero");
+    }
+    assert!(text.contains("ends standing on the goal"), "{text}");
+    assert!(text.contains("build: ") && text.contains("query: "));
+    assert!(text.contains('@') && text.contains('$'));
+}
+
+#[test]
+fn path_json_on_smb_1_1_is_the_physics_md_format_and_its_tape_replays() {
+    let out = platnav(&[
+        "path",
+        "levels/smb/mario-1-1.txt",
+        "--legend",
+        "levels/smb/legend.json",
+        "--preset",
+        "smb",
+        "--from",
+        "2,12",
+        "--to",
+        "199,12",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["found"], true);
+    for key in ["start", "goal", "cost", "physics", "links", "inputs"] {
+        assert!(!doc[key].is_null(), "missing {key}");
+    }
+    // The document stands on its own: physics from the JSON, level from the file.
+    let physics: Physics = serde_json::from_value(doc["physics"].clone()).unwrap();
+    assert_eq!(physics, Physics::smb());
+    let legend = VglcLegend::load(std::path::Path::new("levels/smb/legend.json")).unwrap();
+    let level =
+        Level::load_vglc(std::path::Path::new("levels/smb/mario-1-1.txt"), &legend).unwrap();
+    let inputs = tape_from_json(&doc["inputs"]).unwrap();
+    let (start, goal) = (cell(&doc["start"]), cell(&doc["goal"]));
+    let mut body = Body::standing(start, &physics);
+    for i in inputs.iter().copied() {
+        body.step(&level, &physics, i);
+    }
+    assert!(body.stands_on(goal) && !body.dead, "{body:?}");
+    let cost = doc["cost"].as_f64().unwrap();
+    approx::assert_abs_diff_eq!(cost, inputs.len() as f64 * physics.dt, epsilon = 1e-9);
+    let links = doc["links"].as_array().unwrap();
+    assert_eq!(cell(&links[0]["from"]), start);
+    assert_eq!(cell(&links[links.len() - 1]["to"]), goal);
+}
+
+#[test]
+fn path_reports_the_snapped_cells() {
+    let out = platnav(&[
+        "path",
+        "levels/demo.txt",
+        "--preset",
+        "agile",
+        "--from",
+        "2,1",
+        "--to",
+        "43,1",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cell(&doc["start"]), Cell::new(2, 3));
+    assert_eq!(cell(&doc["goal"]), Cell::new(43, 3));
+}
+
+#[test]
+fn an_impossible_path_prints_found_false_and_exits_1() {
+    let out = platnav(&[
+        "path",
+        "levels/demo.txt",
+        "--from",
+        "2,3",
+        "--to",
+        "43,3",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["found"], false);
+    assert!(doc["error"].as_str().unwrap().contains("no path"));
+}
+
+#[test]
+fn links_json_tapes_replay_from_their_start_to_their_end() {
+    let out = platnav(&["links", "levels/demo.txt", "--preset", "agile", "--json"]);
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let physics: Physics = serde_json::from_value(doc["physics"].clone()).unwrap();
+    let level: Level = std::fs::read_to_string("levels/demo.txt")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let nodes = doc["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), level.width() * level.height());
+    assert!(nodes.iter().any(|n| n["type"] == "platform"));
+    let links = doc["links"].as_array().unwrap();
+    assert!(links.len() > 100);
+    for l in links {
+        let inputs = tape_from_json(&l["inputs"]).unwrap();
+        let mut body = Body::standing(cell(&l["from"]), &physics);
+        for i in inputs {
+            body.step(&level, &physics, i);
+        }
+        assert!(body.stands_on(cell(&l["to"])), "{}", l["kind"]);
+        assert!(l["cost"].as_f64().unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
+    let dir = std::env::temp_dir().join(format!("platnav-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad_level = dir.join("bad.txt");
+    std::fs::write(&bad_level, "...\n.x.\n###\n").unwrap();
+    let bad_physics = dir.join("phys.json");
+    std::fs::write(&bad_physics, r#"{"w": 0.8}"#).unwrap();
+    let fast = dir.join("fast.json");
+    let mut p = serde_json::to_value(Physics::default()).unwrap();
+    p["run_speed"] = serde_json::json!(100.0);
+    std::fs::write(&fast, p.to_string()).unwrap();
+    let bad_legend = dir.join("legend.json");
+    std::fs::write(&bad_legend, "{").unwrap();
+    let lvl = bad_level.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["path", "missing.txt", "--from", "1,1", "--to", "2,2"],
+            "missing.txt",
+        ),
+        (
+            vec!["path", lvl, "--from", "1,1", "--to", "2,2"],
+            "line 2, column 2",
+        ),
+        (
+            vec!["path", "levels/demo.txt", "--from", "1;1", "--to", "2,2"],
+            "COL,ROW",
+        ),
+        (
+            vec![
+                "path",
+                "levels/demo.txt",
+                "--from",
+                "1,1",
+                "--to",
+                "2,2",
+                "--preset",
+                "moon",
+            ],
+            "moon",
+        ),
+        (
+            vec![
+                "path",
+                "levels/demo.txt",
+                "--from",
+                "1,1",
+                "--to",
+                "2,2",
+                "--physics",
+                bad_physics.to_str().unwrap(),
+            ],
+            "phys.json",
+        ),
+        (
+            vec![
+                "links",
+                "levels/demo.txt",
+                "--physics",
+                fast.to_str().unwrap(),
+            ],
+            "run_speed",
+        ),
+        (
+            vec![
+                "links",
+                "levels/smb/mario-1-1.txt",
+                "--legend",
+                bad_legend.to_str().unwrap(),
+            ],
+            "legend.json",
+        ),
+        (
+            vec![
+                "path",
+                "levels/demo.txt",
+                "--from",
+                "2,3",
+                "--to",
+                "43,3",
+                "--beam",
+                "0",
+            ],
+            "beam",
+        ),
+        (vec!["frobnicate"], "frobnicate"),
+    ];
+    for (args, needle) in cases {
+        let out = platnav(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if !args.contains(&"frobnicate") && !args.contains(&"1;1") {
+            assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        }
+        assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    }
+}

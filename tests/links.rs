@@ -1,0 +1,146 @@
+//! Links are performances of the reference body.
+
+mod common;
+
+use std::collections::HashSet;
+
+use platnav::{Body, Cell, Level, LinkKind, NavMap, Physics, SETTLE_SLACK, Tile};
+
+fn assert_every_tape_replays(map: &NavMap) {
+    let (level, p) = (map.level(), map.physics());
+    assert!(map.link_count() > 0);
+    for link in map.links() {
+        assert_eq!(link.inputs.len(), link.ticks as usize);
+        assert!(link.ticks >= SETTLE_SLACK);
+        let mut body = Body::standing(link.from, p);
+        for &i in &link.inputs {
+            body.step(level, p, i);
+            assert!(!body.dead, "{link:?} dies");
+        }
+        assert!(
+            body.stands_on(link.to),
+            "{:?} {} -> {} ends at {body:?}",
+            link.kind,
+            link.from,
+            link.to
+        );
+        assert_eq!(body.vx, 0.0);
+        assert!(link.sweep.contains(&link.from) && link.sweep.contains(&link.to));
+    }
+}
+
+#[test]
+fn every_link_tape_replays_from_its_start_to_its_end() {
+    assert_every_tape_replays(&common::build(&common::demo(), &Physics::agile()));
+    for level in common::random_levels(4) {
+        for p in [Physics::default(), Physics::agile(), Physics::smb()] {
+            assert_every_tape_replays(&common::build(&level, &p));
+        }
+    }
+}
+
+#[test]
+fn the_demo_level_uses_every_link_kind() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    for (kind, count) in map.link_counts() {
+        assert!(count > 0, "no {kind} links");
+    }
+}
+
+#[test]
+fn links_end_on_standable_cells_and_are_not_dominated() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    let mut seen = HashSet::new();
+    for link in map.links() {
+        assert!(map.node(link.from).is_some() && map.node(link.to).is_some());
+        assert_ne!(link.from, link.to);
+        assert!(
+            seen.insert((link.from, link.to, link.kind)),
+            "duplicate {link:?}"
+        );
+    }
+}
+
+#[test]
+fn jump_clears_three_tile_gap() {
+    let level: Level = "..........\n..........\n..........\n..........\n###...####\n"
+        .parse()
+        .unwrap();
+    let map = common::build(&level, &Physics::default());
+    let jumps: Vec<_> = map
+        .links()
+        .iter()
+        .filter(|l| l.kind == LinkKind::Jump && l.from.col <= 2 && l.to.col >= 6)
+        .collect();
+    assert!(!jumps.is_empty(), "no jump over the gap");
+    assert!(jumps.iter().all(|l| l.from.row == 3 && l.to.row == 3));
+    // Walking off the edge falls into the pit: no fall link reaches the far side.
+    assert!(
+        !map.links()
+            .iter()
+            .any(|l| l.kind == LinkKind::Fall && l.to.col >= 6 && l.from.col <= 2)
+    );
+}
+
+#[test]
+fn no_link_climbs_a_wall_taller_than_the_jump() {
+    // Default physics jumps 3.5 tiles: a 3-tile step is climbable, a 5-tile one is not.
+    let level: Level = "..........\n..........\n.......###\n.......###\n....######\n....######\n....######\n##########\n"
+        .parse()
+        .unwrap();
+    let map = common::build(&level, &Physics::default());
+    let up3 = map.links().iter().any(|l| l.from.row == 6 && l.to.row == 3);
+    let up5 = map.links().iter().any(|l| l.from.row == 6 && l.to.row == 1);
+    assert!(up3, "the 3-tile step should be jumpable");
+    assert!(!up5, "the 5-tile wall is too high");
+}
+
+#[test]
+fn double_and_wall_jumps_exist_only_when_the_physics_allows_them() {
+    let level = common::demo();
+    let plain = common::build(&level, &Physics::default());
+    for l in plain.links() {
+        assert!(
+            !matches!(l.kind, LinkKind::DoubleJump | LinkKind::WallJump),
+            "{l:?}"
+        );
+    }
+    let agile = common::build(&level, &Physics::agile());
+    let counts = agile.link_counts();
+    assert!(
+        counts
+            .iter()
+            .any(|&(k, n)| k == LinkKind::DoubleJump && n > 0)
+    );
+    assert!(
+        counts
+            .iter()
+            .any(|&(k, n)| k == LinkKind::WallJump && n > 0)
+    );
+    // The extra abilities reach cells the plain body cannot.
+    let reach = |m: &NavMap| {
+        let start = m.node(Cell::new(2, 3)).unwrap();
+        m.dijkstra(start).iter().filter(|d| d.is_some()).count()
+    };
+    assert!(reach(&agile) > reach(&plain));
+}
+
+#[test]
+fn drop_links_start_on_one_way_platforms() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    let level = map.level();
+    let drops: Vec<_> = map
+        .links()
+        .iter()
+        .filter(|l| l.kind == LinkKind::Drop)
+        .collect();
+    assert!(!drops.is_empty());
+    for l in drops {
+        assert_eq!(
+            level.get(Cell::new(l.from.col, l.from.row + 1)),
+            Some(Tile::OneWay)
+        );
+        assert!(l.to.row > l.from.row);
+        assert!(l.inputs[0].down);
+    }
+}

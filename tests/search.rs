@@ -1,0 +1,220 @@
+//! The search: exact equals Dijkstra, beam is never cheaper, every path
+//! replays to its goal, and the options do what they say.
+
+mod common;
+
+use platnav::{Cell, Level, LinkKind, NavMap, PathError, Physics, SearchOptions};
+
+/// Checks every start/goal pair (or every `stride`-th start) of a map.
+fn check_all_pairs(map: &NavMap, stride: usize) -> usize {
+    let exact = SearchOptions::default();
+    let beam = SearchOptions::beam(4);
+    let nodes = map.nodes().to_vec();
+    let mut found = 0;
+    for (i, &s) in nodes.iter().enumerate() {
+        if i % stride != 0 {
+            continue;
+        }
+        let dist = map.dijkstra(map.node(s).unwrap());
+        for &g in &nodes {
+            let d = dist[map.node(g).unwrap().0 as usize];
+            let ex = map.route_ticks(s, g, &exact).unwrap();
+            assert_eq!(ex, d, "exact vs Dijkstra {s} -> {g}");
+            if let (Some(b), Some(e)) = (map.route_ticks(s, g, &beam).unwrap(), ex) {
+                assert!(b >= e, "beam {b} cheaper than exact {e} for {s} -> {g}");
+            }
+            match (map.find_path(s, g, &exact), d) {
+                (Ok(path), Some(_)) => {
+                    let end = path.replay(map.level(), map.physics());
+                    assert!(
+                        end.stands_on(g) && !end.dead,
+                        "{s} -> {g} replay ends at {end:?}"
+                    );
+                    assert_eq!(path.inputs().len(), path.ticks() as usize);
+                    assert_eq!(path.start(), s);
+                    assert_eq!(path.goal(), g);
+                    assert!(path.ticks() >= d.unwrap());
+                    if path.stats().replans == 0 {
+                        assert_eq!(Some(path.ticks()), d);
+                    }
+                    found += 1;
+                }
+                (Err(PathError::Unreachable { .. }), None) => {}
+                (r, d) => panic!(
+                    "{s} -> {g}: {:?} but Dijkstra says {d:?}",
+                    r.map(|p| p.ticks())
+                ),
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_path_replays_to_its_goal_on_the_demo_level() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    assert!(check_all_pairs(&map, 3) > 1000);
+}
+
+#[test]
+fn every_path_replays_to_its_goal_on_seeded_random_levels() {
+    let mut found = 0;
+    for level in common::random_levels(6) {
+        for p in [Physics::default(), Physics::agile()] {
+            found += check_all_pairs(&common::build(&level, &p), 1);
+        }
+    }
+    assert!(found > 2000, "only {found} paths");
+}
+
+#[test]
+fn a_path_is_a_chain_of_links_from_start_to_goal() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    let path = map
+        .find_path(Cell::new(2, 3), Cell::new(43, 3), &SearchOptions::default())
+        .unwrap();
+    let steps = path.steps();
+    assert!(steps.len() >= 2);
+    assert_eq!(steps[0].from, path.start());
+    assert_eq!(steps.last().unwrap().to, path.goal());
+    for w in steps.windows(2) {
+        assert_eq!(w[0].to, w[1].from);
+    }
+    assert_eq!(steps.iter().map(|s| s.ticks).sum::<u32>(), path.ticks());
+    approx::assert_abs_diff_eq!(path.cost(), f64::from(path.ticks()) / 60.0, epsilon = 1e-12);
+}
+
+#[test]
+fn forbidden_link_kinds_are_not_used() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    let (s, g) = (Cell::new(2, 3), Cell::new(43, 3));
+    let all = map.find_path(s, g, &SearchOptions::default()).unwrap();
+    assert!(all.steps().iter().any(|st| st.kind == LinkKind::DoubleJump));
+    let opts = SearchOptions {
+        forbid: vec![LinkKind::DoubleJump],
+        ..SearchOptions::default()
+    };
+    let without = map.find_path(s, g, &opts).unwrap();
+    assert!(
+        without
+            .steps()
+            .iter()
+            .all(|st| st.kind != LinkKind::DoubleJump)
+    );
+    assert!(without.ticks() >= all.ticks());
+    assert!(without.replay(map.level(), map.physics()).stands_on(g));
+}
+
+#[test]
+fn a_jump_cap_is_respected_and_can_make_a_goal_unreachable() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    let (s, g) = (Cell::new(2, 3), Cell::new(43, 3));
+    let free = map.find_path(s, g, &SearchOptions::default()).unwrap();
+    let used = free.jump_count(&map);
+    assert!(used >= 2);
+    for cap in [used + 2, used, used - 1] {
+        let opts = SearchOptions {
+            max_jumps: Some(cap),
+            ..SearchOptions::default()
+        };
+        match map.find_path(s, g, &opts) {
+            Ok(p) => {
+                assert!(p.jump_count(&map) <= cap);
+                assert!(p.ticks() >= free.ticks());
+            }
+            Err(PathError::Unreachable { .. }) => assert!(cap < used),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    let none = SearchOptions {
+        max_jumps: Some(0),
+        ..SearchOptions::default()
+    };
+    assert!(matches!(
+        map.find_path(s, g, &none),
+        Err(PathError::Unreachable { .. })
+    ));
+}
+
+#[test]
+fn endpoints_off_the_map_in_walls_or_in_the_air_snap_to_the_nearest_standable_cell() {
+    let level: Level = "........\n........\n........\n..####..\n........\n........\n########\n"
+        .parse()
+        .unwrap();
+    let map = common::build(&level, &Physics::default());
+    // In the air above the platform: snaps down onto it.
+    assert_eq!(map.snap(Cell::new(3, 0), 8), Some(Cell::new(3, 2)));
+    // Inside the platform: the nearest standable cell.
+    let in_wall = map.snap(Cell::new(3, 3), 8).unwrap();
+    assert!(map.node(in_wall).is_some());
+    assert!((in_wall.row - 3).abs() <= 1);
+    // Off the map to the left.
+    assert_eq!(map.snap(Cell::new(-2, 5), 8), Some(Cell::new(0, 5)));
+    // Too far away.
+    assert_eq!(map.snap(Cell::new(-100, 5), 8), None);
+    let path = map
+        .find_path(Cell::new(-2, 5), Cell::new(3, 0), &SearchOptions::default())
+        .unwrap();
+    assert_eq!(
+        (path.start(), path.goal()),
+        (Cell::new(0, 5), Cell::new(3, 2))
+    );
+    let err = map
+        .find_path(
+            Cell::new(-100, 5),
+            Cell::new(3, 2),
+            &SearchOptions::default(),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(err, PathError::InvalidEndpoint { which: "start", .. }),
+        "{err}"
+    );
+    let no_snap = SearchOptions {
+        snap_radius: 0,
+        ..SearchOptions::default()
+    };
+    assert!(matches!(
+        map.find_path(Cell::new(3, 0), Cell::new(3, 2), &no_snap),
+        Err(PathError::InvalidEndpoint { .. })
+    ));
+}
+
+#[test]
+fn an_exhausted_budget_is_an_error_with_counts() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    let opts = SearchOptions {
+        max_expansions: 3,
+        ..SearchOptions::default()
+    };
+    match map.find_path(Cell::new(2, 3), Cell::new(43, 3), &opts) {
+        Err(PathError::BudgetExhausted { limit: 3, stats }) => assert_eq!(stats.expanded, 3),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_unreachable_goal_reports_the_cells_used_and_stats() {
+    // A sealed room on the right.
+    let level: Level = "....#...\n....#...\n....#...\n########\n".parse().unwrap();
+    let map = common::build(&level, &Physics::default());
+    match map.find_path(Cell::new(1, 2), Cell::new(6, 2), &SearchOptions::default()) {
+        Err(PathError::Unreachable { start, goal, stats }) => {
+            assert_eq!((start, goal), (Cell::new(1, 2), Cell::new(6, 2)));
+            assert!(stats.expanded >= 4);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn stats_count_expansions_and_pruning() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    let (s, g) = (Cell::new(2, 3), Cell::new(43, 3));
+    let exact = map.find_path(s, g, &SearchOptions::default()).unwrap();
+    assert!(exact.stats().expanded > 0 && exact.stats().pruned > 0);
+    let narrow = map.find_path(s, g, &SearchOptions::beam(1));
+    if let Ok(p) = narrow {
+        assert!(p.ticks() >= exact.ticks());
+    }
+}

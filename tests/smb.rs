@@ -1,0 +1,89 @@
+//! All 18 Super Mario Bros levels are completable with the `smb` preset,
+//! proven by replaying the found input tape on the reference body.
+
+use std::path::Path;
+
+use platnav::{Cell, Level, NavMap, Physics, SearchOptions, VglcLegend};
+
+fn smb_levels() -> Vec<(String, Level)> {
+    let legend = VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();
+    let mut names: Vec<_> = std::fs::read_dir("levels/smb")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|p| {
+            let level = Level::load_vglc(&p, &legend).unwrap();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), level)
+        })
+        .collect()
+}
+
+/// The standing cell nearest column 2 (lowest first on ties).
+fn start_cell(map: &NavMap) -> Cell {
+    *map.nodes()
+        .iter()
+        .min_by_key(|c| ((c.col - 2).abs(), -c.row))
+        .unwrap()
+}
+
+fn completes(name: &str, level: &Level) -> Result<(), String> {
+    let physics = Physics::smb();
+    let map = NavMap::build(level, &physics).unwrap();
+    let start = start_cell(&map);
+    let w = level.width() as i32;
+    let goals: Vec<Cell> = map
+        .nodes()
+        .iter()
+        .copied()
+        .filter(|c| c.col >= w - 3)
+        .collect();
+    if goals.is_empty() {
+        return Err(format!("{name}: no standing cell in the last 3 columns"));
+    }
+    let dist = map.dijkstra(map.node(start).unwrap());
+    let mut tried = 0;
+    for g in goals {
+        if dist[map.node(g).unwrap().0 as usize].is_none() {
+            continue;
+        }
+        tried += 1;
+        if let Ok(path) = map.find_path(start, g, &SearchOptions::default()) {
+            let end = path.replay(level, &physics);
+            assert!(
+                end.stands_on(g) && !end.dead,
+                "{name}: replay ends at {end:?}"
+            );
+            return Ok(());
+        }
+    }
+    Err(format!(
+        "{name}: no path from {start} to the last 3 columns ({tried} goals reachable in the graph)"
+    ))
+}
+
+#[test]
+fn all_18_smb_levels_are_completable_by_replayed_tapes() {
+    let levels = smb_levels();
+    assert_eq!(levels.len(), 18);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let (a, b) = levels.split_at(levels.len() / 2);
+        let h1 = s.spawn(|| {
+            a.iter()
+                .filter_map(|(n, l)| completes(n, l).err())
+                .collect::<Vec<_>>()
+        });
+        let h2 = s.spawn(|| {
+            b.iter()
+                .filter_map(|(n, l)| completes(n, l).err())
+                .collect::<Vec<_>>()
+        });
+        let mut f = h1.join().unwrap();
+        f.extend(h2.join().unwrap());
+        f
+    });
+    assert!(failures.is_empty(), "{failures:#?}");
+}
