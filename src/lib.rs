@@ -14,7 +14,7 @@ mod search;
 
 pub use analysis::{
     AnalysisError, Diagnosis, Endpoints, Evaluation, GoalReport, Least, MissingLink, Param, Reach,
-    Regions, Report, ReportOptions, SNAP_RADIUS, evaluate, least_value,
+    Regions, Report, ReportOptions, SNAP_RADIUS, bisect, evaluate, least_value,
 };
 pub use classify::{Classification, NodeType};
 pub use graph::{LinkId, NavMap, NodeId};

@@ -12,7 +12,7 @@ mod tune;
 
 pub use reach::{Reach, Regions};
 pub use report::{Diagnosis, GoalReport, MissingLink, Report, ReportOptions};
-pub use tune::{Endpoints, Evaluation, Least, Param, SNAP_RADIUS, evaluate, least_value};
+pub use tune::{Endpoints, Evaluation, Least, Param, SNAP_RADIUS, bisect, evaluate, least_value};
 
 use crate::level::Cell;
 use crate::physics::PhysicsError;

@@ -353,8 +353,9 @@ impl fmt::Display for Least {
 }
 
 /// The least value of `param` in `[lo, hi]` at which the level is
-/// completable from its start, to within `tolerance`, by bisection (which
-/// assumes completability is monotone in the parameter).
+/// completable from its start, to within `tolerance`, by [`bisect`] (which
+/// assumes completability is monotone in the parameter over the bracket:
+/// it is not always, see the README's "Tuning physics").
 ///
 /// # Errors
 /// As [`evaluate`]; [`AnalysisError::BadRange`] unless
@@ -367,12 +368,29 @@ pub fn least_value(
     tolerance: f64,
     endpoints: &Endpoints,
 ) -> Result<Least, AnalysisError> {
+    bisect((lo, hi), tolerance, |v| {
+        Ok(evaluate(level, &param.apply(base, v), endpoints)?.completable)
+    })
+}
+
+/// Bisection for the least `v` in `[lo, hi]` where `ok(v)` holds, to within
+/// `tolerance`, assuming `ok` is monotone (false below a threshold, true
+/// from it). Checks `hi` first ([`Least::Above`] if false), then `lo`
+/// ([`Least::AtMost`] if true). When `hi - lo` is `tolerance` times a power
+/// of two, every value tried lies on the grid `lo + k * tolerance`, so the
+/// result matches a scan of that grid.
+///
+/// # Errors
+/// [`AnalysisError::BadRange`] unless `lo <= hi` and `tolerance > 0`, all
+/// finite; any error of `ok`.
+pub fn bisect(
+    (lo, hi): (f64, f64),
+    tolerance: f64,
+    mut ok: impl FnMut(f64) -> Result<bool, AnalysisError>,
+) -> Result<Least, AnalysisError> {
     if !(lo.is_finite() && hi.is_finite() && tolerance.is_finite() && lo <= hi && tolerance > 0.0) {
         return Err(AnalysisError::BadRange { lo, hi, tolerance });
     }
-    let ok = |v: f64| -> Result<bool, AnalysisError> {
-        Ok(evaluate(level, &param.apply(base, v), endpoints)?.completable)
-    };
     if !ok(hi)? {
         return Ok(Least::Above(hi));
     }
@@ -380,7 +398,9 @@ pub fn least_value(
         return Ok(Least::AtMost(lo));
     }
     let (mut bad, mut good) = (lo, hi);
-    while good - bad > tolerance {
+    // Compare with a hair of slack so that power-of-two brackets stop on
+    // the grid despite rounding.
+    while good - bad > tolerance * (1.0 + 1e-9) {
         let mid = 0.5 * (bad + good);
         if ok(mid)? {
             good = mid;

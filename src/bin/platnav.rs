@@ -29,6 +29,10 @@ macro_rules! outln {
 
 #[path = "platnav/check.rs"]
 mod check;
+#[path = "platnav/plot.rs"]
+mod plot;
+#[path = "platnav/sweep.rs"]
+mod sweep;
 
 /// The embedded default level.
 const DEMO_LEVEL: &str = include_str!("../../levels/demo.txt");
@@ -55,6 +59,9 @@ enum Cmd {
     /// Report reachability, regions, traps and each goal (with what is
     /// missing to reach it); exit code 1 when no goal is reachable.
     Check(check::CheckArgs),
+    /// Evaluate levels over a grid of physics parameters (CSV, --plot PNG),
+    /// or find each level's least value of one parameter (--min).
+    Sweep(sweep::SweepArgs),
 }
 
 #[derive(Args)]
@@ -340,6 +347,7 @@ fn main() -> ExitCode {
         Some(Cmd::Path(a)) => run_path(a),
         Some(Cmd::Links(a)) => run_links(a).map(|()| ExitCode::SUCCESS),
         Some(Cmd::Check(a)) => check::run(a),
+        Some(Cmd::Sweep(a)) => sweep::run(a).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,180 @@
+//! PNG charts for `platnav sweep --plot`, drawn with plotters' pure-Rust
+//! bitmap backend. Text uses an embedded ASCII subset of DejaVu Sans
+//! (assets/), so no system font library is needed.
+
+use std::path::Path as FsPath;
+
+use platnav::{Param, Physics};
+use plotters::prelude::*;
+
+use super::CliError;
+
+/// DejaVu Sans, printable ASCII only (license beside it).
+const FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans-ascii.ttf");
+
+fn err(e: impl std::fmt::Display) -> CliError {
+    CliError(format!("plot: {e}"))
+}
+
+/// One parameter: completable levels (as a fraction of `n`) and mean
+/// reachable fraction per value. Two: a heat map of completable levels.
+pub(crate) fn draw(
+    path: &FsPath,
+    params: &[Param],
+    grid: &[Vec<f64>],
+    done: &[usize],
+    reach: &[f64],
+    n: usize,
+    base: &Physics,
+) -> Result<(), CliError> {
+    plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
+        .map_err(|_| err("the embedded font is invalid"))?;
+    let root = BitMapBackend::new(path, (960, 600)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let range = |i: usize| {
+        let lo = grid.iter().map(|p| p[i]).fold(f64::INFINITY, f64::min);
+        let hi = grid.iter().map(|p| p[i]).fold(f64::NEG_INFINITY, f64::max);
+        if hi > lo {
+            (lo, hi)
+        } else {
+            (lo - 0.5, hi + 0.5)
+        }
+    };
+    match params {
+        [p] => {
+            let (x0, x1) = range(0);
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    format!("{n} levels: playability against {p}"),
+                    ("sans-serif", 26),
+                )
+                .margin(20)
+                .x_label_area_size(50)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x0..x1, 0.0..1.05)
+                .map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_desc(format!("{p} (base {:.2})", p.get(base)))
+                .y_desc("fraction")
+                .label_style(("sans-serif", 16))
+                .axis_desc_style(("sans-serif", 18))
+                .draw()
+                .map_err(err)?;
+            let completable: Vec<(f64, f64)> = grid
+                .iter()
+                .zip(done)
+                .map(|(pt, &d)| (pt[0], d as f64 / n.max(1) as f64))
+                .collect();
+            let reachable: Vec<(f64, f64)> =
+                grid.iter().zip(reach).map(|(pt, &r)| (pt[0], r)).collect();
+            for (series, color, label) in [
+                (completable, BLUE, format!("completable levels (of {n})")),
+                (
+                    reachable,
+                    RED,
+                    "mean reachable fraction of standing cells".to_string(),
+                ),
+            ] {
+                chart
+                    .draw_series(LineSeries::new(series.clone(), color.stroke_width(2)))
+                    .map_err(err)?
+                    .label(label)
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(2))
+                    });
+                chart
+                    .draw_series(
+                        series
+                            .into_iter()
+                            .map(|pt| Circle::new(pt, 4, color.filled())),
+                    )
+                    .map_err(err)?;
+            }
+            let base_x = p.get(base);
+            if (x0..=x1).contains(&base_x) {
+                chart
+                    .draw_series(LineSeries::new(
+                        vec![(base_x, 0.0), (base_x, 1.05)],
+                        RGBColor(0, 150, 0).stroke_width(2),
+                    ))
+                    .map_err(err)?
+                    .label("base physics")
+                    .legend(|(x, y)| {
+                        PathElement::new(
+                            vec![(x, y), (x + 24, y)],
+                            RGBColor(0, 150, 0).stroke_width(2),
+                        )
+                    });
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::LowerRight)
+                .label_font(("sans-serif", 16))
+                .background_style(WHITE.mix(0.9))
+                .border_style(BLACK)
+                .draw()
+                .map_err(err)?;
+        }
+        [px, py] => {
+            let xs = distinct(grid, 0);
+            let ys = distinct(grid, 1);
+            let step = |v: &[f64]| if v.len() > 1 { v[1] - v[0] } else { 1.0 };
+            let (sx, sy) = (step(&xs), step(&ys));
+            let (x0, x1) = (xs[0] - sx / 2.0, xs[xs.len() - 1] + sx / 2.0);
+            let (y0, y1) = (ys[0] - sy / 2.0, ys[ys.len() - 1] + sy / 2.0);
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    format!("{n} levels: completable levels by {px} and {py} (dark: all)"),
+                    ("sans-serif", 24),
+                )
+                .margin(20)
+                .x_label_area_size(50)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x0..x1, y0..y1)
+                .map_err(err)?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_desc(px.name())
+                .y_desc(py.name())
+                .label_style(("sans-serif", 16))
+                .axis_desc_style(("sans-serif", 18))
+                .draw()
+                .map_err(err)?;
+            chart
+                .draw_series(grid.iter().zip(done).map(|(pt, &d)| {
+                    let f = d as f64 / n.max(1) as f64;
+                    let shade = (255.0 * (1.0 - f)) as u8;
+                    Rectangle::new(
+                        [
+                            (pt[0] - sx / 2.0, pt[1] - sy / 2.0),
+                            (pt[0] + sx / 2.0, pt[1] + sy / 2.0),
+                        ],
+                        RGBColor(shade, shade, 255).filled(),
+                    )
+                }))
+                .map_err(err)?;
+            chart
+                .draw_series(grid.iter().zip(done).map(|(pt, &d)| {
+                    let color = if 2 * d > n { WHITE } else { BLACK };
+                    Text::new(
+                        d.to_string(),
+                        (pt[0], pt[1]),
+                        ("sans-serif", 14).into_font().color(&color),
+                    )
+                }))
+                .map_err(err)?;
+        }
+        _ => return Err(err("one or two parameters")),
+    }
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+fn distinct(grid: &[Vec<f64>], i: usize) -> Vec<f64> {
+    let mut v: Vec<f64> = grid.iter().map(|p| p[i]).collect();
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    v
+}

@@ -1,0 +1,342 @@
+//! `platnav sweep`: evaluate levels over a grid of physics parameters, or
+//! find per level the least value of one parameter that finishes it.
+
+use std::io::IsTerminal;
+use std::path::{Path as FsPath, PathBuf};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use platnav::{Endpoints, Evaluation, Least, Level, Param, Physics, evaluate, least_value};
+use rayon::prelude::*;
+
+use super::{CliError, MapArgs, load_level, load_physics};
+
+#[derive(Args)]
+pub(crate) struct SweepArgs {
+    /// Level files (platnav ASCII, or VGLC text with --legend).
+    #[arg(required = true)]
+    levels: Vec<PathBuf>,
+    /// A parameter range NAME=LO:HI:STEP (or NAME=VALUE); repeatable, the
+    /// grid is their product. Names: jump_height (time to apex kept),
+    /// run_speed, gravity, jump_speed, air_jumps, w, h.
+    #[arg(long = "param", value_parser = parse_range)]
+    params: Vec<Range>,
+    /// Instead of a grid: per level, the least value of this parameter
+    /// that makes it completable, by bisection (a --param range for it sets
+    /// the bracket and STEP the precision).
+    #[arg(long, value_parser = parse_param)]
+    min: Option<Param>,
+    /// The base physics preset: default, agile or smb.
+    #[arg(long, conflicts_with = "physics")]
+    preset: Option<String>,
+    /// The base physics JSON file.
+    #[arg(long)]
+    physics: Option<PathBuf>,
+    /// A VGLC legend JSON: marks the levels as VGLC text.
+    #[arg(long)]
+    legend: Option<PathBuf>,
+    /// Write the CSV here instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Draw a PNG chart: completable levels and mean reachable fraction
+    /// against one parameter, or a heat map of completable levels for two.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
+/// One `--param`: a name and its values.
+#[derive(Clone)]
+pub(crate) struct Range {
+    param: Param,
+    lo: f64,
+    hi: f64,
+    step: Option<f64>,
+}
+
+impl Range {
+    fn values(&self) -> Vec<f64> {
+        match self.step {
+            None => vec![self.lo],
+            Some(step) => {
+                let n = ((self.hi - self.lo) / step + 1e-9).floor() as usize;
+                (0..=n).map(|i| self.lo + i as f64 * step).collect()
+            }
+        }
+    }
+}
+
+fn parse_param(s: &str) -> Result<Param, String> {
+    s.parse::<Param>().map_err(|e| e.to_string())
+}
+
+fn parse_range(s: &str) -> Result<Range, String> {
+    let (name, spec) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?} is not NAME=LO:HI:STEP"))?;
+    let param = parse_param(name.trim())?;
+    let num = |v: &str| -> Result<f64, String> {
+        v.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("{v:?} in {s:?} is not a number"))
+    };
+    let parts: Vec<&str> = spec.split(':').collect();
+    match parts[..] {
+        [v] => {
+            let v = num(v)?;
+            Ok(Range {
+                param,
+                lo: v,
+                hi: v,
+                step: None,
+            })
+        }
+        [lo, hi, step] => {
+            let (lo, hi, step) = (num(lo)?, num(hi)?, num(step)?);
+            if step <= 0.0 || hi < lo {
+                return Err(format!("{s:?}: needs LO <= HI and STEP > 0"));
+            }
+            if (hi - lo) / step > 10_000.0 {
+                return Err(format!("{s:?}: more than 10000 values"));
+            }
+            Ok(Range {
+                param,
+                lo,
+                hi,
+                step: Some(step),
+            })
+        }
+        _ => Err(format!("{s:?} is not NAME=LO:HI:STEP")),
+    }
+}
+
+fn progress(len: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+fn level_name(path: &FsPath) -> String {
+    path.file_stem().map_or_else(
+        || path.display().to_string(),
+        |s| s.to_string_lossy().into(),
+    )
+}
+
+fn load(args: &SweepArgs) -> Result<(Physics, Vec<(String, Level)>), CliError> {
+    let map_args = |level: &PathBuf| MapArgs {
+        level: level.clone(),
+        preset: args.preset.clone(),
+        physics: args.physics.clone(),
+        legend: args.legend.clone(),
+    };
+    let base = load_physics(&map_args(&args.levels[0]))?;
+    let levels = args
+        .levels
+        .iter()
+        .map(|p| Ok((level_name(p), load_level(&map_args(p))?)))
+        .collect::<Result<Vec<_>, CliError>>()?;
+    Ok((base, levels))
+}
+
+fn write_output(args: &SweepArgs, csv: &str) -> Result<(), CliError> {
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, csv).map_err(|e| CliError(format!("{}: {e}", path.display())))?
+        }
+        None => out!("{csv}"),
+    }
+    Ok(())
+}
+
+pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
+    if let Some(param) = args.min {
+        return run_min(args, param);
+    }
+    if args.params.is_empty() {
+        return Err(CliError(
+            "sweep needs --param NAME=LO:HI:STEP (or --min NAME)".into(),
+        ));
+    }
+    if args.params.len() > 2 && args.plot.is_some() {
+        return Err(CliError("--plot draws one or two parameters".into()));
+    }
+    let (base, levels) = load(args)?;
+    // The grid: every combination of the parameter values, validated up
+    // front so that a bad corner fails before hours of work.
+    let mut grid: Vec<Vec<f64>> = vec![Vec::new()];
+    for r in &args.params {
+        grid = grid
+            .into_iter()
+            .flat_map(|point| {
+                r.values().into_iter().map(move |v| {
+                    let mut p = point.clone();
+                    p.push(v);
+                    p
+                })
+            })
+            .collect();
+    }
+    let physics_at = |point: &[f64]| {
+        args.params
+            .iter()
+            .zip(point)
+            .fold(base.clone(), |p, (r, &v)| r.param.apply(&p, v))
+    };
+    for point in &grid {
+        physics_at(point)
+            .validate()
+            .map_err(|e| CliError(format!("at {}: {e}", describe(&args.params, point))))?;
+    }
+    let jobs: Vec<(usize, usize)> = (0..levels.len())
+        .flat_map(|l| (0..grid.len()).map(move |g| (l, g)))
+        .collect();
+    let bar = progress(jobs.len());
+    let results: Vec<Result<Evaluation, CliError>> = jobs
+        .par_iter()
+        .map(|&(l, g)| {
+            let r = evaluate(&levels[l].1, &physics_at(&grid[g]), &Endpoints::default())
+                .map_err(|e| CliError(format!("{}: {e}", levels[l].0)));
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
+    let results = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut csv = String::from("level");
+    for r in &args.params {
+        csv += &format!(",{}", r.param);
+    }
+    csv += ",completable,reachable_fraction,traps\n";
+    for (&(l, g), e) in jobs.iter().zip(&results) {
+        csv += &levels[l].0;
+        for v in &grid[g] {
+            csv += &format!(",{v}");
+        }
+        csv += &format!(
+            ",{},{:.4},{}\n",
+            e.completable, e.reachable_fraction, e.traps
+        );
+    }
+    write_output(args, &csv)?;
+    if let Some(path) = &args.plot {
+        // Per grid point: completable levels and mean reachable fraction.
+        let n = levels.len();
+        let mut done = vec![0usize; grid.len()];
+        let mut reach = vec![0.0f64; grid.len()];
+        for (&(_, g), e) in jobs.iter().zip(&results) {
+            done[g] += usize::from(e.completable);
+            reach[g] += e.reachable_fraction / n as f64;
+        }
+        let names: Vec<Param> = args.params.iter().map(|r| r.param).collect();
+        super::plot::draw(path, &names, &grid, &done, &reach, n, &base)?;
+    }
+    Ok(())
+}
+
+fn describe(params: &[Range], point: &[f64]) -> String {
+    params
+        .iter()
+        .zip(point)
+        .map(|(r, v)| format!("{}={v}", r.param))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The default bisection brackets for `param` around its base value `v`,
+/// tried in order until one holds a completable value: first `(low, v)`,
+/// then upward, because completability is only monotone near playable
+/// values (a 12-tile jump that keeps its time to apex falls so fast that it
+/// misses landings a 5-tile jump makes). Also the precision.
+fn default_brackets(param: Param, base: &Physics) -> (Vec<(f64, f64)>, f64) {
+    let v = param.get(base);
+    match param {
+        Param::JumpHeight => {
+            let apex = if base.gravity > 0.0 && base.jump_speed > 0.0 {
+                base.jump_speed / base.gravity
+            } else {
+                0.4
+            };
+            let cap = 0.999 * apex / (2.0 * base.dt);
+            let lo = 1.0_f64.min(v);
+            (
+                vec![
+                    (lo, v),
+                    (v, (1.5 * v).min(cap)),
+                    ((1.5 * v).min(cap), (2.0 * v + 2.0).min(cap)),
+                ],
+                0.05,
+            )
+        }
+        Param::AirJumps => (vec![(0.0, v.max(1.0)), (v.max(1.0), 4.0)], 1.0),
+        _ => (
+            vec![(0.25 * v, v), (v, 1.5 * v), (1.5 * v, 2.0 * v)],
+            (v / 100.0).max(1e-3),
+        ),
+    }
+}
+
+fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
+    let (base, levels) = load(args)?;
+    let (brackets, tol) = match args.params.iter().find(|r| r.param == param) {
+        Some(r) => (vec![(r.lo, r.hi)], r.step.unwrap_or(0.05)),
+        None => default_brackets(param, &base),
+    };
+    for &(lo, hi) in &brackets {
+        for v in [lo, hi] {
+            param
+                .apply(&base, v)
+                .validate()
+                .map_err(|e| CliError(format!("at {param}={v}: {e}")))?;
+        }
+    }
+    let (lo, hi) = (brackets[0].0, brackets[brackets.len() - 1].1);
+    let bar = progress(levels.len());
+    let results: Vec<Result<Least, CliError>> = levels
+        .par_iter()
+        .map(|(name, level)| {
+            let mut r = Err(CliError("no bracket".into()));
+            for &b in &brackets {
+                r = least_value(level, &base, param, b, tol, &Endpoints::default())
+                    .map_err(|e| CliError(format!("{name}: {e}")));
+                if !matches!(r, Ok(Least::Above(_))) {
+                    break;
+                }
+            }
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
+    let results = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let current = param.get(&base);
+    let mut table = format!(
+        "least {param} to finish each level (bisection on {lo}..{hi}, precision {tol}; base {current:.2})\n\n| level | least {param} | vs base |\n| --- | ---: | ---: |\n"
+    );
+    let mut csv = format!("level,least_{param},bound\n");
+    for ((name, _), least) in levels.iter().zip(&results) {
+        let (v, bound, delta) = match *least {
+            Least::AtMost(v) => (v, "at_most", format!("<= {:+.2}", v - current)),
+            Least::Value(v) => (v, "value", format!("{:+.2}", v - current)),
+            Least::Above(v) => (v, "above", "n/a".to_string()),
+        };
+        table += &format!("| {name} | {least} | {delta} |\n");
+        csv += &format!("{name},{v},{bound}\n");
+    }
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, &csv).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            out!("{table}");
+        }
+        None => out!("{table}"),
+    }
+    Ok(())
+}
