@@ -319,7 +319,7 @@ fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
     let results = results.into_iter().collect::<Result<Vec<_>, _>>()?;
     let current = param.get(&base);
     let mut table = format!(
-        "least {param} to finish each level (bisection on {lo}..{hi}, precision {tol}; base {current:.2})\n\n| level | least {param} | vs base |\n| --- | ---: | ---: |\n"
+        "least {param} to finish each level (searched {lo}..{hi}, bisection to {tol}; base {current:.2})\n\n| level | least {param} | vs base |\n| --- | ---: | ---: |\n"
     );
     let mut csv = format!("level,least_{param},bound\n");
     for ((name, _), least) in levels.iter().zip(&results) {
