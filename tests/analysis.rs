@@ -59,6 +59,9 @@ fn trap_level_reports_its_pit_as_a_trap_and_its_goal_platform_as_unreachable() {
         (needed - scanned).abs() <= 0.25,
         "diagnosis {needed}, scan {scanned}"
     );
+    // Running faster does not raise the jump.
+    assert_eq!(d.needed_run_speed, None);
+    assert!(d.run_speed_tried_up_to > 6.0);
     // The closest failed move leaves the floor for the platform.
     let link = d.missing_link.unwrap();
     assert_eq!(link.from.row, 11);

@@ -6,7 +6,6 @@ use super::tune::{Endpoints, Param};
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
 use crate::links::LinkKind;
-use crate::physics::Physics;
 use crate::search::SearchOptions;
 
 /// How [`NavMap::report`] works.
@@ -15,13 +14,15 @@ pub struct ReportOptions {
     /// The search used for each goal.
     pub search: SearchOptions,
     /// Diagnose goals that cannot be reached (rebuilds the map at higher
-    /// jumps; the costly part of a report).
+    /// jumps and faster runs; the costly part of a report).
     pub diagnose: bool,
     /// Precision of the missing jump height (tiles).
     pub tolerance: f64,
+    /// Precision of the missing run speed (tiles/s).
+    pub speed_tolerance: f64,
     /// The highest jump the diagnosis tries (tiles); `None`: twice the
     /// current jump or 4 tiles more, whichever is higher, capped where the
-    /// jump speed would break [`Physics::validate`].
+    /// jump speed would break [`crate::Physics::validate`].
     pub max_jump_height: Option<f64>,
 }
 
@@ -31,6 +32,7 @@ impl Default for ReportOptions {
             search: SearchOptions::default(),
             diagnose: true,
             tolerance: 0.05,
+            speed_tolerance: 0.1,
             max_jump_height: None,
         }
     }
@@ -66,6 +68,14 @@ pub struct Diagnosis {
     pub missing_jump_height: Option<f64>,
     /// The highest jump tried (tiles).
     pub tried_up_to: f64,
+    /// Alternatively, the least run speed (tiles/s) that reaches the goal
+    /// with the current jump, to within [`ReportOptions::speed_tolerance`];
+    /// `None` when even [`Diagnosis::run_speed_tried_up_to`] does not.
+    pub needed_run_speed: Option<f64>,
+    /// `needed_run_speed` minus the current run speed (tiles/s).
+    pub missing_run_speed: Option<f64>,
+    /// The fastest run tried (tiles/s).
+    pub run_speed_tried_up_to: f64,
     /// The first link of the path at the needed height that the current
     /// physics cannot perform: the closest failed jump.
     pub missing_link: Option<MissingLink>,
@@ -138,7 +148,7 @@ impl NavMap {
         let mut region_sizes = regions.sizes().to_vec();
         region_sizes.sort_unstable_by(|a, b| b.cmp(a));
         let start_region_size = regions.sizes()[regions.of(reach.start())];
-        let mut diagnoser = Diagnoser::new(self, start, options);
+        let mut diagnoser = Diagnosers::new(self, start, options);
         let mut goal_reports = Vec::with_capacity(goals.len());
         for &goal in &goals {
             let found = self.find_path(start, goal, &options.search).ok();
@@ -171,97 +181,96 @@ impl NavMap {
     }
 }
 
-/// Bisection on jump height with a cache of the maps built on the way, so
-/// that goals that open up together cost one bisection.
+/// Bisection on one parameter (jump height or run speed) with a cache of
+/// the maps built on the way, so that goals that open up together cost one
+/// bisection.
 struct Diagnoser<'a> {
     map: &'a NavMap,
     start: Cell,
-    options: &'a ReportOptions,
-    height: f64,
+    param: Param,
+    tolerance: f64,
+    current: f64,
     limit: f64,
     tried: Vec<(f64, NavMap)>,
 }
 
 impl<'a> Diagnoser<'a> {
-    fn new(map: &'a NavMap, start: Cell, options: &'a ReportOptions) -> Self {
+    fn new(map: &'a NavMap, start: Cell, param: Param, options: &ReportOptions) -> Self {
         let p = map.physics();
-        let height = p.jump_height();
-        let apex = if p.gravity > 0.0 && p.jump_speed > 0.0 {
-            p.jump_speed / p.gravity
+        let current = param.get(p);
+        let (limit, tolerance) = if param == Param::JumpHeight {
+            let apex = if p.gravity > 0.0 && p.jump_speed > 0.0 {
+                p.jump_speed / p.gravity
+            } else {
+                0.4
+            };
+            // jump_speed = 2H/T must stay under one tile per tick.
+            let cap = 0.999 * apex / (2.0 * p.dt);
+            let limit = options
+                .max_jump_height
+                .unwrap_or((2.0 * current).max(current + 4.0));
+            (limit.min(cap), options.tolerance)
         } else {
-            0.4
+            let cap = 0.999 / p.dt;
+            (
+                (2.0 * current).max(current + 4.0).min(cap),
+                options.speed_tolerance,
+            )
         };
-        // jump_speed = 2H/T must stay under one tile per tick.
-        let cap = 0.999 * apex / (2.0 * p.dt);
-        let limit = options
-            .max_jump_height
-            .unwrap_or((2.0 * height).max(height + 4.0))
-            .min(cap);
         Self {
             map,
             start,
-            options,
-            height,
+            param,
+            tolerance: tolerance.max(1e-6),
+            current,
             limit,
             tried: Vec::new(),
         }
     }
 
-    fn physics_at(&self, h: f64) -> Physics {
-        Param::JumpHeight.apply(self.map.physics(), h)
-    }
-
-    /// The map at jump height `h` (built from the start only), cached.
-    fn map_at(&mut self, h: f64) -> Option<&NavMap> {
-        let i = match self.tried.iter().position(|(t, _)| *t == h) {
+    /// The map at parameter value `v` (built from the start only), cached.
+    fn map_at(&mut self, v: f64) -> Option<&NavMap> {
+        let i = match self.tried.iter().position(|(t, _)| *t == v) {
             Some(i) => i,
             None => {
-                let m = NavMap::build_from(self.map.level(), &self.physics_at(h), Some(self.start))
-                    .ok()?;
-                self.tried.push((h, m));
+                let physics = self.param.apply(self.map.physics(), v);
+                let m = NavMap::build_from(self.map.level(), &physics, Some(self.start)).ok()?;
+                self.tried.push((v, m));
                 self.tried.len() - 1
             }
         };
         Some(&self.tried[i].1)
     }
 
-    fn reaches(&mut self, h: f64, goal: Cell) -> bool {
+    fn reaches(&mut self, v: f64, goal: Cell) -> bool {
         let start = self.start;
-        self.map_at(h)
+        self.map_at(v)
             .and_then(|m| Some((m.reachable_from(start)?, m.node(goal)?)))
             .is_some_and(|(r, g)| r.contains(g))
     }
 
-    fn diagnose(&mut self, reach: &super::Reach, goal: Cell) -> Diagnosis {
-        let map = self.map;
-        let graph_reachable = map.node(goal).is_some_and(|g| reach.contains(g));
-        let mut d = Diagnosis {
-            nearest: reach.nearest(map, goal),
-            graph_reachable,
-            needed_jump_height: None,
-            missing_jump_height: None,
-            tried_up_to: self.limit,
-            missing_link: None,
-        };
-        if graph_reachable || self.limit <= self.height {
-            return d;
+    /// The least value reaching `goal`, by bisection from the current value
+    /// (which does not reach it) to the limit.
+    fn least(&mut self, goal: Cell) -> Option<f64> {
+        if self.limit <= self.current {
+            return None;
         }
         // Bracket from what earlier goals already tried.
-        let (mut bad, mut good) = (self.height, None::<f64>);
-        let tried: Vec<f64> = self.tried.iter().map(|(h, _)| *h).collect();
-        for h in tried {
-            if self.reaches(h, goal) {
-                good = Some(good.map_or(h, |g: f64| g.min(h)));
-            } else if h > bad {
-                bad = h;
+        let (mut bad, mut good) = (self.current, None::<f64>);
+        let tried: Vec<f64> = self.tried.iter().map(|(v, _)| *v).collect();
+        for v in tried {
+            if self.reaches(v, goal) {
+                good = Some(good.map_or(v, |g: f64| g.min(v)));
+            } else if v > bad {
+                bad = v;
             }
         }
         let mut good = match good {
             Some(g) => g,
             None if self.reaches(self.limit, goal) => self.limit,
-            None => return d,
+            None => return None,
         };
-        while good - bad > self.options.tolerance {
+        while good - bad > self.tolerance {
             let mid = 0.5 * (bad + good);
             if self.reaches(mid, goal) {
                 good = mid;
@@ -269,11 +278,52 @@ impl<'a> Diagnoser<'a> {
                 bad = mid;
             }
         }
-        d.needed_jump_height = Some(good);
-        d.missing_jump_height = Some(good - self.height);
-        let start = self.start;
-        if let Some(relaxed) = self.map_at(good) {
-            d.missing_link = first_missing_link(relaxed, map, reach, start, goal);
+        Some(good)
+    }
+}
+
+/// Both diagnosers of a report.
+struct Diagnosers<'a> {
+    jump: Diagnoser<'a>,
+    run: Diagnoser<'a>,
+}
+
+impl<'a> Diagnosers<'a> {
+    fn new(map: &'a NavMap, start: Cell, options: &ReportOptions) -> Self {
+        Self {
+            jump: Diagnoser::new(map, start, Param::JumpHeight, options),
+            run: Diagnoser::new(map, start, Param::RunSpeed, options),
+        }
+    }
+
+    fn diagnose(&mut self, reach: &super::Reach, goal: Cell) -> Diagnosis {
+        let map = self.jump.map;
+        let graph_reachable = map.node(goal).is_some_and(|g| reach.contains(g));
+        let mut d = Diagnosis {
+            nearest: reach.nearest(map, goal),
+            graph_reachable,
+            needed_jump_height: None,
+            missing_jump_height: None,
+            tried_up_to: self.jump.limit,
+            missing_link: None,
+            needed_run_speed: None,
+            missing_run_speed: None,
+            run_speed_tried_up_to: self.run.limit,
+        };
+        if graph_reachable {
+            return d;
+        }
+        if let Some(h) = self.jump.least(goal) {
+            d.needed_jump_height = Some(h);
+            d.missing_jump_height = Some(h - self.jump.current);
+            let start = self.jump.start;
+            if let Some(relaxed) = self.jump.map_at(h) {
+                d.missing_link = first_missing_link(relaxed, map, reach, start, goal);
+            }
+        }
+        if let Some(v) = self.run.least(goal) {
+            d.needed_run_speed = Some(v);
+            d.missing_run_speed = Some(v - self.run.current);
         }
         d
     }

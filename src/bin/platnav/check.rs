@@ -129,15 +129,30 @@ fn print_report(name: &str, map: &NavMap, r: &Report) {
             } else {
                 match (d.needed_jump_height, d.missing_jump_height) {
                     (Some(h), Some(m)) => {
-                        line += &format!("; needs a {h:.2}-tile jump ({m:+.2} tiles)");
+                        line += &format!("; needs a {h:.2}-tile jump ({m:+.2} tiles");
+                        if let Some(l) = d.missing_link {
+                            line += &format!(
+                                "; closest failed move: {} {} -> {}",
+                                l.kind, l.from, l.to
+                            );
+                        }
+                        line += ")";
                     }
                     _ => {
                         line +=
-                            &format!("; not reachable even with a {:.2}-tile jump", d.tried_up_to)
+                            &format!("; not reachable even with a {:.2}-tile jump", d.tried_up_to);
                     }
                 }
-                if let Some(l) = d.missing_link {
-                    line += &format!("; closest failed move: {} {} -> {}", l.kind, l.from, l.to);
+                match (d.needed_run_speed, d.missing_run_speed) {
+                    (Some(v), Some(m)) => {
+                        line += &format!(", or a {v:.1} tiles/s run ({m:+.1})");
+                    }
+                    _ => {
+                        line += &format!(
+                            "; no run up to {:.1} tiles/s reaches it",
+                            d.run_speed_tried_up_to
+                        );
+                    }
                 }
             }
         }
