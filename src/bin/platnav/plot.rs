@@ -6,6 +6,7 @@ use std::path::Path as FsPath;
 
 use platnav::{Param, Physics};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::CliError;
 
@@ -45,7 +46,7 @@ pub(crate) fn draw(
             let (x0, x1) = range(0);
             let mut chart = ChartBuilder::on(&root)
                 .caption(
-                    format!("{n} levels: playability against {p}"),
+                    format!("{n} {}: playability against {p}", levels(n)),
                     ("sans-serif", 26),
                 )
                 .margin(20)
@@ -125,7 +126,10 @@ pub(crate) fn draw(
             let (y0, y1) = (ys[0] - sy / 2.0, ys[ys.len() - 1] + sy / 2.0);
             let mut chart = ChartBuilder::on(&root)
                 .caption(
-                    format!("{n} levels: completable levels by {px} and {py} (dark: all)"),
+                    format!(
+                        "{n} {}: completable levels by {px} and {py} (dark: all)",
+                        levels(n)
+                    ),
                     ("sans-serif", 24),
                 )
                 .margin(20)
@@ -161,7 +165,10 @@ pub(crate) fn draw(
                     Text::new(
                         d.to_string(),
                         (pt[0], pt[1]),
-                        ("sans-serif", 14).into_font().color(&color),
+                        ("sans-serif", 18)
+                            .into_font()
+                            .color(&color)
+                            .pos(Pos::new(HPos::Center, VPos::Center)),
                     )
                 }))
                 .map_err(err)?;
@@ -170,6 +177,10 @@ pub(crate) fn draw(
     }
     root.present().map_err(err)?;
     Ok(())
+}
+
+fn levels(n: usize) -> &'static str {
+    if n == 1 { "level" } else { "levels" }
 }
 
 fn distinct(grid: &[Vec<f64>], i: usize) -> Vec<f64> {
