@@ -7,8 +7,9 @@
 //! | `.png` | image mask (feature `png`) | `legend` (colour legend), `pixels_per_tile` |
 //! | anything else | text: VGLC when `legend` is set, else platnav ASCII | `legend` (VGLC legend) |
 //!
-//! Every error is wrapped in [`LevelError::File`] naming the file that
-//! failed (the level, or the mapping/legend file).
+//! Every error is wrapped in [`LevelError::File`] naming the level file;
+//! an error in a mapping, legend or tileset file names that file too
+//! (`level.tmx: mapping.json: ...`).
 
 use std::path::{Path, PathBuf};
 
@@ -83,7 +84,7 @@ fn load_text(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
     match &opts.legend {
         #[cfg(feature = "serde")]
         Some(legend) => {
-            let legend = super::VglcLegend::load(legend)?;
+            let legend = super::VglcLegend::load(legend).map_err(|e| e.in_file(path))?;
             Level::load_vglc(path, &legend).map(LoadedLevel::from_tiles)
         }
         #[cfg(not(feature = "serde"))]
@@ -108,20 +109,20 @@ fn mapping_for(opts: &LoadOptions) -> Result<crate::TileMapping, LevelError> {
 
 #[cfg(feature = "tiled")]
 fn load_tmx(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError> {
-    let mapping = mapping_for(opts)?;
+    let mapping = mapping_for(opts).map_err(|e| e.in_file(path))?;
     LoadedLevel::load_tmx(path, &mapping)
 }
 
 #[cfg(feature = "tiled")]
 fn load_tmj(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError> {
-    let mapping = mapping_for(opts)?;
+    let mapping = mapping_for(opts).map_err(|e| e.in_file(path))?;
     LoadedLevel::load_tmj(path, &mapping)
 }
 
 #[cfg(feature = "png")]
 fn load_png(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError> {
     let legend = match &opts.legend {
-        Some(p) => crate::ColorLegend::load(p)?,
+        Some(p) => crate::ColorLegend::load(p).map_err(|e| e.in_file(path))?,
         None => crate::ColorLegend::default(),
     };
     LoadedLevel::load_png(path, &legend, opts.pixels_per_tile.unwrap_or(1))

@@ -471,6 +471,11 @@ pub(crate) fn decode_data(
                     ));
                 }
             };
+            if bytes.len() > want {
+                return Err(format!(
+                    "data inflates to more than the {want} bytes of {expected} tiles"
+                ));
+            }
             if bytes.len() != want {
                 return Err(format!(
                     "data holds {} bytes, expected {want} for {expected} tiles",

@@ -107,7 +107,10 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
     loop {
         let event = reader.next();
         let pos = reader.position();
-        let at = |e: LevelError| LevelError::Tiled(format!("line {}: {e}", pos.row + 1));
+        let at = |e: LevelError| match e {
+            LevelError::Tiled(m) => LevelError::Tiled(format!("line {}: {m}", pos.row + 1)),
+            e => LevelError::Tiled(format!("line {}: {e}", pos.row + 1)),
+        };
         match event.map_err(|e| LevelError::Tiled(e.to_string()))? {
             XmlEvent::StartElement {
                 name, attributes, ..
