@@ -88,22 +88,42 @@ fn num<T: std::str::FromStr>(attrs: &[xml::attribute::OwnedAttribute], name: &st
 struct DataScan {
     encoding: Option<String>,
     compression: Option<String>,
-    had_chunk: bool,
+    /// The text of its first (and only) `Characters` event.
+    text: Option<String>,
+}
+
+/// The chunk being read: position, size and text.
+struct ChunkScan {
+    x: i64,
+    y: i64,
+    w: u64,
+    h: u64,
+    text: Option<String>,
+}
+
+fn structure(what: String) -> LevelError {
+    LevelError::Tiled(what)
 }
 
 /// Pre-scans one TMX/TSX/TX document (see the module docs).
+///
+/// The `tiled` crate reads layer data as the first text event inside
+/// `<data>` (or `<chunk>`) and matches elements at any depth, so the scan
+/// insists on the plain structure Tiled writes: no nested `<map>`,
+/// `<layer>`, `<data>` or `<chunk>`, no other element or CDATA inside layer
+/// data, and one text node per data or chunk. Anything else is an error
+/// rather than a guess at what the crate would make of it.
 fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelError> {
-    let mut reader = ParserConfig::new()
-        .cdata_to_characters(true)
-        .create_reader(Cursor::new(bytes));
+    // The same parser configuration as the `tiled` crate, so both see the
+    // same events.
+    let mut reader = ParserConfig::new().create_reader(Cursor::new(bytes));
     let mut depth = 0usize;
+    let mut seen_map = false;
     let mut infinite = false;
     // (name, width, height) of the tile layer being read.
     let mut layer: Option<(String, u64, u64)> = None;
     let mut data: Option<DataScan> = None;
-    // (x, y, width, height) of the chunk being read.
-    let mut chunk: Option<(i64, i64, u64, u64)> = None;
-    let mut text = String::new();
+    let mut chunk: Option<ChunkScan> = None;
     loop {
         let event = reader.next();
         let pos = reader.position();
@@ -124,9 +144,20 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                     }));
                 }
                 let a = &attributes;
-                match name.local_name.as_str() {
+                let tag = name.local_name.as_str();
+                if chunk.is_some() || (data.is_some() && (tag != "chunk" || !infinite)) {
+                    return Err(at(structure(format!(
+                        "unexpected <{tag}> inside layer data"
+                    ))));
+                }
+                match tag {
                     "map" => {
-                        infinite = attr(a, "infinite").is_some_and(|v| v.trim() == "1");
+                        if seen_map {
+                            return Err(at(structure("a second <map> element".into())));
+                        }
+                        seen_map = true;
+                        // Exactly as the `tiled` crate reads it.
+                        infinite = attr(a, "infinite") == Some("1");
                         if !infinite {
                             if let (Some(w), Some(h)) =
                                 (num::<u64>(a, "width"), num::<u64>(a, "height"))
@@ -153,6 +184,9 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                         }
                     }
                     "layer" => {
+                        if layer.is_some() {
+                            return Err(at(structure("a <layer> inside a <layer>".into())));
+                        }
                         let w = num::<u64>(a, "width").unwrap_or(0);
                         let h = num::<u64>(a, "height").unwrap_or(0);
                         if !infinite {
@@ -162,20 +196,26 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                         layer = Some((name, w, h));
                     }
                     "data" if layer.is_some() => {
+                        let encoding = attr(a, "encoding").map(str::to_owned);
+                        if encoding.is_none() {
+                            return Err(at(structure(
+                                "layer data without an encoding (XML <tile> elements) is not supported"
+                                    .into(),
+                            )));
+                        }
                         data = Some(DataScan {
-                            encoding: attr(a, "encoding").map(str::to_owned),
+                            encoding,
                             compression: attr(a, "compression").map(str::to_owned),
-                            had_chunk: false,
+                            text: None,
                         });
-                        text.clear();
                     }
-                    "chunk" if data.is_some() => {
+                    "chunk" => {
                         let x = num::<i64>(a, "x").unwrap_or(0);
                         let y = num::<i64>(a, "y").unwrap_or(0);
                         let w = num::<u64>(a, "width").unwrap_or(0);
                         let h = num::<u64>(a, "height").unwrap_or(0);
                         if x.abs() > MAX_CHUNK_COORD || y.abs() > MAX_CHUNK_COORD {
-                            return Err(at(LevelError::Tiled(format!(
+                            return Err(at(structure(format!(
                                 "chunk at {x},{y} lies beyond ±{MAX_CHUNK_COORD}"
                             ))));
                         }
@@ -186,57 +226,69 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                             }));
                         }
                         add_cells(budget, w * h).map_err(at)?;
-                        if let Some(d) = &mut data {
-                            d.had_chunk = true;
-                        }
-                        chunk = Some((x, y, w, h));
-                        text.clear();
+                        chunk = Some(ChunkScan {
+                            x,
+                            y,
+                            w,
+                            h,
+                            text: None,
+                        });
                     }
                     _ => {}
                 }
             }
-            XmlEvent::Characters(s) | XmlEvent::Whitespace(s) | XmlEvent::CData(s)
-                if data.is_some() =>
-            {
-                text.push_str(&s);
+            XmlEvent::Characters(s) => {
+                let slot = match (&mut chunk, &mut data) {
+                    (Some(c), _) => Some(&mut c.text),
+                    (None, Some(d)) if !infinite => Some(&mut d.text),
+                    _ => None,
+                };
+                if let Some(slot) = slot {
+                    if slot.is_some() {
+                        return Err(at(structure(
+                            "layer data split into several text nodes".into(),
+                        )));
+                    }
+                    *slot = Some(s);
+                }
+            }
+            XmlEvent::CData(_) if data.is_some() => {
+                return Err(at(structure("CDATA in layer data is not supported".into())));
             }
             XmlEvent::EndElement { name } => {
                 depth = depth.saturating_sub(1);
                 match name.local_name.as_str() {
                     "chunk" => {
-                        if let (Some((x, y, w, h)), Some(d), Some((lname, ..))) =
-                            (chunk.take(), &data, &layer)
+                        if let (Some(c), Some(d), Some((lname, ..))) = (chunk.take(), &data, &layer)
                         {
                             let gids = decode_data(
                                 d.encoding.as_deref(),
                                 d.compression.as_deref(),
-                                &text,
-                                (w * h) as usize,
+                                c.text.as_deref().unwrap_or(""),
+                                (c.w * c.h) as usize,
                             )
                             .map_err(|m| {
-                                at(LevelError::Tiled(format!(
-                                    "layer {lname:?}, chunk {x},{y}: {m}"
+                                at(structure(format!(
+                                    "layer {lname:?}, chunk {},{}: {m}",
+                                    c.x, c.y
                                 )))
                             })?;
-                            check_gids(&gids, w, budget, lname, (x, y)).map_err(at)?;
+                            check_gids(&gids, c.w, budget, lname, (c.x, c.y)).map_err(at)?;
                         }
                     }
                     "data" => {
                         if let (Some(d), Some((lname, w, h))) = (data.take(), &layer) {
-                            if !d.had_chunk && !infinite && d.encoding.is_some() {
+                            if !infinite {
                                 let gids = decode_data(
                                     d.encoding.as_deref(),
                                     d.compression.as_deref(),
-                                    &text,
+                                    d.text.as_deref().unwrap_or(""),
                                     w.saturating_mul(*h).min(MAX_CELLS as u64 + 1) as usize,
                                 )
-                                .map_err(|m| {
-                                    at(LevelError::Tiled(format!("layer {lname:?}: {m}")))
-                                })?;
+                                .map_err(|m| at(structure(format!("layer {lname:?}: {m}"))))?;
                                 check_gids(&gids, *w, budget, lname, (0, 0)).map_err(at)?;
                             }
                         }
-                        text.clear();
                     }
                     "layer" => layer = None,
                     _ => {}

@@ -43,6 +43,13 @@ w("spawn-off-map.tmx", tmx(layer("1,1,1,1,0,0,0,0") + ' <objectgroup id="2" name
 w("non-utf8.tmx", good.replace('name="L"', 'name="L\udcff"', 1).encode("utf-8", "surrogateescape"))
 w("isometric.tmx", good.replace("orthogonal", "isometric"))
 w("bad-mapping.tmx", good)
+# Found by the fuzzer: chunks in a map whose `infinite` attribute is mangled
+# made the tiled crate index past its layer data.
+w("chunks-in-finite.tmx", tmx(' <layer id="1" name="L" width="30" height="20"><data encoding="csv"><chunk x="0" y="0" width="1" height="1">1</chunk></data></layer>\n', 30, 20))
+w("cdata-data.tmx", tmx(' <layer id="1" name="L" width="4" height="2"><data encoding="csv"><![CDATA[1,1,1,1,0,0,0,0]]></data></layer>\n'))
+w("whitespace-data.tmx", tmx(' <layer id="1" name="L" width="4" height="2"><data encoding="csv">   </data></layer>\n'))
+w("nested-layer.tmx", tmx(' <layer id="1" name="L" width="4" height="2"><layer id="2" name="M" width="1" height="1"><data encoding="csv">1</data></layer><data encoding="csv">1</data></layer>\n'))
+w("xml-tiles.tmx", tmx(' <layer id="1" name="L" width="4" height="2"><data><tile gid="1"/></data></layer>\n'))
 w("bad-mapping.json", '{"property": "TileType", "values": {"Rock": "lava"}}')
 
 # Text formats.
