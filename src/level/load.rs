@@ -1,16 +1,4 @@
-//! One entry point for every level format, chosen by file extension.
-//!
-//! | extension | format | options used |
-//! |-----------|--------|--------------|
-//! | `.tmx` | Tiled XML map (feature `tiled`) | `layer`, `mapping` |
-//! | `.tmj`, `.json` | Tiled JSON map (feature `tiled`) | `layer`, `mapping` |
-//! | `.png` | image mask (feature `png`) | `legend` (colour legend), `pixels_per_tile` |
-//! | anything else | text: VGLC when `legend` is set, else platnav ASCII | `legend` (VGLC legend) |
-//!
-//! Every error is wrapped in [`LevelError::File`] naming the level file;
-//! an error in a mapping, legend or tileset file names that file too
-//! (`level.tmx: mapping.json: ...`).
-
+//! One entry point for every level format: [`load_level`].
 use std::path::{Path, PathBuf};
 
 use super::{Cell, Level, LevelError, Tile};
@@ -60,8 +48,18 @@ impl LoadedLevel {
     }
 }
 
-/// Loads a level file in the format its extension names (see the table in
-/// this module's docs).
+/// Loads a level file in the format its extension names.
+///
+/// | extension | format | options used |
+/// |-----------|--------|--------------|
+/// | `.tmx` | Tiled XML map (feature `tiled`) | `layer`, `mapping` |
+/// | `.tmj`, `.json` | Tiled JSON map (feature `tiled`) | `layer`, `mapping` |
+/// | `.png` | image mask (feature `png`) | `legend` (colour legend), `pixels_per_tile` |
+/// | anything else | text: VGLC when `legend` is set, else platnav ASCII | `legend` (VGLC legend) |
+///
+/// Every error is wrapped in [`LevelError::File`] naming the level file;
+/// an error in a mapping, legend or tileset file names that file too
+/// (`level.tmx: mapping.json: ...`).
 ///
 /// # Errors
 /// Any [`LevelError`], wrapped in [`LevelError::File`] naming the file;

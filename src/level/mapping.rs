@@ -1,61 +1,4 @@
-//! What the tiles and objects of a Tiled map (TMX or TMJ) mean to platnav.
-//!
-//! A Tiled tile carries no collision meaning of its own; games mark it with
-//! custom properties or a class. platnav reads, for every tile of a tileset:
-//!
-//! 1. the bool properties `solid`, `one_way`, `hazard` and `ladder` (a
-//!    property set to `true` gives that kind);
-//! 2. the string property named by the mapping's `property` (for example
-//!    `TileType`), looked up in its `values` table. A value missing from the
-//!    table is an error ([`LevelError::Mapping`]) so a typo cannot silently
-//!    turn spikes into air;
-//! 3. the tile's class (Tiled's `type`/`class`, the `tiled` crate's
-//!    `user_type`), looked up in the `classes` table; classes missing from
-//!    it are ignored (games use classes for many other things).
-//!
-//! When several of these apply, the strongest wins, in this order:
-//! `solid` > `one_way` > `hazard` > `goal` > `spawn` > `ladder` > `empty`.
-//! The same order merges several tile layers into one grid ("solid wins").
-//!
-//! **Ladders**: platnav has no ladder tile yet, so [`TileKind::Ladder`]
-//! becomes [`Tile::Empty`]; the kind is kept so a later ladder link can
-//! start using it without changing mapping files.
-//!
-//! # The mapping file (JSON)
-//!
-//! ```json
-//! {
-//!   "property": "TileType",
-//!   "values": { "Geometry": "solid", "Spikes": "hazard", "Ladder": "ladder",
-//!               "JumpPad": "empty", "Decor": "empty" },
-//!   "classes": { "Spike": "hazard" },
-//!   "spawn": ["PlayerSpawnPoint"],
-//!   "goal": ["LevelCompleteTrigger"],
-//!   "layer": "GamePlayTiles"
-//! }
-//! ```
-//!
-//! Every field is optional. Kinds are `empty`, `solid`, `one_way` (also
-//! `one-way`), `hazard`, `ladder`, `goal` and `spawn`. `spawn` and `goal`
-//! list the object classes or names that mark the spawn point and the goal
-//! area (defaults: `PlayerSpawnPoint` and `LevelCompleteTrigger`). `layer`
-//! picks the collision tile layer (default: every tile layer, merged); a
-//! layer named in [`LoadOptions::layer`](super::LoadOptions) overrides it.
-//! Unknown fields are an error. The file may be at most
-//! [`TileMapping::MAX_BYTES`] long.
-//!
-//! # Objects
-//!
-//! Object positions are pixels; a pixel `(x, y)` lies in cell
-//! `(floor(x / tilewidth), floor(y / tileheight))`. A point object marks the
-//! cell that contains it; a rectangle (or ellipse, or tile object) marks
-//! every cell it overlaps as a goal, or, for a spawn, the cell holding the
-//! middle of its bottom edge (where a body stands). An object marks its
-//! cells as [`Tile::Spawn`]/[`Tile::Goal`] in the level where the cell is
-//! not solid; the cells are returned in [`LoadedLevel`](super::LoadedLevel)
-//! either way. Two spawn objects are an error, and so is a marker object
-//! that lies wholly off the map. Polygons, polylines and text are ignored.
-
+//! What the tiles and objects of a Tiled map mean: see [`TileMapping`].
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path as FsPath;
@@ -102,8 +45,63 @@ impl TileKind {
     }
 }
 
-/// How a Tiled map's tiles and objects become platnav tiles (see the
-/// module docs of `level::mapping` for the JSON file and the rules).
+/// What the tiles and objects of a Tiled map (TMX or TMJ) mean to platnav.
+///
+/// A Tiled tile carries no collision meaning of its own; games mark it with
+/// custom properties or a class. platnav reads, for every tile of a tileset:
+///
+/// 1. the bool properties `solid`, `one_way`, `hazard` and `ladder` (a
+///    property set to `true` gives that kind);
+/// 2. the string property named by the mapping's `property` (for example
+///    `TileType`), looked up in its `values` table. A value missing from the
+///    table is an error ([`LevelError::Mapping`]) so a typo cannot silently
+///    turn spikes into air;
+/// 3. the tile's class (Tiled's `type`/`class`, the `tiled` crate's
+///    `user_type`), looked up in the `classes` table; classes missing from
+///    it are ignored (games use classes for many other things).
+///
+/// When several of these apply, the strongest wins, in this order:
+/// `solid` > `one_way` > `hazard` > `goal` > `spawn` > `ladder` > `empty`.
+/// The same order merges several tile layers into one grid ("solid wins").
+///
+/// **Ladders**: platnav has no ladder tile yet, so [`TileKind::Ladder`]
+/// becomes [`Tile::Empty`]; the kind is kept so a later ladder link can
+/// start using it without changing mapping files.
+///
+/// # The mapping file (JSON)
+///
+/// ```json
+/// {
+///   "property": "TileType",
+///   "values": { "Geometry": "solid", "Spikes": "hazard", "Ladder": "ladder",
+///               "JumpPad": "empty", "Decor": "empty" },
+///   "classes": { "Spike": "hazard" },
+///   "spawn": ["PlayerSpawnPoint"],
+///   "goal": ["LevelCompleteTrigger"],
+///   "layer": "GamePlayTiles"
+/// }
+/// ```
+///
+/// Every field is optional. Kinds are `empty`, `solid`, `one_way` (also
+/// `one-way`), `hazard`, `ladder`, `goal` and `spawn`. `spawn` and `goal`
+/// list the object classes or names that mark the spawn point and the goal
+/// area (defaults: `PlayerSpawnPoint` and `LevelCompleteTrigger`). `layer`
+/// picks the collision tile layer (default: every tile layer, merged); a
+/// layer named in [`LoadOptions::layer`](super::LoadOptions) overrides it.
+/// Unknown fields are an error. The file may be at most
+/// [`TileMapping::MAX_BYTES`] long.
+///
+/// # Objects
+///
+/// Object positions are pixels; a pixel `(x, y)` lies in cell
+/// `(floor(x / tilewidth), floor(y / tileheight))`. A point object marks the
+/// cell that contains it; a rectangle (or ellipse, or tile object) marks
+/// every cell it overlaps as a goal, or, for a spawn, the cell holding the
+/// middle of its bottom edge (where a body stands). An object marks its
+/// cells as [`Tile::Spawn`]/[`Tile::Goal`] in the level where the cell is
+/// not solid; the cells are returned in [`LoadedLevel`](super::LoadedLevel)
+/// either way. Two spawn objects are an error, and so is a marker object
+/// that lies wholly off the map. Polygons, polylines and text are ignored.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TileMapping {

@@ -1,33 +1,4 @@
-//! Image masks: a PNG whose pixel colours are tiles.
-//!
-//! A [`ColorLegend`] maps colours to tiles. The default legend is black
-//! `#000000` solid, white `#FFFFFF` empty, red `#FF0000` hazard, blue
-//! `#0000FF` one-way, green `#00FF00` goal and yellow `#FFFF00` spawn, and
-//! any fully transparent pixel is empty. A legend file is a JSON object from
-//! `#RRGGBB` or `#RRGGBBAA` to a tile name (`empty`, `solid`, `one_way`,
-//! `hazard`, `goal`, `spawn`), e.g. `{"#000000": "solid", "#FFFFFF00":
-//! "empty"}`. A key with alpha matches only that exact RGBA; a key without
-//! alpha matches the colour at any alpha. A pixel whose colour the legend
-//! lacks is an error naming the pixel and colour.
-//!
-//! With `pixels_per_tile = n` every `n x n` block of pixels is one tile (the
-//! image's sides must be multiples of `n`). The tile is the **majority**
-//! tile of its block's pixels; ties go to the stronger tile (solid, one-way,
-//! hazard, goal, spawn, empty), so a thin anti-aliased edge does not change
-//! a tile, and every pixel must still be in the legend.
-//!
-//! Any PNG colour type and bit depth is read (palette and grey are
-//! expanded, 16-bit samples are reduced to 8 bits).
-//!
-//! # Allocation bound
-//!
-//! The header is read first: the tile grid must pass
-//! [`check_size`](crate::check_size) and the image may have at most
-//! [`MAX_PIXELS`] pixels, before any pixel buffer exists. Decoding then
-//! allocates the output buffer (at most `MAX_PIXELS * 8` bytes for 16-bit
-//! RGBA, 256 MiB; usually 4 bytes a pixel) plus the `png` crate's own
-//! buffers, which it bounds by [`png::Limits`] (set to the same size).
-
+//! Image masks: see [`ColorLegend`].
 use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::Path;
@@ -37,8 +8,35 @@ use super::{Level, LevelError, LoadedLevel, Tile, check_size, read_bytes, read_t
 /// The most pixels an image mask may have (2^25, e.g. 8192 x 4096).
 pub const MAX_PIXELS: u64 = 1 << 25;
 
-/// Which tile each pixel colour stands for (see the `level::mask` module
-/// docs).
+/// Image masks: a PNG whose pixel colours are tiles.
+///
+/// A [`ColorLegend`] maps colours to tiles. The default legend is black
+/// `#000000` solid, white `#FFFFFF` empty, red `#FF0000` hazard, blue
+/// `#0000FF` one-way, green `#00FF00` goal and yellow `#FFFF00` spawn, and
+/// any fully transparent pixel is empty. A legend file is a JSON object from
+/// `#RRGGBB` or `#RRGGBBAA` to a tile name (`empty`, `solid`, `one_way`,
+/// `hazard`, `goal`, `spawn`), e.g. `{"#000000": "solid", "#FFFFFF00":
+/// "empty"}`. A key with alpha matches only that exact RGBA; a key without
+/// alpha matches the colour at any alpha. A pixel whose colour the legend
+/// lacks is an error naming the pixel and colour.
+///
+/// With `pixels_per_tile = n` every `n x n` block of pixels is one tile (the
+/// image's sides must be multiples of `n`). The tile is the **majority**
+/// tile of its block's pixels; ties go to the stronger tile (solid, one-way,
+/// hazard, goal, spawn, empty), so a thin anti-aliased edge does not change
+/// a tile, and every pixel must still be in the legend.
+///
+/// Any PNG colour type and bit depth is read (palette and grey are
+/// expanded, 16-bit samples are reduced to 8 bits).
+///
+/// # Allocation bound
+///
+/// The header is read first: the tile grid must pass
+/// [`check_size`](crate::check_size) and the image may have at most
+/// [`MAX_PIXELS`] pixels, before any pixel buffer exists. Decoding then
+/// allocates the output buffer (at most `MAX_PIXELS * 8` bytes for 16-bit
+/// RGBA, 256 MiB; usually 4 bytes a pixel) plus the `png` crate's own
+/// buffers, which it bounds by [`png::Limits`] (set to the same size).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColorLegend {
     /// Exact RGBA colours.
@@ -159,7 +157,7 @@ fn img(e: impl std::fmt::Display) -> LevelError {
 }
 
 impl LoadedLevel {
-    /// Loads a PNG mask (see the `level::mask` module docs).
+    /// Loads a PNG mask (see [`ColorLegend`] for the legend and `pixels_per_tile`).
     ///
     /// # Errors
     /// Any [`LevelError`], wrapped in [`LevelError::File`] naming the image.

@@ -1,42 +1,4 @@
-//! Tiled TMX maps (and their TSX tilesets), read through the `tiled` crate.
-//!
-//! Tile meaning and spawn/goal objects follow the tile mapping (see
-//! [`TileMapping`] and the `level::mapping` module docs). Finite and
-//! infinite (chunked) maps are read; flip and rotation flags are stripped
-//! from gids. Layer data may be CSV or base64, uncompressed, zlib or gzip
-//! (not zstd: the `tiled` crate is built without its C dependency). Only
-//! orthogonal maps are accepted. Layer and object offsets and parallax are
-//! ignored: cells are the map's own tile grid.
-//!
-//! An infinite map becomes the bounding box of its non-empty collision
-//! tiles; object positions are shifted by the same origin.
-//!
-//! # Bounds on what a hostile file can make platnav allocate
-//!
-//! The `tiled` crate trusts its input: a `tilecount` of four billion makes
-//! it reserve a hash map that aborts the process, a layer whose data is
-//! shorter than `width * height` makes it panic later, chunk coordinates can
-//! overflow, and nested groups recurse without limit. So every file the
-//! crate is given (the map, each external tileset and template) is first
-//! read (at most [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES)) and pre-scanned
-//! with a streaming XML parser that rejects:
-//!
-//! - element nesting deeper than [`MAX_XML_DEPTH`];
-//! - a finite map whose size fails [`check_size`](crate::check_size);
-//! - a total `tilecount` over all tilesets above [`MAX_TILECOUNT`];
-//! - layer or chunk cells, summed over all layers, above
-//!   [`MAX_LAYER_CELLS`]; chunk coordinates beyond ±2^24;
-//! - layer or chunk data that does not hold exactly `width * height` gids
-//!   (compressed data is inflated with a cap of that many bytes, so a
-//!   compression bomb costs nothing), and gids below every tileset's
-//!   `firstgid`.
-//!
-//! So a load allocates at most: the files' bytes, about 16 bytes per layer
-//! cell in the `tiled` crate (≤ 256 MiB at [`MAX_LAYER_CELLS`]), about
-//! 200 bytes per tileset tile (≤ 50 MiB at [`MAX_TILECOUNT`]), objects and
-//! properties in proportion to the file size, and the final grid
-//! (≤ [`MAX_CELLS`](crate::MAX_CELLS) tiles).
-
+//! Tiled TMX maps: see [`LoadedLevel::load_tmx`].
 use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
@@ -105,7 +67,7 @@ fn structure(what: String) -> LevelError {
     LevelError::Tiled(what)
 }
 
-/// Pre-scans one TMX/TSX/TX document (see the module docs).
+/// Pre-scans one TMX/TSX/TX document (see [`LoadedLevel::load_tmx`]).
 ///
 /// The `tiled` crate reads layer data as the first text event inside
 /// `<data>` (or `<chunk>`) and matches elements at any depth, so the scan
@@ -388,8 +350,46 @@ fn from_tiled(e: ::tiled::Error) -> LevelError {
 }
 
 impl LoadedLevel {
-    /// Loads a Tiled TMX map with a tile mapping (external tilesets are read
-    /// relative to the map).
+    /// Loads a Tiled TMX map (and its TSX tilesets) through the `tiled`
+    /// crate; external tilesets are read relative to the map.
+    ///
+    /// Tile meaning and spawn/goal objects follow the tile mapping (see
+    /// [`TileMapping`]). Finite and
+    /// infinite (chunked) maps are read; flip and rotation flags are stripped
+    /// from gids. Layer data may be CSV or base64, uncompressed, zlib or gzip
+    /// (not zstd: the `tiled` crate is built without its C dependency). Only
+    /// orthogonal maps are accepted. Layer and object offsets and parallax are
+    /// ignored: cells are the map's own tile grid.
+    ///
+    /// An infinite map becomes the bounding box of its non-empty collision
+    /// tiles; object positions are shifted by the same origin.
+    ///
+    /// # Bounds on what a hostile file can make platnav allocate
+    ///
+    /// The `tiled` crate trusts its input: a `tilecount` of four billion makes
+    /// it reserve a hash map that aborts the process, a layer whose data is
+    /// shorter than `width * height` makes it panic later, chunk coordinates can
+    /// overflow, and nested groups recurse without limit. So every file the
+    /// crate is given (the map, each external tileset and template) is first
+    /// read (at most [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES)) and pre-scanned
+    /// with a streaming XML parser that rejects:
+    ///
+    /// - element nesting deeper than [`MAX_XML_DEPTH`];
+    /// - a finite map whose size fails [`check_size`](crate::check_size);
+    /// - a total `tilecount` over all tilesets above [`MAX_TILECOUNT`];
+    /// - layer or chunk cells, summed over all layers, above
+    ///   [`MAX_LAYER_CELLS`]; chunk coordinates beyond ±2^24;
+    /// - layer or chunk data that does not hold exactly `width * height` gids
+    ///   (compressed data is inflated with a cap of that many bytes, so a
+    ///   compression bomb costs nothing), and gids below every tileset's
+    ///   `firstgid`.
+    ///
+    /// So a load allocates at most: the files' bytes, about 16 bytes per layer
+    /// cell in the `tiled` crate (≤ 256 MiB at [`MAX_LAYER_CELLS`]), about
+    /// 200 bytes per tileset tile (≤ 50 MiB at [`MAX_TILECOUNT`]), objects and
+    /// properties in proportion to the file size, and the final grid
+    /// (≤ [`MAX_CELLS`](crate::MAX_CELLS) tiles).
+    ///
     ///
     /// # Errors
     /// Any [`LevelError`], wrapped in [`LevelError::File`] naming the map

@@ -1,27 +1,4 @@
-//! Tiled JSON maps (`.tmj`, `.json`) with embedded or external JSON
-//! tilesets (`.tsj`), read with serde (the `tiled` crate reads only TMX).
-//!
-//! The same [`TileMapping`] rules as TMX apply (see the `level::mapping`
-//! module docs): tile properties and classes give tile kinds, several tile
-//! layers merge with solid winning, point and rectangle objects give spawn
-//! and goals. Layer data may be a JSON array of gids or a base64 string,
-//! uncompressed, `zlib` or `gzip`; infinite maps are read from their chunks
-//! and become the bounding box of their non-empty tiles. Flip flags are
-//! stripped from gids; a gid that no tileset covers (`firstgid` to
-//! `firstgid + tilecount - 1`) is an error. Only orthogonal maps load.
-//!
-//! # Allocation bound
-//!
-//! The document is at most [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES) long
-//! (checked by the path loaders; [`LoadedLevel::from_tmj_str`] takes what it
-//! is given). serde_json holds at most 4 bytes per gid, and each gid takes
-//! at least 2 bytes of JSON; base64 data is decoded to exactly
-//! `width * height * 4` bytes (compressed data is inflated with that cap).
-//! Layer and chunk cells summed over the map are bounded by
-//! [`MAX_LAYER_CELLS`](crate::MAX_LAYER_CELLS); the final grid by
-//! [`MAX_CELLS`](crate::MAX_CELLS). `tilecount` is only compared, never
-//! allocated. Group nesting is bounded by serde_json's recursion limit (128).
-
+//! Tiled JSON maps: see [`LoadedLevel::load_tmj`].
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
@@ -172,8 +149,30 @@ fn json_err(e: &serde_json::Error) -> LevelError {
 }
 
 impl LoadedLevel {
-    /// Loads a Tiled JSON map; external `.tsj` tilesets are read relative
-    /// to it.
+    /// Loads a Tiled JSON map (`.tmj`, `.json`) with embedded or external JSON
+    /// tilesets (`.tsj`), read with serde (the `tiled` crate reads only TMX).
+    ///
+    /// The same [`TileMapping`] rules as TMX apply (see
+    /// [`TileMapping`]): tile properties and classes give tile kinds, several tile
+    /// layers merge with solid winning, point and rectangle objects give spawn
+    /// and goals. Layer data may be a JSON array of gids or a base64 string,
+    /// uncompressed, `zlib` or `gzip`; infinite maps are read from their chunks
+    /// and become the bounding box of their non-empty tiles. Flip flags are
+    /// stripped from gids; a gid that no tileset covers (`firstgid` to
+    /// `firstgid + tilecount - 1`) is an error. Only orthogonal maps load.
+    ///
+    /// # Allocation bound
+    ///
+    /// The document is at most [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES) long
+    /// (checked by the path loaders; [`LoadedLevel::from_tmj_str`] takes what it
+    /// is given). serde_json holds at most 4 bytes per gid, and each gid takes
+    /// at least 2 bytes of JSON; base64 data is decoded to exactly
+    /// `width * height * 4` bytes (compressed data is inflated with that cap).
+    /// Layer and chunk cells summed over the map are bounded by
+    /// [`MAX_LAYER_CELLS`](crate::MAX_LAYER_CELLS); the final grid by
+    /// [`MAX_CELLS`](crate::MAX_CELLS). `tilecount` is only compared, never
+    /// allocated. Group nesting is bounded by serde_json's recursion limit (128).
+    ///
     ///
     /// # Errors
     /// Any [`LevelError`], wrapped in [`LevelError::File`] naming the map.
