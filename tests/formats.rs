@@ -17,6 +17,7 @@ fn with_mapping() -> LoadOptions {
     }
 }
 
+#[cfg(any(feature = "tiled", feature = "png"))]
 fn assert_twin(path: &str, opts: &LoadOptions) {
     let want = ascii();
     let got = load_level(Path::new(path), opts).unwrap_or_else(|e| panic!("{path}: {e}"));

@@ -7,7 +7,6 @@
 
 use std::cell::Cell as StdCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
 use std::sync::Once;
 
 use platnav::Level;
@@ -220,7 +219,7 @@ fn fuzz_ascii() {
 #[cfg(feature = "serde")]
 #[test]
 fn fuzz_vglc() {
-    let legend = platnav::VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();
+    let legend = platnav::VglcLegend::load(std::path::Path::new("levels/smb/legend.json")).unwrap();
     let smb = read("levels/smb/mario-1-1.txt");
     let seeds = seeds(vec![smb[..smb.len().min(4000)].to_vec()], "txt");
     assert_eq!(
@@ -244,7 +243,7 @@ fn fuzz_vglc_legend_json() {
 
 #[cfg(feature = "tiled")]
 fn small_mapping() -> platnav::TileMapping {
-    platnav::TileMapping::load(Path::new("levels/small/mapping.json")).unwrap()
+    platnav::TileMapping::load(std::path::Path::new("levels/small/mapping.json")).unwrap()
 }
 
 #[cfg(feature = "tiled")]

@@ -5,6 +5,9 @@
 //! `name | substring the error must contain | options`, where options are
 //! space-separated `legend=FILE`, `mapping=FILE`, `ppt=N` or `layer=NAME`
 //! (files relative to the corpus). `make_corpus.py` writes the corpus.
+//!
+//! The expected messages assume every loader is built (default features).
+#![cfg(all(feature = "tiled", feature = "png"))]
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -282,6 +282,16 @@ pub fn read_bytes(path: &FsPath) -> Result<Vec<u8>, LevelError> {
     Ok(bytes)
 }
 
+/// Reads a file that a level refers to (a tileset or template): as
+/// [`read_bytes`], but only a regular file, so a hostile map cannot point at
+/// a device such as `/dev/stdin` and block the load.
+pub(crate) fn read_referenced(path: &FsPath) -> Result<Vec<u8>, LevelError> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(LevelError::Io("not a regular file".into()).in_file(path)),
+        _ => read_bytes(path),
+    }
+}
+
 /// Reads a text file with the [`MAX_FILE_BYTES`] bound, naming the file in
 /// every error.
 ///

@@ -11,7 +11,10 @@ use xml::common::Position;
 use xml::reader::{ParserConfig, XmlEvent};
 
 use super::mapping::{GID_FLAGS, Grid, Marks, Prop, Shape, TileKind, decode_data};
-use super::{LevelError, LoadedLevel, MAX_CELLS, MAX_SIDE, TileMapping, check_size, read_bytes};
+use super::{
+    LevelError, LoadedLevel, MAX_CELLS, MAX_SIDE, TileMapping, check_size, read_bytes,
+    read_referenced,
+};
 
 /// The largest total `tilecount` over the tilesets of one map (2^18).
 pub const MAX_TILECOUNT: u64 = 1 << 18;
@@ -319,7 +322,7 @@ impl ResourceReader for ScanReader {
                 None => return Err(LevelError::Tiled("the map was read twice".into())),
             }
         } else if self.external {
-            (read_bytes(path)?, false)
+            (read_referenced(path)?, false)
         } else {
             return Err(LevelError::Tiled(format!(
                 "{}: external files cannot be read for an in-memory map",

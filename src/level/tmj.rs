@@ -7,7 +7,9 @@ use serde::Deserialize;
 use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 
 use super::mapping::{GID_FLAGS, Grid, Marks, Prop, Shape, TileKind, decode_data};
-use super::{LevelError, LoadedLevel, MAX_SIDE, TileMapping, check_size, read_text};
+use super::{
+    LevelError, LoadedLevel, MAX_SIDE, TileMapping, check_size, read_referenced, read_text,
+};
 use crate::MAX_LAYER_CELLS;
 
 const MAX_CHUNK_COORD: i64 = 1 << 24;
@@ -227,7 +229,9 @@ fn tileset(
                 )));
             }
             let path = base.join(src);
-            let text = read_text(&path)?;
+            let bytes = read_referenced(&path)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| LevelError::Io("not UTF-8 text".into()).in_file(&path))?;
             serde_json::from_str::<TmjTileset>(&text).map_err(|e| json_err(&e).in_file(&path))?
         }
     };
