@@ -89,6 +89,10 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
     let mut layer: Option<(String, u64, u64)> = None;
     let mut data: Option<DataScan> = None;
     let mut chunk: Option<ChunkScan> = None;
+    // (tilewidth, margin, spacing) of a tileset without `columns`, whose
+    // column count the `tiled` crate computes from its image with unchecked
+    // arithmetic.
+    let mut columns_from_image: Option<(u32, u32, u32)> = None;
     loop {
         let event = reader.next();
         let pos = reader.position();
@@ -142,9 +146,32 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                                 }));
                             }
                         }
+                        columns_from_image = num::<u32>(a, "columns").is_none().then(|| {
+                            (
+                                num::<u32>(a, "tilewidth").unwrap_or(0),
+                                num::<u32>(a, "margin").unwrap_or(0),
+                                num::<u32>(a, "spacing").unwrap_or(0),
+                            )
+                        });
                         if root && depth == 2 {
                             if let Some(g) = num::<u32>(a, "firstgid") {
                                 budget.firstgids.push(g);
+                            }
+                        }
+                    }
+                    "image" => {
+                        if let Some((tw, margin, spacing)) = columns_from_image {
+                            let w = num::<i32>(a, "width").unwrap_or(0) as u32;
+                            let ok = w
+                                .checked_sub(margin)
+                                .and_then(|x| x.checked_add(spacing))
+                                .is_some()
+                                && tw.checked_add(spacing).is_some_and(|d| d > 0);
+                            if !ok {
+                                return Err(at(structure(format!(
+                                    "tileset without columns: image width {w}, margin {margin}, \
+                                     spacing {spacing} and tile width {tw} give no column count"
+                                ))));
                             }
                         }
                     }
@@ -256,6 +283,7 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                         }
                     }
                     "layer" => layer = None,
+                    "tileset" => columns_from_image = None,
                     _ => {}
                 }
             }

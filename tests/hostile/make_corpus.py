@@ -33,6 +33,8 @@ w("bad-csv.tmx", tmx(layer("1,1,x,1,0,0,0,0")))
 w("missing-tileset.tmx", tmx(layer("1,1,1,1,0,0,0,0"), tileset='<tileset firstgid="1" source="nope.tsx"/>'))
 groups = "".join(f'<group id="{i}" name="g{i}">' for i in range(100)) + "</group>" * 100
 w("dir-tileset.tmx", tmx(layer("1,1,1,1,0,0,0,0"), tileset='<tileset firstgid="1" source="."/>'))
+w("columns-overflow.tmx", tmx(layer("1,1,1,1,0,0,0,0"), tileset='<tileset firstgid="1" name="t" tilewidth="4294967295" tileheight="16" spacing="1" tilecount="4"><image source="t.png" width="64" height="16"/></tileset>'))
+w("margin-underflow.tmx", tmx(layer("1,1,1,1,0,0,0,0"), tileset='<tileset firstgid="1" name="t" tilewidth="16" tileheight="16" margin="100" tilecount="4"><image source="t.png" width="64" height="16"/></tileset>'))
 w("deep-nesting.tmx", tmx(groups + "\n"))
 bomb = base64.b64encode(zlib.compress(b"\0" * (64 << 20))).decode()
 w("zip-bomb.tmx", tmx(f' <layer id="1" name="L" width="4" height="2"><data encoding="base64" compression="zlib">{bomb}</data></layer>\n'))
