@@ -37,12 +37,7 @@ fn body_matches_every_reference_vector_within_1e_9() {
         let states = case["states"].as_array().unwrap();
         assert_eq!(inputs.len(), states.len(), "{name}");
         for (tick, (inp, st)) in inputs.iter().zip(states).enumerate() {
-            let t: Vec<i64> = inp
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_i64().unwrap())
-                .collect();
+            let t: Vec<i64> = inp.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
             let input = Input::from_triple([t[0], t[1], t[2]]).unwrap();
             body.step(&level, &physics, input);
             let s = st.as_array().unwrap();
@@ -57,16 +52,8 @@ fn body_matches_every_reference_vector_within_1e_9() {
                     want[k]
                 );
             }
-            assert_eq!(
-                body.grounded,
-                s[4].as_bool().unwrap(),
-                "case {name:?} tick {tick}: grounded"
-            );
-            assert_eq!(
-                body.dead,
-                s[5].as_bool().unwrap(),
-                "case {name:?} tick {tick}: dead"
-            );
+            assert_eq!(body.grounded, s[4].as_bool().unwrap(), "case {name:?} tick {tick}: grounded");
+            assert_eq!(body.dead, s[5].as_bool().unwrap(), "case {name:?} tick {tick}: dead");
             assert_eq!(
                 u64::from(body.air_jumps_left),
                 s[6].as_u64().unwrap(),

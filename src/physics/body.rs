@@ -222,17 +222,14 @@ impl Body {
 
         // 3. Run.
         let target = f64::from(input.move_x) * p.run_speed;
-        let a = if self.grounded {
-            p.ground_accel
-        } else {
-            p.air_accel
-        };
+        let a = if self.grounded { p.ground_accel } else { p.air_accel };
         self.vx += (target - self.vx).clamp(-a * dt, a * dt);
 
         // 4. Fall.
         self.vy += p.gravity * dt;
         if let Some(wj) = &p.wall_jump {
-            let toward_wall = (input.move_x < 0 && wall_left) || (input.move_x > 0 && wall_right);
+            let toward_wall =
+                (input.move_x < 0 && wall_left) || (input.move_x > 0 && wall_right);
             if !self.grounded && self.vy > 0.0 && toward_wall {
                 self.vy = self.vy.min(wj.slide_speed);
             }

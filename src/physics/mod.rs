@@ -179,13 +179,7 @@ impl Physics {
     /// # Errors
     /// [`PhysicsError::Invalid`] naming the first bad parameter.
     pub fn validate(&self) -> Result<(), PhysicsError> {
-        let bad = |param, value, reason| {
-            Err(PhysicsError::Invalid {
-                param,
-                value,
-                reason,
-            })
-        };
+        let bad = |param, value, reason| Err(PhysicsError::Invalid { param, value, reason });
         let mut values: Vec<(&'static str, f64)> = vec![
             ("w", self.w),
             ("h", self.h),
@@ -222,15 +216,9 @@ impl Physics {
             }
         }
         for &(param, value) in &values {
-            let is_speed = param.ends_with("speed")
-                || param.ends_with("speed_x")
-                || param.ends_with("speed_y");
+            let is_speed = param.ends_with("speed") || param.ends_with("speed_x") || param.ends_with("speed_y");
             if is_speed && value * self.dt >= 1.0 {
-                return bad(
-                    param,
-                    value,
-                    "speed times dt must be under 1 tile (no tunnelling)",
-                );
+                return bad(param, value, "speed times dt must be under 1 tile (no tunnelling)");
             }
         }
         Ok(())
