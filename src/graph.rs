@@ -63,6 +63,25 @@ impl NavMap {
         ))
     }
 
+    /// A map from already validated links, in any order.
+    pub(crate) fn from_links(
+        level: Level,
+        physics: Physics,
+        classes: Classification,
+        nodes: Vec<Cell>,
+        links: Vec<Link>,
+    ) -> Self {
+        let mut per_node: Vec<Vec<Link>> = vec![Vec::new(); nodes.len()];
+        let index: std::collections::HashMap<Cell, usize> =
+            nodes.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        for l in links {
+            if let Some(&i) = index.get(&l.from) {
+                per_node[i].push(l);
+            }
+        }
+        Self::assemble(level, physics, classes, nodes, per_node)
+    }
+
     fn assemble(
         level: Level,
         physics: Physics,

@@ -249,3 +249,75 @@ fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
         assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
     }
 }
+
+/// Every file of the hostile corpus (`tests/hostile/`) gets a one-line
+/// error naming it and exit code 2 from the CLI.
+#[test]
+fn every_hostile_file_gets_a_one_line_error_and_exit_2() {
+    let dir = std::path::Path::new("tests/hostile");
+    let table = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
+    let mut count = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let mut parts = line.split('|').map(str::trim);
+        let name = parts.next().unwrap();
+        let file = dir.join(name);
+        let mut args: Vec<String> = vec!["links".into(), file.to_string_lossy().into_owned()];
+        for opt in parts.nth(1).unwrap_or("").split_whitespace() {
+            let (k, v) = opt.split_once('=').unwrap();
+            let flag = match k {
+                "legend" => "--legend",
+                "mapping" => "--mapping",
+                "ppt" => "--pixels-per-tile",
+                "layer" => "--layer",
+                other => panic!("unknown option {other}"),
+            };
+            args.push(flag.into());
+            args.push(if k == "legend" || k == "mapping" {
+                dir.join(v).to_string_lossy().into_owned()
+            } else {
+                v.into()
+            });
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = platnav(&refs);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(name), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name} printed to stdout");
+        count += 1;
+    }
+    assert!(count >= 50, "only {count} corpus files");
+}
+
+#[test]
+fn a_saved_map_is_reused_and_refused_for_other_physics() {
+    let dir = std::env::temp_dir().join(format!("platnav-cli-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("demo.pnav");
+    let f = file.to_str().unwrap();
+    let out = platnav(&["links", "levels/demo.txt", "--preset", "agile", "--save", f]);
+    assert!(out.status.success());
+    let fresh = platnav(&["path", "levels/demo.txt", "--preset", "agile", "--json"]);
+    let reused = platnav(&[
+        "path",
+        "levels/demo.txt",
+        "--preset",
+        "agile",
+        "--map",
+        f,
+        "--json",
+    ]);
+    assert!(fresh.status.success() && reused.status.success());
+    assert_eq!(
+        fresh.stdout, reused.stdout,
+        "the spawn-to-goal path must be identical"
+    );
+    let wrong = platnav(&["path", "levels/demo.txt", "--preset", "default", "--map", f]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("other physics"));
+}

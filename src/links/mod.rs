@@ -352,7 +352,17 @@ fn jump_took_effect(before: &Body, level: &Level, p: &Physics) -> bool {
 }
 
 /// Cells overlapped by the box over a performance.
-fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Cell> {
+pub(crate) fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Cell> {
+    sweep_and_end(level, p, from, tape).0
+}
+
+/// Cells overlapped by the box over a performance, and the final body.
+pub(crate) fn sweep_and_end(
+    level: &Level,
+    p: &Physics,
+    from: Cell,
+    tape: &[Input],
+) -> (Vec<Cell>, Body) {
     let mut body = Body::standing(from, p);
     let mut cells = Vec::new();
     let mut add = |b: &Body| {
@@ -373,7 +383,7 @@ fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Ce
     }
     cells.sort_unstable();
     cells.dedup();
-    cells
+    (cells, body)
 }
 
 /// Keeps the best link per `(to, kind)` (fewest ticks, then fewest jumps).
