@@ -9,6 +9,7 @@ mod level;
 mod links;
 mod path;
 mod physics;
+pub mod render;
 mod search;
 
 pub use classify::{Classification, NodeType};
