@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 
 mod classify;
+mod follow;
 mod graph;
 #[cfg(feature = "serde")]
 pub mod json;
@@ -13,6 +14,7 @@ pub mod render;
 mod search;
 
 pub use classify::{Classification, NodeType};
+pub use follow::{FollowOptions, PathFollower};
 pub use graph::{LinkId, NavMap, NodeId};
 #[cfg(feature = "serde")]
 pub use level::VglcLegend;
