@@ -175,6 +175,13 @@ impl Canvas {
             .flat_map(move |y| (0..self.width()).filter_map(move |x| self.pixel(x, y)))
     }
 
+    /// Every pixel as RGBA bytes (straight alpha), row-major: ready for a
+    /// GPU texture.
+    #[must_use]
+    pub fn to_rgba8(&self) -> Vec<u8> {
+        self.pixels().flat_map(|c| [c.r, c.g, c.b, c.a]).collect()
+    }
+
     /// The picture as PNG bytes.
     ///
     /// # Errors
