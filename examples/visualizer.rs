@@ -330,6 +330,10 @@ impl Chase {
         if caught {
             self.catches += 1;
             self.player = Body::standing(self.player_start, p);
+            for (body, follower, home) in &mut self.enemies {
+                *body = Body::standing(*home, p);
+                follower.reset();
+            }
         }
     }
 }
@@ -393,6 +397,7 @@ async fn main() {
     let mut message = String::new();
     let mut show_help = true;
     let mut cam_x = 0.0f32;
+    let mut last_scroll = f64::NEG_INFINITY;
     let mut clock = 0.0f64;
     let mut frame = 0u32;
     let dt = world.map.physics().dt;
@@ -400,9 +405,11 @@ async fn main() {
     loop {
         frame += 1;
         let (lw, lh) = (level.width() as f32, level.height() as f32);
+        // Fit the height; fit the width too unless tiles would get tiny
+        // (wide levels scroll instead).
         let scale = ((screen_height() - HUD) / lh)
-            .min(screen_width() / lw)
-            .max(6.0);
+            .min((screen_width() / lw).max(24.0))
+            .max(4.0);
         let view_w = screen_width() / scale;
         let max_cam = (lw - view_w).max(0.0);
 
@@ -429,14 +436,18 @@ async fn main() {
             break;
         }
         let wheel = mouse_wheel().1;
-        if wheel != 0.0 {
-            cam_x -= wheel.signum() * 3.0;
-        }
-        if is_key_down(KeyCode::Comma) {
-            cam_x -= 0.5;
-        }
-        if is_key_down(KeyCode::Period) {
-            cam_x += 0.5;
+        let scrolled = if wheel != 0.0 {
+            -wheel.signum() * 3.0
+        } else if is_key_down(KeyCode::Comma) {
+            -0.5
+        } else if is_key_down(KeyCode::Period) {
+            0.5
+        } else {
+            0.0
+        };
+        if scrolled != 0.0 {
+            cam_x += scrolled;
+            last_scroll = get_time();
         }
 
         // --- Physics knobs: applied on key release, then the map rebuilds.
@@ -526,8 +537,11 @@ async fn main() {
                 None => world.step_replay(),
             }
         }
-        if let Some(c) = &chase {
-            cam_x = c.player.x as f32 - view_w / 2.0;
+        // The camera follows the player (chase) or the replaying body,
+        // except for three seconds after the user scrolled.
+        if get_time() - last_scroll > 3.0 {
+            let x = chase.as_ref().map_or(world.replay.x, |c| c.player.x);
+            cam_x = x as f32 - view_w / 2.0;
         }
         cam_x = cam_x.clamp(0.0, max_cam);
         screen.cam_x = cam_x;

@@ -13,11 +13,21 @@ use platnav::render::node_color;
 
 const FRAMES: u32 = 20;
 
-/// Kills the Xvfb we started when the test ends, however it ends.
+/// Stops the Xvfb we started when the test ends, however it ends: SIGTERM
+/// first, so that it removes its lock file and socket.
 struct Xvfb(Child);
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
+        let pid = self.0.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
