@@ -1,26 +1,5 @@
 //! A closed-loop path follower: from the body's actual state, the next
-//! [`Input`] toward a (possibly moving) target.
-//!
-//! The follower keeps the current [`Path`], the states the reference body
-//! passes through when it performs the path's tape from where the plan
-//! started, and a tick index. Each tick it compares the body with the
-//! expected state at that tick:
-//!
-//! - **on plan** (every coordinate within [`FollowOptions::tolerance`], same
-//!   grounded flag): it emits the tape's input for that tick. Motion is
-//!   deterministic, so an undisturbed body stays on plan to the goal;
-//! - **the target moved** to another standing cell: the plan is kept until
-//!   the next link boundary (every link ends at rest on its cell, see
-//!   [`crate::Link`]) and re-planned from there, so a chase never brakes
-//!   mid-jump;
-//! - **off plan** (knocked, blocked, or landed somewhere unexpected): the
-//!   plan is dropped. Airborne, the follower steers toward the target and
-//!   keeps a rising jump held; standing, it brakes and centres on its cell
-//!   (the state every path starts from) and then re-plans from that cell.
-//!
-//! A target that is not standable (a player in mid-air) snaps to the nearest
-//! standable cell, as in [`NavMap::find_path`]. An unreachable target is not
-//! searched for again until the body's cell or the target's cell changes.
+//! [`Input`] toward a (possibly moving) target. See [`PathFollower`].
 
 use crate::graph::NavMap;
 use crate::level::Cell;
@@ -60,8 +39,28 @@ struct Plan {
 }
 
 /// Follows paths on a [`NavMap`] in closed loop, re-planning when the
-/// target changes cell or the body leaves the plan (see the [module
-/// docs](self)).
+/// target changes cell or the body leaves the plan.
+///
+/// The follower keeps the current [`Path`], the states the reference body
+/// passes through when it performs the path's tape from where the plan
+/// started, and a tick index. Each tick it compares the body with the
+/// expected state at that tick:
+///
+/// - **on plan** (every coordinate within [`FollowOptions::tolerance`], same
+///   grounded flag): it emits the tape's input for that tick. Motion is
+///   deterministic, so an undisturbed body stays on plan to the goal;
+/// - **the target moved** to another standing cell: the plan is kept until
+///   the next link boundary (every link ends at rest on its cell, see
+///   [`crate::Link`]) and re-planned from there, so a chase never brakes
+///   mid-jump;
+/// - **off plan** (knocked, blocked, or landed somewhere unexpected): the
+///   plan is dropped. Airborne, the follower steers toward the target and
+///   keeps a rising jump held; standing, it brakes and centres on its cell
+///   (the state every path starts from) and then re-plans from that cell.
+///
+/// A target that is not standable (a player in mid-air) snaps to the nearest
+/// standable cell, as in [`NavMap::find_path`]. An unreachable target is not
+/// searched for again until the body's cell or the target's cell changes.
 #[derive(Debug, Clone, Default)]
 pub struct PathFollower {
     options: FollowOptions,

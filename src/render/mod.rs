@@ -17,7 +17,7 @@
 mod canvas;
 
 #[cfg(feature = "render")]
-pub use canvas::{Canvas, Crop, RenderOptions, render_map};
+pub use canvas::{Canvas, Crop, RenderError, RenderOptions, render_map};
 
 use crate::classify::NodeType;
 use crate::graph::{NavMap, NodeId};
