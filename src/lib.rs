@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 
 mod classify;
+mod follow;
 mod graph;
 #[cfg(feature = "serde")]
 pub mod json;
@@ -11,9 +12,11 @@ mod links;
 mod navfile;
 mod path;
 mod physics;
+pub mod render;
 mod search;
 
 pub use classify::{Classification, NodeType};
+pub use follow::{FollowOptions, PathFollower};
 pub use graph::{LinkId, NavMap, NodeId};
 #[cfg(feature = "serde")]
 pub use level::VglcLegend;

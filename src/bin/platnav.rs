@@ -1,5 +1,8 @@
 //! The `platnav` command line: a client of the library's public API.
 
+#[path = "platnav/render.rs"]
+mod render;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -50,6 +53,8 @@ enum Cmd {
     Path(PathArgs),
     /// Export the nav map: node types and links with their input tapes.
     Links(LinksArgs),
+    /// Draw the level, node types, links and a path to a PNG.
+    Render(render::RenderArgs),
 }
 
 #[derive(Args)]
@@ -398,6 +403,7 @@ fn main() -> ExitCode {
         None => run_default().map(|()| ExitCode::SUCCESS),
         Some(Cmd::Path(a)) => run_path(a),
         Some(Cmd::Links(a)) => run_links(a).map(|()| ExitCode::SUCCESS),
+        Some(Cmd::Render(a)) => render::run(a).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
