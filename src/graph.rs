@@ -50,6 +50,15 @@ impl NavMap {
         physics.validate()?;
         let classes = Classification::new(level, physics);
         let nodes: Vec<Cell> = classes.standable_cells().collect();
+        #[cfg(feature = "parallel")]
+        let per_node: Vec<Vec<Link>> = {
+            use rayon::prelude::*;
+            nodes
+                .par_iter()
+                .map(|&c| links_from(level, physics, &classes, c, options))
+                .collect()
+        };
+        #[cfg(not(feature = "parallel"))]
         let per_node: Vec<Vec<Link>> = nodes
             .iter()
             .map(|&c| links_from(level, physics, &classes, c, options))
