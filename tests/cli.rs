@@ -89,6 +89,30 @@ fn path_json_on_smb_1_1_is_the_physics_md_format_and_its_tape_replays() {
 }
 
 #[test]
+fn a_vglc_level_beside_its_legend_needs_no_legend_flag() {
+    let args = [
+        "path",
+        "levels/smb/mario-1-1.txt",
+        "--preset",
+        "smb",
+        "--from",
+        "2,12",
+        "--to",
+        "199,12",
+        "--json",
+    ];
+    let out = platnav(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut with_legend = args.to_vec();
+    with_legend.extend(["--legend", "levels/smb/legend.json"]);
+    assert_eq!(out.stdout, platnav(&with_legend).stdout);
+}
+
+#[test]
 fn path_reports_the_snapped_cells() {
     let out = platnav(&[
         "path",
@@ -162,7 +186,7 @@ fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
     let mut p = serde_json::to_value(Physics::default()).unwrap();
     p["run_speed"] = serde_json::json!(100.0);
     std::fs::write(&fast, p.to_string()).unwrap();
-    let bad_legend = dir.join("legend.json");
+    let bad_legend = dir.join("bad-legend.json");
     std::fs::write(&bad_legend, "{").unwrap();
     let lvl = bad_level.to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![

@@ -200,3 +200,31 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
     let err = NavMap::load(Path::new("no/such/map.pnav"), &level, &p).unwrap_err();
     assert!(err.to_string().starts_with("no/such/map.pnav: "), "{err}");
 }
+
+#[test]
+fn all_18_smb_levels_round_trip_and_answer_identically() {
+    let legend = platnav::VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();
+    let mut files: Vec<_> = std::fs::read_dir("levels/smb")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 18);
+    let physics = Physics::smb();
+    let check = |path: &std::path::PathBuf| {
+        let level = platnav::Level::load_vglc(path, &legend).unwrap();
+        let fresh = NavMap::build(&level, &physics).unwrap();
+        let from_json = NavMap::from_json(&fresh.to_json(), &level, &physics).unwrap();
+        let from_bytes = NavMap::from_bytes(&fresh.to_bytes(), &level, &physics).unwrap();
+        for loaded in [&from_json, &from_bytes] {
+            assert_same_answers(&fresh, loaded, fresh.node_count() / 4 + 1);
+        }
+    };
+    std::thread::scope(|s| {
+        let (a, b) = files.split_at(9);
+        let h = s.spawn(|| a.iter().for_each(check));
+        b.iter().for_each(check);
+        h.join().unwrap();
+    });
+}

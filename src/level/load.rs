@@ -57,6 +57,9 @@ impl LoadedLevel {
 /// | `.png` | image mask (feature `png`) | `legend` (colour legend), `pixels_per_tile` |
 /// | anything else | text: VGLC when `legend` is set, else platnav ASCII | `legend` (VGLC legend) |
 ///
+/// A text file that is not platnav ASCII and has a `legend.json` beside it
+/// (the VGLC corpus layout) is read as VGLC with that legend.
+///
 /// Every error is wrapped in [`LevelError::File`] naming the level file;
 /// an error in a mapping, legend or tileset file names that file too
 /// (`level.tmx: mapping.json: ...`).
@@ -89,7 +92,21 @@ fn load_text(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
         Some(_) => {
             Err(LevelError::UnknownFormat("VGLC (feature `serde` is off)".into()).in_file(path))
         }
-        None => Level::load(path).map(LoadedLevel::from_tiles),
+        None => {
+            let ascii = Level::load(path);
+            #[cfg(feature = "serde")]
+            if let Err(LevelError::File { source, .. }) = &ascii
+                && matches!(**source, LevelError::UnknownTile { .. })
+            {
+                // VGLC corpora keep one `legend.json` beside their levels.
+                // A sibling that is not a legend leaves the ASCII error standing.
+                let sibling = path.with_file_name("legend.json");
+                if let Ok(legend) = super::VglcLegend::load(&sibling) {
+                    return Level::load_vglc(path, &legend).map(LoadedLevel::from_tiles);
+                }
+            }
+            ascii.map(LoadedLevel::from_tiles)
+        }
     }
 }
 
