@@ -50,6 +50,15 @@ impl NavMap {
         physics.validate()?;
         let classes = Classification::new(level, physics);
         let nodes: Vec<Cell> = classes.standable_cells().collect();
+        #[cfg(feature = "parallel")]
+        let per_node: Vec<Vec<Link>> = {
+            use rayon::prelude::*;
+            nodes
+                .par_iter()
+                .map(|&c| links_from(level, physics, &classes, c, options))
+                .collect()
+        };
+        #[cfg(not(feature = "parallel"))]
         let per_node: Vec<Vec<Link>> = nodes
             .iter()
             .map(|&c| links_from(level, physics, &classes, c, options))
@@ -61,6 +70,25 @@ impl NavMap {
             nodes,
             per_node,
         ))
+    }
+
+    /// A map from already validated links, in any order.
+    pub(crate) fn from_links(
+        level: Level,
+        physics: Physics,
+        classes: Classification,
+        nodes: Vec<Cell>,
+        links: Vec<Link>,
+    ) -> Self {
+        let mut per_node: Vec<Vec<Link>> = vec![Vec::new(); nodes.len()];
+        let index: std::collections::HashMap<Cell, usize> =
+            nodes.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        for l in links {
+            if let Some(&i) = index.get(&l.from) {
+                per_node[i].push(l);
+            }
+        }
+        Self::assemble(level, physics, classes, nodes, per_node)
     }
 
     pub(crate) fn assemble(

@@ -3,13 +3,17 @@
 
 mod analysis;
 mod classify;
+mod follow;
 mod graph;
 #[cfg(feature = "serde")]
 pub mod json;
 mod level;
 mod links;
+#[cfg(feature = "serde")]
+mod navfile;
 mod path;
 mod physics;
+pub mod render;
 mod search;
 
 pub use analysis::{
@@ -17,14 +21,21 @@ pub use analysis::{
     Regions, Report, ReportOptions, SNAP_RADIUS, bisect, evaluate, least_value,
 };
 pub use classify::{Classification, NodeType};
+pub use follow::{FollowOptions, PathFollower};
 pub use graph::{LinkId, NavMap, NodeId};
 #[cfg(feature = "serde")]
 pub use level::VglcLegend;
 pub use level::{
-    Cell, Level, LevelError, MAX_CELLS, MAX_FILE_BYTES, MAX_SIDE, SplitMix64, Tile, check_size,
-    read_text,
+    Cell, Level, LevelError, LoadOptions, LoadedLevel, MAX_CELLS, MAX_FILE_BYTES, MAX_SIDE,
+    SplitMix64, Tile, check_size, load_level, read_bytes, read_text,
 };
+#[cfg(feature = "png")]
+pub use level::{ColorLegend, MAX_PIXELS};
+#[cfg(feature = "tiled")]
+pub use level::{MAX_LAYER_CELLS, MAX_TILECOUNT, MAX_XML_DEPTH, TileKind, TileMapping};
 pub use links::{Link, LinkKind, LinkOptions, SETTLE_SLACK};
+#[cfg(feature = "serde")]
+pub use navfile::{MAX_LINK_TICKS, MAX_LINKS_PER_NODE, NAVMAP_FORMAT_VERSION, NavFileError};
 pub use path::{Path, PathStep, replay};
 pub use physics::{Body, EPS, Input, Physics, PhysicsError, WallJump};
 pub use search::{PathError, SearchOptions, SearchStats};

@@ -89,6 +89,30 @@ fn path_json_on_smb_1_1_is_the_physics_md_format_and_its_tape_replays() {
 }
 
 #[test]
+fn a_vglc_level_beside_its_legend_needs_no_legend_flag() {
+    let args = [
+        "path",
+        "levels/smb/mario-1-1.txt",
+        "--preset",
+        "smb",
+        "--from",
+        "2,12",
+        "--to",
+        "199,12",
+        "--json",
+    ];
+    let out = platnav(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut with_legend = args.to_vec();
+    with_legend.extend(["--legend", "levels/smb/legend.json"]);
+    assert_eq!(out.stdout, platnav(&with_legend).stdout);
+}
+
+#[test]
 fn path_reports_the_snapped_cells() {
     let out = platnav(&[
         "path",
@@ -162,7 +186,7 @@ fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
     let mut p = serde_json::to_value(Physics::default()).unwrap();
     p["run_speed"] = serde_json::json!(100.0);
     std::fs::write(&fast, p.to_string()).unwrap();
-    let bad_legend = dir.join("legend.json");
+    let bad_legend = dir.join("bad-legend.json");
     std::fs::write(&bad_legend, "{").unwrap();
     let lvl = bad_level.to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
@@ -248,4 +272,76 @@ fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
         }
         assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
     }
+}
+
+/// Every file of the hostile corpus (`tests/hostile/`) gets a one-line
+/// error naming it and exit code 2 from the CLI.
+#[test]
+fn every_hostile_file_gets_a_one_line_error_and_exit_2() {
+    let dir = std::path::Path::new("tests/hostile");
+    let table = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
+    let mut count = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let mut parts = line.split('|').map(str::trim);
+        let name = parts.next().unwrap();
+        let file = dir.join(name);
+        let mut args: Vec<String> = vec!["links".into(), file.to_string_lossy().into_owned()];
+        for opt in parts.nth(1).unwrap_or("").split_whitespace() {
+            let (k, v) = opt.split_once('=').unwrap();
+            let flag = match k {
+                "legend" => "--legend",
+                "mapping" => "--mapping",
+                "ppt" => "--pixels-per-tile",
+                "layer" => "--layer",
+                other => panic!("unknown option {other}"),
+            };
+            args.push(flag.into());
+            args.push(if k == "legend" || k == "mapping" {
+                dir.join(v).to_string_lossy().into_owned()
+            } else {
+                v.into()
+            });
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = platnav(&refs);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(name), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name} printed to stdout");
+        count += 1;
+    }
+    assert!(count >= 50, "only {count} corpus files");
+}
+
+#[test]
+fn a_saved_map_is_reused_and_refused_for_other_physics() {
+    let dir = std::env::temp_dir().join(format!("platnav-cli-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("demo.pnav");
+    let f = file.to_str().unwrap();
+    let out = platnav(&["links", "levels/demo.txt", "--preset", "agile", "--save", f]);
+    assert!(out.status.success());
+    let fresh = platnav(&["path", "levels/demo.txt", "--preset", "agile", "--json"]);
+    let reused = platnav(&[
+        "path",
+        "levels/demo.txt",
+        "--preset",
+        "agile",
+        "--map",
+        f,
+        "--json",
+    ]);
+    assert!(fresh.status.success() && reused.status.success());
+    assert_eq!(
+        fresh.stdout, reused.stdout,
+        "the spawn-to-goal path must be identical"
+    );
+    let wrong = platnav(&["path", "levels/demo.txt", "--preset", "default", "--map", f]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("other physics"));
 }

@@ -1,5 +1,8 @@
 //! The `platnav` command line: a client of the library's public API.
 
+#[path = "platnav/render.rs"]
+mod render;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -7,7 +10,8 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 use platnav::json::{map_to_json, path_error_to_json, path_to_json};
 use platnav::{
-    Body, Cell, Level, LinkKind, NavMap, Path, Physics, SearchOptions, Tile, VglcLegend,
+    Body, Cell, Level, LinkKind, LoadOptions, LoadedLevel, NavMap, Path, Physics, SearchOptions,
+    Tile,
 };
 
 /// `print!` that ignores a closed stdout (`platnav ... | head`) instead of
@@ -56,6 +60,8 @@ enum Cmd {
     Path(PathArgs),
     /// Export the nav map: node types and links with their input tapes.
     Links(LinksArgs),
+    /// Draw the level, node types, links and a path to a PNG.
+    Render(render::RenderArgs),
     /// Report reachability, regions, traps and each goal (with what is
     /// missing to reach it); exit code 1 when no goal is reachable.
     Check(check::CheckArgs),
@@ -66,7 +72,8 @@ enum Cmd {
 
 #[derive(Args)]
 struct MapArgs {
-    /// The level file (platnav ASCII, or VGLC text with --legend).
+    /// The level file: platnav ASCII (.txt), VGLC text (with --legend),
+    /// Tiled (.tmx, .tmj/.json) or a PNG mask (.png).
     level: PathBuf,
     /// A physics preset: default, agile or smb.
     #[arg(long, conflicts_with = "physics")]
@@ -74,21 +81,35 @@ struct MapArgs {
     /// A physics JSON file (the `physics` object of PHYSICS.md).
     #[arg(long)]
     physics: Option<PathBuf>,
-    /// A VGLC legend JSON: marks LEVEL as VGLC text.
+    /// A VGLC legend JSON (marks a text LEVEL as VGLC), or a PNG mask's
+    /// colour legend.
     #[arg(long)]
     legend: Option<PathBuf>,
+    /// Tiled maps: the collision layer's name (default: every tile layer).
+    #[arg(long)]
+    layer: Option<String>,
+    /// Tiled maps: a tile mapping file (property values and classes to tile kinds).
+    #[arg(long)]
+    mapping: Option<PathBuf>,
+    /// PNG masks: the side of one tile in pixels.
+    #[arg(long)]
+    pixels_per_tile: Option<u32>,
+    /// Load the nav map from this file (saved by `links --save`) instead of
+    /// building it; refused if it was built for another level or physics.
+    #[arg(long)]
+    map: Option<PathBuf>,
 }
 
 #[derive(Args)]
 struct PathArgs {
     #[command(flatten)]
     map: MapArgs,
-    /// Start cell, as COL,ROW.
+    /// Start cell, as COL,ROW (default: the level's spawn marker).
     #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
-    from: Cell,
-    /// Goal cell, as COL,ROW.
+    from: Option<Cell>,
+    /// Goal cell, as COL,ROW (default: the nearest reachable goal marker).
     #[arg(long, value_parser = parse_cell, allow_hyphen_values = true)]
-    to: Cell,
+    to: Option<Cell>,
     /// Beam width (default: exact search).
     #[arg(long)]
     beam: Option<usize>,
@@ -104,6 +125,9 @@ struct LinksArgs {
     /// Print JSON (default: a summary).
     #[arg(long)]
     json: bool,
+    /// Save the map to FILE: binary for `.pnav`, JSON otherwise.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
 }
 
 fn parse_cell(s: &str) -> Result<Cell, String> {
@@ -141,17 +165,45 @@ fn load_physics(args: &MapArgs) -> Result<Physics, CliError> {
     Ok(physics)
 }
 
-fn load_level(args: &MapArgs) -> Result<Level, CliError> {
-    Ok(match &args.legend {
-        Some(legend) => Level::load_vglc(&args.level, &VglcLegend::load(legend)?)?,
-        None => Level::load(&args.level)?,
-    })
+fn load_level(args: &MapArgs) -> Result<LoadedLevel, CliError> {
+    let opts = LoadOptions {
+        layer: args.layer.clone(),
+        mapping: args.mapping.clone(),
+        legend: args.legend.clone(),
+        pixels_per_tile: args.pixels_per_tile,
+    };
+    Ok(platnav::load_level(&args.level, &opts)?)
 }
 
-fn build(args: &MapArgs) -> Result<NavMap, CliError> {
+/// Loads the level and physics and builds the map; also returns the
+/// level's spawn and goal markers.
+fn build(args: &MapArgs) -> Result<(NavMap, LoadedLevel), CliError> {
     let physics = load_physics(args)?;
-    let level = load_level(args)?;
-    Ok(NavMap::build(&level, &physics)?)
+    let loaded = load_level(args)?;
+    let map = match &args.map {
+        Some(file) => NavMap::load(file, &loaded.level, &physics)?,
+        None => NavMap::build(&loaded.level, &physics)?,
+    };
+    Ok((map, loaded))
+}
+
+/// The explicit goal, or the goal marker the start reaches soonest (the
+/// first marker when none is reachable, so the search reports why).
+fn pick_goal(map: &NavMap, start: Cell, goals: &[Cell], radius: u32) -> Option<Cell> {
+    let first = goals.first().copied()?;
+    let Some(s) = map.snap(start, radius).and_then(|c| map.node(c)) else {
+        return Some(first);
+    };
+    let dist = map.dijkstra(s);
+    goals
+        .iter()
+        .filter_map(|&g| {
+            let n = map.node(map.snap(g, radius)?)?;
+            dist[n.0 as usize].map(|d| (d, g))
+        })
+        .min()
+        .map(|(_, g)| g)
+        .or(Some(first))
 }
 
 fn link_summary(map: &NavMap) -> String {
@@ -276,12 +328,27 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
     if args.beam == Some(0) {
         return Err(CliError("--beam: the width must be at least 1".into()));
     }
-    let map = build(&args.map)?;
+    let (map, loaded) = build(&args.map)?;
     let opts = SearchOptions {
         beam_width: args.beam,
         ..SearchOptions::default()
     };
-    let result = map.find_path(args.from, args.to, &opts);
+    let from = args.from.or(loaded.spawn).ok_or_else(|| {
+        CliError(format!(
+            "{}: no --from given and the level marks no spawn",
+            args.map.level.display()
+        ))
+    })?;
+    let to = match args.to {
+        Some(c) => c,
+        None => pick_goal(&map, from, &loaded.goals, opts.snap_radius).ok_or_else(|| {
+            CliError(format!(
+                "{}: no --to given and the level marks no goal",
+                args.map.level.display()
+            ))
+        })?,
+    };
+    let result = map.find_path(from, to, &opts);
     if args.json {
         let doc = match &result {
             Ok(p) => path_to_json(p, map.physics()),
@@ -323,7 +390,10 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
 }
 
 fn run_links(args: &LinksArgs) -> Result<(), CliError> {
-    let map = build(&args.map)?;
+    let (map, _) = build(&args.map)?;
+    if let Some(file) = &args.save {
+        map.save(file)?;
+    }
     if args.json {
         outln!("{}", map_to_json(&map));
     } else {
@@ -346,6 +416,7 @@ fn main() -> ExitCode {
         None => run_default().map(|()| ExitCode::SUCCESS),
         Some(Cmd::Path(a)) => run_path(a),
         Some(Cmd::Links(a)) => run_links(a).map(|()| ExitCode::SUCCESS),
+        Some(Cmd::Render(a)) => render::run(a).map(|()| ExitCode::SUCCESS),
         Some(Cmd::Check(a)) => check::run(a),
         Some(Cmd::Sweep(a)) => sweep::run(a).map(|()| ExitCode::SUCCESS),
     };

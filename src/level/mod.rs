@@ -6,13 +6,29 @@
 
 mod ascii;
 mod generate;
+mod load;
+#[cfg(feature = "tiled")]
+mod mapping;
+#[cfg(feature = "png")]
+mod mask;
+#[cfg(feature = "tiled")]
+mod tiled;
+#[cfg(feature = "tiled")]
+mod tmj;
 #[cfg(feature = "serde")]
 mod vglc;
 
 use std::fmt;
 use std::path::{Path as FsPath, PathBuf};
 
+#[cfg(feature = "tiled")]
+pub use self::tiled::{MAX_LAYER_CELLS, MAX_TILECOUNT, MAX_XML_DEPTH};
 pub use generate::SplitMix64;
+pub use load::{LoadOptions, LoadedLevel, load_level};
+#[cfg(feature = "tiled")]
+pub use mapping::{TileKind, TileMapping};
+#[cfg(feature = "png")]
+pub use mask::{ColorLegend, MAX_PIXELS};
 #[cfg(feature = "serde")]
 pub use vglc::VglcLegend;
 
@@ -159,6 +175,56 @@ pub enum LevelError {
     /// An I/O error.
     #[error("{0}")]
     Io(String),
+    /// A Tiled TMX map or TSX tileset that could not be read (the message
+    /// of the `tiled` crate or of platnav's pre-scan, with its line and
+    /// column where known).
+    #[error("tiled: {0}")]
+    Tiled(String),
+    /// A Tiled JSON (TMJ/TSJ) map that could not be read.
+    #[error("tmj: {0}")]
+    Tmj(String),
+    /// A PNG mask that could not be decoded or mapped.
+    #[error("image: {0}")]
+    Image(String),
+    /// A tile mapping file (see [`TileMapping`]) that could not be read.
+    #[error("mapping: {0}")]
+    Mapping(String),
+    /// A tile id (gid) in a map layer that no tileset defines.
+    #[error("layer {layer:?}, tile {col},{row}: gid {gid} is not in any tileset")]
+    UnknownGid {
+        /// The gid with its flip flags removed.
+        gid: u32,
+        /// The layer's name.
+        layer: String,
+        /// Column of the tile in the layer.
+        col: i64,
+        /// Row of the tile in the layer.
+        row: i64,
+    },
+    /// A pixel colour that the colour legend does not define.
+    #[error("pixel {x},{y}: colour {color} is not in the legend")]
+    UnknownColor {
+        /// The colour, `#RRGGBBAA`.
+        color: String,
+        /// Pixel column.
+        x: u32,
+        /// Pixel row.
+        y: u32,
+    },
+    /// A count in the input above one of platnav's documented allocation
+    /// bounds (tilecount, pixels, layer cells, nesting depth, ...).
+    #[error("{what} of {value} exceeds the limit of {limit}")]
+    Limit {
+        /// What was counted.
+        what: &'static str,
+        /// The value found.
+        value: u64,
+        /// The bound.
+        limit: u64,
+    },
+    /// A file whose extension names no level format.
+    #[error("unknown level format {0:?} (expected .txt, .tmx, .tmj, .json or .png)")]
+    UnknownFormat(String),
 }
 
 impl LevelError {
@@ -187,6 +253,47 @@ pub fn check_size(width: usize, height: usize) -> Result<(), LevelError> {
     Ok(())
 }
 
+/// Reads a file's bytes with the [`MAX_FILE_BYTES`] bound, naming the file
+/// in every error.
+///
+/// # Errors
+/// [`LevelError::File`] for a missing, unreadable or oversized file.
+pub fn read_bytes(path: &FsPath) -> Result<Vec<u8>, LevelError> {
+    use std::io::Read;
+    let wrap = |e: LevelError| e.in_file(path);
+    let file = std::fs::File::open(path).map_err(|e| wrap(LevelError::Io(e.to_string())))?;
+    let len = file.metadata().map_or(0, |m| m.len());
+    if len > MAX_FILE_BYTES {
+        return Err(wrap(LevelError::Limit {
+            what: "file size in bytes",
+            value: len,
+            limit: MAX_FILE_BYTES,
+        }));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| wrap(LevelError::Io(e.to_string())))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(wrap(LevelError::Limit {
+            what: "file size in bytes",
+            value: bytes.len() as u64,
+            limit: MAX_FILE_BYTES,
+        }));
+    }
+    Ok(bytes)
+}
+
+/// Reads a file that a level refers to (a tileset or template): as
+/// [`read_bytes`], but only a regular file, so a hostile map cannot point at
+/// a device such as `/dev/stdin` and block the load.
+pub(crate) fn read_referenced(path: &FsPath) -> Result<Vec<u8>, LevelError> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(LevelError::Io("not a regular file".into()).in_file(path)),
+        _ => read_bytes(path),
+    }
+}
+
 /// Reads a text file with the [`MAX_FILE_BYTES`] bound, naming the file in
 /// every error.
 ///
@@ -194,14 +301,7 @@ pub fn check_size(width: usize, height: usize) -> Result<(), LevelError> {
 /// [`LevelError::File`] for a missing, unreadable, oversized or non-UTF-8 file.
 pub fn read_text(path: &FsPath) -> Result<String, LevelError> {
     let wrap = |e: LevelError| e.in_file(path);
-    let meta = std::fs::metadata(path).map_err(|e| wrap(LevelError::Io(e.to_string())))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(wrap(LevelError::Io(format!(
-            "file of {} bytes exceeds the {MAX_FILE_BYTES}-byte limit",
-            meta.len()
-        ))));
-    }
-    let bytes = std::fs::read(path).map_err(|e| wrap(LevelError::Io(e.to_string())))?;
+    let bytes = read_bytes(path)?;
     String::from_utf8(bytes).map_err(|e| {
         wrap(LevelError::Io(format!(
             "not UTF-8 text (invalid byte at offset {})",

@@ -35,7 +35,8 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell
                 Some(Input::new(mv, false, t < 2))
             });
             if ok {
-                best.offer(s.land(LinkKind::Drop));
+                let link = s.land(LinkKind::Drop, best);
+                best.offer(link);
             }
         }
     }

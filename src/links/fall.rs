@@ -41,7 +41,8 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, best: &mut Best) {
                 Some(Input::new(mv, false, false))
             });
             if ok {
-                best.offer(s.land(LinkKind::Fall));
+                let link = s.land(LinkKind::Fall, best);
+                best.offer(link);
             } else if air_start.is_none() {
                 // No edge this way: every schedule would walk the same.
                 break;

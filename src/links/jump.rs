@@ -73,7 +73,8 @@ fn run_family<'a>(
                     let mut br = s.clone();
                     if br.fly(|t, body| base.input(t, body, Some((k, b)))) {
                         let kind = kind_of(&br);
-                        best.offer(br.land(kind));
+                        let link = br.land(kind, best);
+                        best.offer(link);
                     }
                 }
             }
@@ -81,7 +82,8 @@ fn run_family<'a>(
             _ => {
                 if s.airborne && s.body.grounded && !s.body.dead {
                     let kind = kind_of(&s);
-                    best.offer(s.land(kind));
+                    let link = s.land(kind, best);
+                    best.offer(link);
                 }
                 return;
             }
@@ -89,7 +91,8 @@ fn run_family<'a>(
     }
     if s.fly(|t, b| base.input(t, b, None)) {
         let kind = kind_of(&s);
-        best.offer(s.land(kind));
+        let link = s.land(kind, best);
+        best.offer(link);
     }
 }
 

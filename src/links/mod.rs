@@ -277,15 +277,21 @@ impl<'a> Sim<'a> {
 
     /// After a landing: picks the standable cell the body comes to rest on
     /// and settles there, producing the link.
-    pub fn land(self, kind: LinkKind) -> Option<Link> {
+    ///
+    /// Skips the settle when `best` already holds a link to that cell of
+    /// that kind that this one cannot beat: coming to rest takes at least
+    /// one tick per `ground_accel * dt` of speed, plus the slack.
+    pub fn land(self, kind: LinkKind, best: &Best<'_>) -> Option<Link> {
         let landed = self.body.standing_cell()?;
         // Where would braking alone stop us?
         let mut probe = self.body;
+        let mut braking = 0u32;
         for _ in 0..MAX_SETTLE_TICKS {
             if probe.vx == 0.0 {
                 break;
             }
             probe.step(self.level, self.p, Input::IDLE);
+            braking += 1;
             if !probe.grounded || probe.dead {
                 break;
             }
@@ -296,6 +302,10 @@ impl<'a> Sim<'a> {
             .into_iter()
             .map(|c| Cell::new(c, row))
             .find(|&c| self.classes.is_standable(c))?;
+        let lower_bound = self.tape.len() as u32 + braking + SETTLE_SLACK;
+        if !best.could_improve(target, kind, lower_bound, self.jumps) {
+            return None;
+        }
         self.settle_to(target, kind)
     }
 
@@ -352,7 +362,17 @@ fn jump_took_effect(before: &Body, level: &Level, p: &Physics) -> bool {
 }
 
 /// Cells overlapped by the box over a performance.
-fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Cell> {
+pub(crate) fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Cell> {
+    sweep_and_end(level, p, from, tape).0
+}
+
+/// Cells overlapped by the box over a performance, and the final body.
+pub(crate) fn sweep_and_end(
+    level: &Level,
+    p: &Physics,
+    from: Cell,
+    tape: &[Input],
+) -> (Vec<Cell>, Body) {
     let mut body = Body::standing(from, p);
     let mut cells = Vec::new();
     let mut add = |b: &Body| {
@@ -373,7 +393,7 @@ fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Ce
     }
     cells.sort_unstable();
     cells.dedup();
-    cells
+    (cells, body)
 }
 
 /// Keeps the best link per `(to, kind)` (fewest ticks, then fewest jumps).
@@ -390,6 +410,14 @@ impl<'a> Best<'a> {
             p,
             map: HashMap::new(),
         }
+    }
+
+    /// Whether a link to `to` of `kind` taking at least `ticks` ticks with
+    /// `jumps` jumps could replace the one kept.
+    pub fn could_improve(&self, to: Cell, kind: LinkKind, ticks: u32, jumps: u8) -> bool {
+        self.map
+            .get(&(to, kind))
+            .is_none_or(|old| (old.ticks, old.jumps) > (ticks, jumps))
     }
 
     pub fn offer(&mut self, link: Option<Link>) {

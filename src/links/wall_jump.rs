@@ -77,7 +77,8 @@ fn run_program<'a>(sim: &impl Fn() -> Sim<'a>, prog: Program, best: &mut Best) {
         Some(Input::new(mv, jump, false))
     });
     if ok && walls > 0 {
-        best.offer(s.land(LinkKind::WallJump));
+        let link = s.land(LinkKind::WallJump, best);
+        best.offer(link);
     }
 }
 

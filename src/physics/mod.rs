@@ -94,7 +94,7 @@ pub enum PhysicsError {
 
 impl Physics {
     /// The names [`Physics::preset`] accepts.
-    pub const PRESETS: &'static [&'static str] = &["default", "agile", "smb"];
+    pub const PRESETS: &'static [&'static str] = &["default", "agile", "smb", "sq2"];
 
     /// The largest body side accepted by [`Physics::validate`] (tiles).
     pub const MAX_BODY_SIDE: f64 = 16.0;
@@ -124,7 +124,8 @@ impl Physics {
     }
 
     /// A named preset: `default` ([`Physics::default`]), `agile`
-    /// ([`Physics::agile`]) or `smb` ([`Physics::smb`]).
+    /// ([`Physics::agile`]), `smb` ([`Physics::smb`]) or `sq2`
+    /// ([`Physics::sq2`]).
     ///
     /// # Errors
     /// [`PhysicsError::UnknownPreset`].
@@ -133,6 +134,7 @@ impl Physics {
             "default" => Ok(Self::default()),
             "agile" => Ok(Self::agile()),
             "smb" => Ok(Self::smb()),
+            "sq2" => Ok(Self::sq2()),
             _ => Err(PhysicsError::UnknownPreset(name.to_string())),
         }
     }
@@ -148,6 +150,20 @@ impl Physics {
                 speed_y: 15.0,
                 slide_speed: 3.0,
             }),
+            ..Self::default()
+        }
+    }
+
+    /// A player like the one of the Tiled game *sq2* (`levels/sq2`): its
+    /// characters are 24-pixel sprites over 18-pixel tiles, so the body is
+    /// 0.8 x 1.2 tiles; it runs at 6 tiles/s and jumps 3.5 tiles (apex in
+    /// 0.4 s), the default profile's motion. The game's own tuning is not in
+    /// the level files, so this is an approximation for checking the map.
+    #[must_use]
+    pub fn sq2() -> Self {
+        Self {
+            w: 0.8,
+            h: 1.2,
             ..Self::default()
         }
     }

@@ -29,10 +29,16 @@ pub(crate) struct CheckArgs {
 
 /// Exit code 0 when some goal is reachable, 1 when none is.
 pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
-    let map = build(&args.map)?;
+    let (map, loaded) = build(&args.map)?;
+    // The loader's markers (spawn objects and goal tiles of any format)
+    // come before the library's fallbacks.
     let endpoints = Endpoints {
-        start: args.from,
-        goals: args.to.clone(),
+        start: args.from.or(loaded.spawn),
+        goals: if args.to.is_empty() {
+            loaded.goals.clone()
+        } else {
+            args.to.clone()
+        },
     };
     let options = ReportOptions {
         diagnose: !args.no_diagnosis,

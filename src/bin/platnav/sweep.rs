@@ -131,18 +131,32 @@ fn level_name(path: &FsPath) -> String {
     )
 }
 
-fn load(args: &SweepArgs) -> Result<(Physics, Vec<(String, Level)>), CliError> {
+/// A level to sweep: its name, grid and the loader's markers.
+type Item = (String, Level, Endpoints);
+
+fn load(args: &SweepArgs) -> Result<(Physics, Vec<Item>), CliError> {
     let map_args = |level: &PathBuf| MapArgs {
         level: level.clone(),
         preset: args.preset.clone(),
         physics: args.physics.clone(),
         legend: args.legend.clone(),
+        layer: None,
+        mapping: None,
+        pixels_per_tile: None,
+        map: None,
     };
     let base = load_physics(&map_args(&args.levels[0]))?;
     let levels = args
         .levels
         .iter()
-        .map(|p| Ok((level_name(p), load_level(&map_args(p))?)))
+        .map(|p| {
+            let loaded = load_level(&map_args(p))?;
+            let endpoints = Endpoints {
+                start: loaded.spawn,
+                goals: loaded.goals,
+            };
+            Ok((level_name(p), loaded.level, endpoints))
+        })
         .collect::<Result<Vec<_>, CliError>>()?;
     Ok((base, levels))
 }
@@ -203,7 +217,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
     let results: Vec<Result<Evaluation, CliError>> = jobs
         .par_iter()
         .map(|&(l, g)| {
-            let r = evaluate(&levels[l].1, &physics_at(&grid[g]), &Endpoints::default())
+            let r = evaluate(&levels[l].1, &physics_at(&grid[g]), &levels[l].2)
                 .map_err(|e| CliError(format!("{}: {e}", levels[l].0)));
             bar.inc(1);
             r
@@ -302,10 +316,10 @@ fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
     let bar = progress(levels.len());
     let results: Vec<Result<Least, CliError>> = levels
         .par_iter()
-        .map(|(name, level)| {
+        .map(|(name, level, endpoints)| {
             let mut r = Err(CliError("no bracket".into()));
             for &b in &brackets {
-                r = least_value(level, &base, param, b, tol, &Endpoints::default())
+                r = least_value(level, &base, param, b, tol, endpoints)
                     .map_err(|e| CliError(format!("{name}: {e}")));
                 if !matches!(r, Ok(Least::Above(_))) {
                     break;
@@ -322,7 +336,7 @@ fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
         "least {param} to finish each level (searched {lo}..{hi}, bisection to {tol}; base {current:.2})\n\n| level | least {param} | vs base |\n| --- | ---: | ---: |\n"
     );
     let mut csv = format!("level,least_{param},bound\n");
-    for ((name, _), least) in levels.iter().zip(&results) {
+    for ((name, ..), least) in levels.iter().zip(&results) {
         let (v, bound, delta) = match *least {
             Least::AtMost(v) => (v, "at_most", format!("<= {:+.2}", v - current)),
             Least::Value(v) => (v, "value", format!("{:+.2}", v - current)),

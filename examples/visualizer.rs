@@ -1,0 +1,658 @@
+//! The platnav visualizer: a level's tiles, node types, links and paths in
+//! a window, with live physics tuning and a chase mode.
+//!
+//! ```text
+//! cargo run --release --example visualizer --features viz [LEVEL] [--legend FILE]
+//!     [--preset NAME] [--chase] [--screenshot FILE --frames N]
+//! ```
+//!
+//! LEVEL is platnav ASCII, or VGLC text when a legend is given or the file is
+//! under `levels/smb` (its `legend.json` is used). Without LEVEL the default
+//! level is shown. Keys are listed on screen (press H to hide them).
+//!
+//! The static layers (tiles, nodes, links) are drawn once per rebuild by the
+//! library's PNG renderer and shown as a texture; the path, the bodies and the
+//! hover highlight are drawn each frame through the same `DebugDrawer`
+//! functions, implemented here for macroquad.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use macroquad::prelude::*;
+use platnav::render::{
+    self, DebugDrawer, Layers, RenderOptions, Rgba, draw_body, draw_cell_outline, draw_links_from,
+    draw_path, render_map,
+};
+use platnav::{
+    Body, Cell, FollowOptions, Input, Level, NavMap, Path, PathFollower, Physics, SearchOptions,
+    Tile, VglcLegend,
+};
+
+const DEMO_LEVEL: &str = include_str!("../levels/demo.txt");
+/// Pixels per tile of the static-layer texture.
+const TEX_SCALE: u32 = 16;
+/// Height of the text panel at the top, in pixels.
+const HUD: f32 = 112.0;
+
+fn window_conf() -> Conf {
+    Conf {
+        window_title: "platnav visualizer".to_owned(),
+        window_width: 1280,
+        window_height: 720,
+        ..Default::default()
+    }
+}
+
+/// Command-line options.
+struct Args {
+    level: Option<PathBuf>,
+    legend: Option<PathBuf>,
+    preset: Option<String>,
+    chase: bool,
+    screenshot: Option<PathBuf>,
+    frames: u32,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        level: None,
+        legend: None,
+        preset: None,
+        chase: false,
+        screenshot: None,
+        frames: 10,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        match a.as_str() {
+            "--legend" => args.legend = Some(value("--legend")?.into()),
+            "--preset" => args.preset = Some(value("--preset")?),
+            "--chase" => args.chase = true,
+            "--screenshot" => args.screenshot = Some(value("--screenshot")?.into()),
+            "--frames" => {
+                let v = value("--frames")?;
+                args.frames = v
+                    .parse()
+                    .map_err(|_| format!("--frames: {v:?} is not a count"))?;
+            }
+            "-h" | "--help" => {
+                println!(
+                    "usage: visualizer [LEVEL] [--legend FILE] [--preset NAME] [--chase] [--screenshot FILE --frames N]"
+                );
+                std::process::exit(0);
+            }
+            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
+            _ if args.level.is_some() => return Err(format!("unexpected argument {a:?}")),
+            _ => args.level = Some(a.into()),
+        }
+    }
+    if let Some(shot) = &args.screenshot {
+        let dir = shot.parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) {
+            return Err(format!("{}: no such directory", shot.display()));
+        }
+    }
+    Ok(args)
+}
+
+/// Loads the level; `true` when it is VGLC (SMB).
+fn load_level(args: &Args) -> Result<(Level, bool), String> {
+    let Some(path) = &args.level else {
+        return Ok((DEMO_LEVEL.parse().map_err(|e| format!("{e}"))?, false));
+    };
+    let sibling = path.parent().map(|d| d.join("legend.json"));
+    let legend = args.legend.clone().or_else(|| {
+        let under_smb = path.components().any(|c| c.as_os_str() == "smb");
+        sibling.filter(|s| under_smb && s.is_file())
+    });
+    match legend {
+        Some(l) => {
+            let legend = VglcLegend::load(&l).map_err(|e| e.to_string())?;
+            Ok((
+                Level::load_vglc(path, &legend).map_err(|e| e.to_string())?,
+                true,
+            ))
+        }
+        None => Ok((Level::load(path).map_err(|e| e.to_string())?, false)),
+    }
+}
+
+/// The macroquad side of the one drawing code: tiles to screen pixels.
+struct Screen {
+    scale: f32,
+    cam_x: f32,
+}
+
+impl Screen {
+    fn to_px(&self, x: f32, y: f32) -> (f32, f32) {
+        ((x - self.cam_x) * self.scale, y * self.scale + HUD)
+    }
+
+    fn to_tile(&self, px: f32, py: f32) -> (f32, f32) {
+        (px / self.scale + self.cam_x, (py - HUD) / self.scale)
+    }
+}
+
+fn color(c: Rgba) -> Color {
+    Color::from_rgba(c.r, c.g, c.b, c.a)
+}
+
+impl DebugDrawer for Screen {
+    fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgba) {
+        let (px, py) = self.to_px(x, y);
+        draw_rectangle(px, py, w * self.scale, h * self.scale, color(c));
+    }
+
+    fn line(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, c: Rgba) {
+        let (a, b) = (self.to_px(x0, y0), self.to_px(x1, y1));
+        draw_line(a.0, a.1, b.0, b.1, (width * self.scale).max(1.0), color(c));
+    }
+
+    fn circle(&mut self, x: f32, y: f32, radius: f32, c: Rgba) {
+        let (px, py) = self.to_px(x, y);
+        draw_circle(px, py, (radius * self.scale).max(1.0), color(c));
+    }
+}
+
+/// The tunable physics: the preset plus the knobs the keys turn.
+#[derive(Clone)]
+struct Tuning {
+    base: Physics,
+    jump_height: f64,
+    wall_jump: bool,
+}
+
+impl Tuning {
+    fn new(base: Physics) -> Self {
+        Self {
+            jump_height: base.jump_height(),
+            wall_jump: base.wall_jump.is_some(),
+            base,
+        }
+    }
+
+    /// The physics these knobs describe: `jump_speed` follows from the jump
+    /// height and gravity.
+    fn physics(&self) -> Physics {
+        let mut p = self.base.clone();
+        p.jump_speed = (2.0 * p.gravity * self.jump_height).sqrt();
+        p.jump_cut_speed = p.jump_cut_speed.min(p.jump_speed);
+        p.wall_jump = match (self.wall_jump, self.base.wall_jump) {
+            (false, _) => None,
+            (true, Some(wj)) => Some(wj),
+            (true, None) => Physics::agile().wall_jump,
+        };
+        p
+    }
+}
+
+/// Everything that depends on the map.
+struct World {
+    map: NavMap,
+    build_ms: f64,
+    texture: Option<Texture2D>,
+    start: Cell,
+    goal: Cell,
+    path: Result<Path, String>,
+    replay: Body,
+    replay_tick: usize,
+}
+
+fn make_texture(map: &NavMap, layers: Layers) -> Option<Texture2D> {
+    let opts = RenderOptions {
+        layers: Layers {
+            path: false,
+            ..layers
+        },
+        scale: TEX_SCALE,
+        crop: None,
+    };
+    let canvas = render_map(map, None, &opts).ok()?;
+    let tex = Texture2D::from_rgba8(
+        u16::try_from(canvas.width()).ok()?,
+        u16::try_from(canvas.height()).ok()?,
+        &canvas.to_rgba8(),
+    );
+    tex.set_filter(FilterMode::Linear);
+    Some(tex)
+}
+
+fn plan(map: &NavMap, start: Cell, goal: Cell) -> Result<Path, String> {
+    map.find_path(start, goal, &SearchOptions::default())
+        .map_err(|e| e.to_string())
+}
+
+impl World {
+    fn build(
+        level: &Level,
+        physics: &Physics,
+        start: Cell,
+        goal: Cell,
+        layers: Layers,
+    ) -> Result<Self, String> {
+        let t = Instant::now();
+        let map = NavMap::build(level, physics).map_err(|e| e.to_string())?;
+        let build_ms = t.elapsed().as_secs_f64() * 1e3;
+        let texture = make_texture(&map, layers);
+        let path = plan(&map, start, goal);
+        let replay = Body::standing(path.as_ref().map_or(start, Path::start), physics);
+        Ok(Self {
+            map,
+            build_ms,
+            texture,
+            start,
+            goal,
+            path,
+            replay,
+            replay_tick: 0,
+        })
+    }
+
+    fn replan(&mut self) {
+        self.path = plan(&self.map, self.start, self.goal);
+        self.restart_replay();
+    }
+
+    fn restart_replay(&mut self) {
+        let s = self.path.as_ref().map_or(self.start, Path::start);
+        self.replay = Body::standing(s, self.map.physics());
+        self.replay_tick = 0;
+    }
+
+    /// One tick of the replaying body; loops a second after the goal.
+    fn step_replay(&mut self) {
+        let Ok(path) = &self.path else { return };
+        let n = path.inputs().len();
+        if self.replay_tick < n {
+            let input = path.inputs()[self.replay_tick];
+            self.replay
+                .step(self.map.level(), self.map.physics(), input);
+        }
+        self.replay_tick += 1;
+        if self.replay_tick > n + 60 {
+            self.restart_replay();
+        }
+    }
+}
+
+/// The chase: a keyboard-driven player and three enemies with followers.
+struct Chase {
+    player: Body,
+    player_start: Cell,
+    enemies: Vec<(Body, PathFollower, Cell)>,
+    catches: u32,
+}
+
+impl Chase {
+    fn new(map: &NavMap, player_start: Cell) -> Self {
+        let p = map.physics();
+        let nodes = map.nodes();
+        let enemies = [1, 2, 3]
+            .iter()
+            .filter_map(|k| nodes.get(nodes.len() * k / 4).copied())
+            .map(|c| {
+                (
+                    Body::standing(c, p),
+                    PathFollower::new(FollowOptions::default()),
+                    c,
+                )
+            })
+            .collect();
+        Self {
+            player: Body::standing(player_start, p),
+            player_start,
+            enemies,
+            catches: 0,
+        }
+    }
+
+    fn step(&mut self, map: &NavMap, input: Input) {
+        let (level, p) = (map.level(), map.physics());
+        self.player.step(level, p, input);
+        if self.player.dead {
+            self.player = Body::standing(self.player_start, p);
+        }
+        let target = self
+            .player
+            .standing_cell()
+            .unwrap_or_else(|| self.player.feet_cell());
+        let mut caught = false;
+        for (body, follower, home) in &mut self.enemies {
+            let i = follower.next_input(map, body, target);
+            body.step(level, p, i);
+            if body.dead {
+                *body = Body::standing(*home, p);
+                follower.reset();
+            }
+            caught |= (body.x - self.player.x).abs() < p.w && (body.y - self.player.y).abs() < p.h;
+        }
+        if caught {
+            self.catches += 1;
+            self.player = Body::standing(self.player_start, p);
+            for (body, follower, home) in &mut self.enemies {
+                *body = Body::standing(*home, p);
+                follower.reset();
+            }
+        }
+    }
+}
+
+fn keyboard_input() -> Input {
+    let left = is_key_down(KeyCode::Left);
+    let right = is_key_down(KeyCode::Right);
+    let move_x = i8::from(right) - i8::from(left);
+    let jump = is_key_down(KeyCode::Space) || is_key_down(KeyCode::Up);
+    Input::new(move_x, jump, is_key_down(KeyCode::Down))
+}
+
+const HELP: [&str; 2] = [
+    "1-4 layers (tiles nodes links path)  left/right click: start/goal  M chase (arrows + space)  wheel or , . scroll  H help  Esc quit",
+    "Q/A jump height  W/S run speed  E/D gravity  R/F air jumps  G wall jump  Z/X width  C/V height  P next preset (physics apply on key release)",
+];
+
+#[macroquad::main(window_conf)]
+async fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("visualizer: error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let (level, vglc) = match load_level(&args) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("visualizer: error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut preset_name = args
+        .preset
+        .clone()
+        .unwrap_or_else(|| if vglc { "smb" } else { "agile" }.to_owned());
+    let base = match Physics::preset(&preset_name) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("visualizer: error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut tuning = Tuning::new(base);
+    let mut layers = Layers::ALL;
+    let spawn = level.cells_of(Tile::Spawn).next();
+    let start = spawn.unwrap_or(Cell::new(1, level.height() as i32 - 2));
+    let goal = level.cells_of(Tile::Goal).next().unwrap_or(Cell::new(
+        level.width() as i32 - 2,
+        level.height() as i32 - 2,
+    ));
+    let mut world = match World::build(&level, &tuning.physics(), start, goal, layers) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("visualizer: error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut chase: Option<Chase> = args.chase.then(|| Chase::new(&world.map, start));
+    let mut message = String::new();
+    let mut show_help = true;
+    let mut cam_x = 0.0f32;
+    let mut last_scroll = f64::NEG_INFINITY;
+    let mut clock = 0.0f64;
+    let mut frame = 0u32;
+    let dt = world.map.physics().dt;
+
+    loop {
+        frame += 1;
+        let (lw, lh) = (level.width() as f32, level.height() as f32);
+        // Fit the height; fit the width too unless tiles would get tiny
+        // (wide levels scroll instead).
+        let scale = ((screen_height() - HUD) / lh)
+            .min((screen_width() / lw).max(24.0))
+            .max(4.0);
+        let view_w = screen_width() / scale;
+        let max_cam = (lw - view_w).max(0.0);
+
+        // --- Input: layers, help, scrolling.
+        let mut toggled = false;
+        for (key, layer) in [
+            (KeyCode::Key1, &mut layers.tiles),
+            (KeyCode::Key2, &mut layers.nodes),
+            (KeyCode::Key3, &mut layers.links),
+            (KeyCode::Key4, &mut layers.path),
+        ] {
+            if is_key_pressed(key) {
+                *layer = !*layer;
+                toggled = true;
+            }
+        }
+        if toggled {
+            world.texture = make_texture(&world.map, layers);
+        }
+        if is_key_pressed(KeyCode::H) {
+            show_help = !show_help;
+        }
+        if is_key_pressed(KeyCode::Escape) {
+            break;
+        }
+        let wheel = mouse_wheel().1;
+        let scrolled = if wheel != 0.0 {
+            -wheel.signum() * 3.0
+        } else if is_key_down(KeyCode::Comma) {
+            -0.5
+        } else if is_key_down(KeyCode::Period) {
+            0.5
+        } else {
+            0.0
+        };
+        if scrolled != 0.0 {
+            cam_x += scrolled;
+            last_scroll = get_time();
+        }
+
+        // --- Physics knobs: applied on key release, then the map rebuilds.
+        let mut tuned = true;
+        let b = &mut tuning.base;
+        if is_key_released(KeyCode::Q) {
+            tuning.jump_height += 0.5;
+        } else if is_key_released(KeyCode::A) {
+            tuning.jump_height = (tuning.jump_height - 0.5).max(0.5);
+        } else if is_key_released(KeyCode::W) {
+            b.run_speed += 1.0;
+        } else if is_key_released(KeyCode::S) {
+            b.run_speed = (b.run_speed - 1.0).max(1.0);
+        } else if is_key_released(KeyCode::E) {
+            b.gravity += 5.0;
+        } else if is_key_released(KeyCode::D) {
+            b.gravity = (b.gravity - 5.0).max(5.0);
+        } else if is_key_released(KeyCode::R) {
+            b.air_jumps += 1;
+        } else if is_key_released(KeyCode::F) {
+            b.air_jumps = b.air_jumps.saturating_sub(1);
+        } else if is_key_released(KeyCode::G) {
+            tuning.wall_jump = !tuning.wall_jump;
+        } else if is_key_released(KeyCode::Z) {
+            b.w = (b.w - 0.1).max(0.2);
+        } else if is_key_released(KeyCode::X) {
+            b.w = (b.w + 0.1).min(3.0);
+        } else if is_key_released(KeyCode::C) {
+            b.h = (b.h - 0.1).max(0.2);
+        } else if is_key_released(KeyCode::V) {
+            b.h = (b.h + 0.1).min(4.0);
+        } else if is_key_released(KeyCode::P) {
+            let names = Physics::PRESETS;
+            let i = names.iter().position(|n| *n == preset_name).unwrap_or(0);
+            preset_name = names[(i + 1) % names.len()].to_owned();
+            tuning = Tuning::new(Physics::preset(&preset_name).unwrap_or_default());
+        } else {
+            tuned = false;
+        }
+        if tuned {
+            let physics = tuning.physics();
+            match World::build(&level, &physics, world.start, world.goal, layers) {
+                Ok(w) => {
+                    world = w;
+                    message.clear();
+                    if chase.is_some() {
+                        chase = Some(Chase::new(&world.map, start));
+                    }
+                }
+                Err(e) => message = format!("not rebuilt: {e}"),
+            }
+        }
+
+        // --- Mouse: hover, start and goal.
+        let mut screen = Screen {
+            scale,
+            cam_x: cam_x.clamp(0.0, max_cam),
+        };
+        let (mx, my) = mouse_position();
+        let (tx, ty) = screen.to_tile(mx, my);
+        let hover = (my > HUD).then(|| Cell::new(tx.floor() as i32, ty.floor() as i32));
+        if let Some(cell) = hover.filter(|c| level.contains(*c)) {
+            if is_mouse_button_pressed(MouseButton::Left) {
+                world.start = cell;
+                world.replan();
+            } else if is_mouse_button_pressed(MouseButton::Right) {
+                world.goal = cell;
+                world.replan();
+            }
+        }
+        if is_key_pressed(KeyCode::M) {
+            chase = match chase {
+                Some(_) => None,
+                None => Some(Chase::new(&world.map, world.start)),
+            };
+        }
+
+        // --- Simulation at the physics tick rate.
+        clock += f64::from(get_frame_time()).min(0.1);
+        if args.screenshot.is_some() {
+            clock = dt; // deterministic: one tick per frame
+        }
+        while clock >= dt {
+            clock -= dt;
+            match &mut chase {
+                Some(c) => c.step(&world.map, keyboard_input()),
+                None => world.step_replay(),
+            }
+        }
+        // The camera follows the player (chase) or the replaying body,
+        // except for three seconds after the user scrolled.
+        if get_time() - last_scroll > 3.0 {
+            let x = chase.as_ref().map_or(world.replay.x, |c| c.player.x);
+            cam_x = x as f32 - view_w / 2.0;
+        }
+        cam_x = cam_x.clamp(0.0, max_cam);
+        screen.cam_x = cam_x;
+
+        // --- Drawing.
+        clear_background(color(render::BACKGROUND));
+        if let Some(tex) = &world.texture {
+            let (x, y) = screen.to_px(0.0, 0.0);
+            draw_texture_ex(
+                tex,
+                x,
+                y,
+                WHITE,
+                DrawTextureParams {
+                    dest_size: Some(vec2(lw * scale, lh * scale)),
+                    ..Default::default()
+                },
+            );
+        }
+        let (map, physics) = (&world.map, world.map.physics());
+        if let (true, Ok(path)) = (layers.path, &world.path) {
+            draw_path(&mut screen, map.level(), physics, path);
+        }
+        let mut hover_text = String::new();
+        if let Some(cell) = hover.filter(|c| level.contains(*c)) {
+            draw_cell_outline(&mut screen, cell, 0.06, Rgba::rgb(255, 255, 255));
+            let t = map.node_type(cell);
+            hover_text = format!("{cell}: {}", t.name());
+            if let Some(node) = map.node(cell) {
+                draw_links_from(&mut screen, map, node);
+                let links = map.links_from(node);
+                let mut kinds: Vec<String> = Vec::new();
+                for k in platnav::LinkKind::ALL {
+                    let n = links.iter().filter(|l| l.kind == k).count();
+                    if n > 0 {
+                        kinds.push(format!("{k} {n}"));
+                    }
+                }
+                hover_text += &format!(", {} links out ({})", links.len(), kinds.join(", "));
+            }
+        }
+        match &chase {
+            Some(c) => {
+                for (body, ..) in &c.enemies {
+                    draw_body(&mut screen, body, physics, Rgba::rgb(255, 60, 60));
+                }
+                draw_body(&mut screen, &c.player, physics, Rgba::rgb(80, 200, 255));
+            }
+            None => {
+                if world.path.is_ok() {
+                    draw_body(&mut screen, &world.replay, physics, Rgba::rgb(255, 230, 0));
+                }
+            }
+        }
+
+        // --- Text panel.
+        draw_rectangle(
+            0.0,
+            0.0,
+            screen_width(),
+            HUD,
+            Color::from_rgba(10, 10, 14, 255),
+        );
+        let p = physics;
+        let line1 = format!(
+            "{preset_name}: jump {:.1} tiles, run {:.1} t/s, gravity {:.1}, air jumps {}, wall jump {}, body {:.1} x {:.1}   |   {} nodes, {} links, build {:.0} ms",
+            p.jump_height(),
+            p.run_speed,
+            p.gravity,
+            p.air_jumps,
+            if p.wall_jump.is_some() { "on" } else { "off" },
+            p.w,
+            p.h,
+            map.node_count(),
+            map.link_count(),
+            world.build_ms
+        );
+        let line2 = match (&chase, &world.path) {
+            (Some(c), _) => format!("CHASE: arrows + space to move, {} catches", c.catches),
+            (None, Ok(path)) => format!(
+                "path {} -> {}: {:.2} s, {} links",
+                path.start(),
+                path.goal(),
+                path.cost(),
+                path.steps().len()
+            ),
+            (None, Err(e)) => format!("no path: {e}"),
+        };
+        let mut y = 18.0;
+        for text in [
+            line1.as_str(),
+            line2.as_str(),
+            hover_text.as_str(),
+            message.as_str(),
+        ] {
+            draw_text(text, 8.0, y, 18.0, WHITE);
+            y += 18.0;
+        }
+        if show_help {
+            for text in HELP {
+                draw_text(text, 8.0, y, 16.0, GRAY);
+                y += 16.0;
+            }
+        }
+
+        if let Some(shot) = &args.screenshot
+            && frame >= args.frames
+        {
+            get_screen_data().export_png(&shot.to_string_lossy());
+            break;
+        }
+        next_frame().await;
+    }
+}

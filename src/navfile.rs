@@ -1,0 +1,487 @@
+//! Saved nav maps: JSON and a compact binary form.
+//!
+//! A file holds the links of one map (kinds, ends, jump counts, input tapes)
+//! with a format version and the fingerprints of the level and physics it
+//! was built for. Node types are not stored: they are recomputed from the
+//! level, which the caller supplies. Loading checks the version and both
+//! fingerprints, so a map saved for another level or physics is an error,
+//! never a wrong answer; then it replays every link's tape on the reference
+//! body, so a tampered file cannot smuggle in a link the body cannot perform.
+//!
+//! Allocation is bounded by the input: the file size (at most
+//! [`crate::MAX_FILE_BYTES`] from disk), at most [`MAX_LINKS_PER_NODE`] links
+//! per standable cell, and at most [`MAX_LINK_TICKS`] ticks per link.
+//!
+//! Tapes are packed one input per byte: `(move + 1) * 4 + jump * 2 + down`.
+//! JSON writes that byte as a letter (`'a' + value`), so a 60-tick link is a
+//! 60-character string.
+
+use std::path::Path as FsPath;
+
+use serde::{Deserialize, Serialize};
+
+use crate::graph::NavMap;
+use crate::level::{Cell, Level};
+use crate::links::{Link, LinkKind, SETTLE_SLACK};
+use crate::physics::{Input, Physics};
+
+/// The format version this build writes and reads.
+pub const NAVMAP_FORMAT_VERSION: u32 = 1;
+
+/// The most links a saved map may hold per standable cell.
+pub const MAX_LINKS_PER_NODE: usize = 4096;
+
+/// The longest link tape a saved map may hold (ticks).
+pub const MAX_LINK_TICKS: usize = 4096;
+
+const MAGIC: &[u8; 8] = b"PLATNAV\0";
+const FORMAT_NAME: &str = "platnav-navmap";
+
+/// Why a saved map could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum NavFileError {
+    /// The file could not be read or written.
+    #[error("{0}")]
+    Io(String),
+    /// The content is not a platnav map.
+    #[error("not a platnav nav map: {0}")]
+    Malformed(String),
+    /// A different format version.
+    #[error("nav map format version {found}, this build reads version {NAVMAP_FORMAT_VERSION}")]
+    Version {
+        /// The file's version.
+        found: u32,
+    },
+    /// The map was built for another level.
+    #[error(
+        "nav map was built for another level (fingerprint {found:016x}, this level is {expected:016x})"
+    )]
+    LevelMismatch {
+        /// The file's level fingerprint.
+        found: u64,
+        /// The given level's.
+        expected: u64,
+    },
+    /// The map was built for other physics.
+    #[error(
+        "nav map was built for other physics (fingerprint {found:016x}, these physics are {expected:016x})"
+    )]
+    PhysicsMismatch {
+        /// The file's physics fingerprint.
+        found: u64,
+        /// The given physics'.
+        expected: u64,
+    },
+    /// A link that is out of bounds or that the body does not perform.
+    #[error("link {index}: {reason}")]
+    BadLink {
+        /// Index of the link in the file.
+        index: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The physics are invalid.
+    #[error("{0}")]
+    Physics(#[from] crate::physics::PhysicsError),
+    /// An error in a named file.
+    #[error("{}: {source}", path.display())]
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The error.
+        #[source]
+        source: Box<NavFileError>,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonLink {
+    kind: LinkKind,
+    from: [i32; 2],
+    to: [i32; 2],
+    action_ticks: u32,
+    jumps: u8,
+    inputs: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonMap {
+    format: String,
+    version: u32,
+    level_fingerprint: String,
+    physics_fingerprint: String,
+    width: usize,
+    height: usize,
+    physics: Physics,
+    links: Vec<JsonLink>,
+}
+
+fn pack(i: Input) -> u8 {
+    ((i.move_x + 1) as u8) * 4 + u8::from(i.jump) * 2 + u8::from(i.down)
+}
+
+fn unpack(b: u8) -> Option<Input> {
+    if b >= 12 {
+        return None;
+    }
+    Some(Input::new((b / 4) as i8 - 1, b & 2 != 0, b & 1 != 0))
+}
+
+/// A link as read from a file, before validation.
+struct RawLink {
+    kind: LinkKind,
+    from: Cell,
+    to: Cell,
+    action_ticks: u32,
+    jumps: u8,
+    inputs: Vec<Input>,
+}
+
+impl NavMap {
+    /// The map as JSON (see the module docs).
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let doc = JsonMap {
+            format: FORMAT_NAME.into(),
+            version: NAVMAP_FORMAT_VERSION,
+            level_fingerprint: format!("{:016x}", self.level().fingerprint()),
+            physics_fingerprint: format!("{:016x}", self.physics().fingerprint()),
+            width: self.level().width(),
+            height: self.level().height(),
+            physics: self.physics().clone(),
+            links: self
+                .links()
+                .iter()
+                .map(|l| JsonLink {
+                    kind: l.kind,
+                    from: l.from.into(),
+                    to: l.to.into(),
+                    action_ticks: l.action_ticks,
+                    jumps: l.jumps,
+                    inputs: l
+                        .inputs
+                        .iter()
+                        .map(|&i| char::from(b'a' + pack(i)))
+                        .collect(),
+                })
+                .collect(),
+        };
+        serde_json::to_string(&doc).unwrap_or_default()
+    }
+
+    /// Reads a JSON map saved for `level` and `physics`.
+    ///
+    /// # Errors
+    /// [`NavFileError`]: malformed content, another version, a level or
+    /// physics mismatch, or a link the body does not perform.
+    pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<Self, NavFileError> {
+        let doc: JsonMap =
+            serde_json::from_str(text).map_err(|e| NavFileError::Malformed(e.to_string()))?;
+        if doc.format != FORMAT_NAME {
+            return Err(NavFileError::Malformed(format!("format {:?}", doc.format)));
+        }
+        if doc.version != NAVMAP_FORMAT_VERSION {
+            return Err(NavFileError::Version { found: doc.version });
+        }
+        let hex = |s: &str| {
+            u64::from_str_radix(s, 16)
+                .map_err(|_| NavFileError::Malformed(format!("fingerprint {s:?}")))
+        };
+        check_prints(
+            hex(&doc.level_fingerprint)?,
+            hex(&doc.physics_fingerprint)?,
+            level,
+            physics,
+        )?;
+        if doc.physics != *physics {
+            return Err(NavFileError::PhysicsMismatch {
+                found: doc.physics.fingerprint(),
+                expected: physics.fingerprint(),
+            });
+        }
+        let raw = doc
+            .links
+            .into_iter()
+            .enumerate()
+            .map(|(index, l)| {
+                let inputs = l
+                    .inputs
+                    .bytes()
+                    .map(|b| b.checked_sub(b'a').and_then(unpack))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| NavFileError::BadLink {
+                        index,
+                        reason: "inputs hold a character outside 'a'..='l'".into(),
+                    })?;
+                Ok(RawLink {
+                    kind: l.kind,
+                    from: l.from.into(),
+                    to: l.to.into(),
+                    action_ticks: l.action_ticks,
+                    jumps: l.jumps,
+                    inputs,
+                })
+            })
+            .collect::<Result<Vec<_>, NavFileError>>()?;
+        assemble(raw, level, physics)
+    }
+
+    /// The map in the compact binary form: a magic, the version, the
+    /// fingerprints, then per link its kind, ends, action ticks, jumps and
+    /// packed tape (little-endian).
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(
+            64 + self
+                .links()
+                .iter()
+                .map(|l| 24 + l.inputs.len())
+                .sum::<usize>(),
+        );
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&NAVMAP_FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&self.level().fingerprint().to_le_bytes());
+        out.extend_from_slice(&self.physics().fingerprint().to_le_bytes());
+        out.extend_from_slice(&(self.links().len() as u32).to_le_bytes());
+        for l in self.links() {
+            out.push(l.kind as u8);
+            for v in [l.from.col, l.from.row, l.to.col, l.to.row] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            out.extend_from_slice(&l.action_ticks.to_le_bytes());
+            out.push(l.jumps);
+            out.extend_from_slice(&(l.inputs.len() as u32).to_le_bytes());
+            out.extend(l.inputs.iter().map(|&i| pack(i)));
+        }
+        out
+    }
+
+    /// Reads the binary form saved for `level` and `physics`.
+    ///
+    /// # Errors
+    /// As [`NavMap::from_json`].
+    pub fn from_bytes(
+        bytes: &[u8],
+        level: &Level,
+        physics: &Physics,
+    ) -> Result<Self, NavFileError> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8)? != MAGIC {
+            return Err(NavFileError::Malformed("bad magic".into()));
+        }
+        let version = r.u32()?;
+        if version != NAVMAP_FORMAT_VERSION {
+            return Err(NavFileError::Version { found: version });
+        }
+        let (lp, pp) = (r.u64()?, r.u64()?);
+        check_prints(lp, pp, level, physics)?;
+        let count = r.u32()? as usize;
+        // Each link takes at least 26 bytes: do not trust `count` further.
+        if count > bytes.len() / 26 {
+            return Err(NavFileError::Malformed(format!(
+                "{count} links in {} bytes",
+                bytes.len()
+            )));
+        }
+        let mut raw = Vec::with_capacity(count);
+        for index in 0..count {
+            let kind = LinkKind::ALL
+                .get(usize::from(r.u8()?))
+                .copied()
+                .ok_or_else(|| NavFileError::BadLink {
+                    index,
+                    reason: "unknown kind".into(),
+                })?;
+            let from = Cell::new(r.i32()?, r.i32()?);
+            let to = Cell::new(r.i32()?, r.i32()?);
+            let action_ticks = r.u32()?;
+            let jumps = r.u8()?;
+            let n = r.u32()? as usize;
+            if n > MAX_LINK_TICKS {
+                return Err(NavFileError::BadLink {
+                    index,
+                    reason: format!("{n} ticks exceeds {MAX_LINK_TICKS}"),
+                });
+            }
+            let inputs = r
+                .take(n)?
+                .iter()
+                .map(|&b| unpack(b))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| NavFileError::BadLink {
+                    index,
+                    reason: "bad input byte".into(),
+                })?;
+            raw.push(RawLink {
+                kind,
+                from,
+                to,
+                action_ticks,
+                jumps,
+                inputs,
+            });
+        }
+        if r.at != bytes.len() {
+            return Err(NavFileError::Malformed("trailing bytes".into()));
+        }
+        assemble(raw, level, physics)
+    }
+
+    /// Saves the map: binary for a `.pnav` file, JSON otherwise. Writes a
+    /// temporary file beside it and renames it, so a failed save leaves no
+    /// half-written map.
+    ///
+    /// # Errors
+    /// [`NavFileError::File`] with the I/O error.
+    pub fn save(&self, path: &FsPath) -> Result<(), NavFileError> {
+        let bytes = if path.extension().is_some_and(|e| e == "pnav") {
+            self.to_bytes()
+        } else {
+            self.to_json().into_bytes()
+        };
+        let wrap = |e: std::io::Error| NavFileError::File {
+            path: path.to_path_buf(),
+            source: Box::new(NavFileError::Io(e.to_string())),
+        };
+        let tmp = path.with_extension("partial");
+        std::fs::write(&tmp, bytes).map_err(wrap)?;
+        std::fs::rename(&tmp, path).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            wrap(e)
+        })
+    }
+
+    /// Loads a map saved by [`NavMap::save`] for `level` and `physics`
+    /// (binary for `.pnav`, JSON otherwise).
+    ///
+    /// # Errors
+    /// [`NavFileError::File`] naming the file.
+    pub fn load(path: &FsPath, level: &Level, physics: &Physics) -> Result<Self, NavFileError> {
+        let wrap = |e: NavFileError| NavFileError::File {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        };
+        let bytes =
+            crate::level::read_bytes(path).map_err(|e| wrap(NavFileError::Io(e.to_string())))?;
+        if path.extension().is_some_and(|e| e == "pnav") {
+            Self::from_bytes(&bytes, level, physics).map_err(wrap)
+        } else {
+            let text = std::str::from_utf8(&bytes)
+                .map_err(|e| wrap(NavFileError::Malformed(e.to_string())))?;
+            Self::from_json(text, level, physics).map_err(wrap)
+        }
+    }
+}
+
+fn check_prints(
+    level_print: u64,
+    physics_print: u64,
+    level: &Level,
+    physics: &Physics,
+) -> Result<(), NavFileError> {
+    if level_print != level.fingerprint() {
+        return Err(NavFileError::LevelMismatch {
+            found: level_print,
+            expected: level.fingerprint(),
+        });
+    }
+    if physics_print != physics.fingerprint() {
+        return Err(NavFileError::PhysicsMismatch {
+            found: physics_print,
+            expected: physics.fingerprint(),
+        });
+    }
+    Ok(())
+}
+
+/// Validates raw links against the level (bounds, standable ends, replay)
+/// and builds the map.
+fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMap, NavFileError> {
+    physics.validate()?;
+    let classes = crate::classify::Classification::new(level, physics);
+    let nodes: Vec<Cell> = classes.standable_cells().collect();
+    if raw.len() > nodes.len().saturating_mul(MAX_LINKS_PER_NODE) {
+        return Err(NavFileError::Malformed(format!(
+            "{} links for {} standable cells",
+            raw.len(),
+            nodes.len()
+        )));
+    }
+    let mut links = Vec::with_capacity(raw.len());
+    for (index, r) in raw.into_iter().enumerate() {
+        let bad = |reason: String| NavFileError::BadLink { index, reason };
+        if !classes.is_standable(r.from) || !classes.is_standable(r.to) {
+            return Err(bad(format!(
+                "{} -> {} does not join standable cells",
+                r.from, r.to
+            )));
+        }
+        let ticks = r.inputs.len();
+        if ticks > MAX_LINK_TICKS
+            || ticks < SETTLE_SLACK as usize
+            || r.action_ticks as usize > ticks - SETTLE_SLACK as usize
+        {
+            return Err(bad(format!(
+                "{ticks} ticks with {} action ticks",
+                r.action_ticks
+            )));
+        }
+        let (sweep, body) = crate::links::sweep_and_end(level, physics, r.from, &r.inputs);
+        if body.dead || !body.stands_on(r.to) || body.vx != 0.0 {
+            return Err(bad(format!(
+                "its tape does not take the body from {} to {}",
+                r.from, r.to
+            )));
+        }
+        links.push(Link {
+            kind: r.kind,
+            from: r.from,
+            to: r.to,
+            ticks: ticks as u32,
+            action_ticks: r.action_ticks,
+            jumps: r.jumps,
+            sweep,
+            inputs: r.inputs,
+        });
+    }
+    Ok(NavMap::from_links(
+        level.clone(),
+        physics.clone(),
+        classes,
+        nodes,
+        links,
+    ))
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], NavFileError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end =
+            end.ok_or_else(|| NavFileError::Malformed(format!("truncated at byte {}", self.at)))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, NavFileError> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Result<u32, NavFileError> {
+        let mut b = [0; 4];
+        b.copy_from_slice(self.take(4)?);
+        Ok(u32::from_le_bytes(b))
+    }
+    fn i32(&mut self) -> Result<i32, NavFileError> {
+        Ok(self.u32()? as i32)
+    }
+    fn u64(&mut self) -> Result<u64, NavFileError> {
+        let mut b = [0; 8];
+        b.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(b))
+    }
+}

@@ -1,0 +1,149 @@
+//! Every format's twin of `levels/small/small.txt` loads to the same level,
+//! spawn and goal.
+
+use std::path::Path;
+
+use platnav::{Cell, LoadOptions, LoadedLevel, load_level};
+
+fn ascii() -> LoadedLevel {
+    load_level(Path::new("levels/small/small.txt"), &LoadOptions::default()).unwrap()
+}
+
+#[cfg(feature = "tiled")]
+fn with_mapping() -> LoadOptions {
+    LoadOptions {
+        mapping: Some("levels/small/mapping.json".into()),
+        ..LoadOptions::default()
+    }
+}
+
+#[cfg(any(feature = "tiled", feature = "png"))]
+fn assert_twin(path: &str, opts: &LoadOptions) {
+    let want = ascii();
+    let got = load_level(Path::new(path), opts).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert_eq!(got.level.to_string(), want.level.to_string(), "{path}");
+    assert_eq!(got, want, "{path}");
+}
+
+#[test]
+fn ascii_twin_has_spawn_and_goal_from_its_tiles() {
+    let a = ascii();
+    assert_eq!(a.spawn, Some(Cell::new(1, 2)));
+    assert_eq!(a.goals, vec![Cell::new(7, 2)]);
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn tmx_with_external_tileset_two_layers_and_flipped_gids_equals_ascii() {
+    assert_twin("levels/small/small.tmx", &with_mapping());
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn infinite_tmx_with_zlib_chunks_equals_ascii() {
+    assert_twin("levels/small/small-infinite.tmx", &with_mapping());
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn tmj_with_external_tsj_and_group_equals_ascii() {
+    assert_twin("levels/small/small.tmj", &with_mapping());
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn infinite_tmj_with_base64_chunks_equals_ascii() {
+    assert_twin("levels/small/small-infinite.tmj", &with_mapping());
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn tmx_from_memory_without_base_dir_refuses_external_tileset() {
+    let bytes = std::fs::read("levels/small/small.tmx").unwrap();
+    let err =
+        LoadedLevel::from_tmx_bytes(&bytes, None, &platnav::TileMapping::default()).unwrap_err();
+    assert!(err.to_string().contains("small.tsx"), "{err}");
+    let ok = LoadedLevel::from_tmx_bytes(
+        &bytes,
+        Some(Path::new("levels/small")),
+        &platnav::TileMapping::load(Path::new("levels/small/mapping.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(ok, ascii());
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn tiled_map_without_mapping_uses_only_bool_properties() {
+    let l = load_level(Path::new("levels/small/small.tmx"), &LoadOptions::default()).unwrap();
+    assert_eq!(l.level.cells_of(platnav::Tile::OneWay).count(), 0);
+    assert_eq!(
+        l.level.cells_of(platnav::Tile::Solid).count(),
+        ascii().level.cells_of(platnav::Tile::Solid).count()
+    );
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn mapping_must_name_every_value_of_its_property() {
+    let mapping = platnav::TileMapping::from_json(
+        r#"{"property": "TileType", "values": {"Platform": "one_way"}}"#,
+    )
+    .unwrap();
+    let bytes = std::fs::read("levels/small/small.tmx").unwrap();
+    let err =
+        LoadedLevel::from_tmx_bytes(&bytes, Some(Path::new("levels/small")), &mapping).unwrap_err();
+    assert!(err.to_string().contains("\"Decor\""), "{err}");
+    let text = std::fs::read_to_string("levels/small/small.tmj").unwrap();
+    let err =
+        LoadedLevel::from_tmj_str(&text, Some(Path::new("levels/small")), &mapping).unwrap_err();
+    assert!(err.to_string().contains("\"Decor\""), "{err}");
+    let bad = platnav::TileMapping::from_json(r#"{"values": {"X": "lava"}}"#).unwrap_err();
+    assert!(
+        bad.to_string().contains("lava") && bad.to_string().contains("line 1"),
+        "{bad}"
+    );
+}
+
+#[cfg(feature = "png")]
+#[test]
+fn png_mask_equals_ascii() {
+    assert_twin("levels/small/small.png", &LoadOptions::default());
+}
+
+#[cfg(feature = "png")]
+#[test]
+fn png_mask_with_four_pixels_per_tile_takes_the_majority() {
+    let opts = LoadOptions {
+        pixels_per_tile: Some(4),
+        ..LoadOptions::default()
+    };
+    assert_twin("levels/small/small-4x.png", &opts);
+    let wrong = LoadOptions {
+        pixels_per_tile: Some(3),
+        ..LoadOptions::default()
+    };
+    let err = load_level(Path::new("levels/small/small-4x.png"), &wrong).unwrap_err();
+    assert!(err.to_string().contains("3 x 3"), "{err}");
+}
+
+#[cfg(feature = "png")]
+#[test]
+fn png_custom_legend_must_cover_every_colour() {
+    let legend =
+        platnav::ColorLegend::from_json(r##"{"#000000": "solid", "#FFFFFF": "empty"}"##).unwrap();
+    let bytes = std::fs::read("levels/small/small.png").unwrap();
+    let err = LoadedLevel::from_png_bytes(&bytes, &legend, 1).unwrap_err();
+    assert!(err.to_string().contains("#FFFF00FF"), "{err}");
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn vglc_text_routes_through_the_legend_option() {
+    let opts = LoadOptions {
+        legend: Some("levels/smb/legend.json".into()),
+        ..LoadOptions::default()
+    };
+    let l = load_level(Path::new("levels/smb/mario-1-1.txt"), &opts).unwrap();
+    assert!(l.level.width() > 100);
+}

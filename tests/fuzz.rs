@@ -1,0 +1,349 @@
+//! Seeded fuzzing of every loader: random bytes and mutations of valid
+//! files (bit flips, truncations, splices, huge numbers). No input may
+//! panic. `PLATNAV_FUZZ_INPUTS` sets the inputs per loader (default
+//! 100,000) and `PLATNAV_FUZZ_SEED` varies the stream (default 0); each test
+//! prints its count, e.g. `fuzz tmx: 100000 inputs, 0 panics`. A panicking
+//! input is written to the temp directory for a regression file.
+
+use std::cell::Cell as StdCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Once;
+
+use platnav::Level;
+
+/// splitmix64: small, fast and good enough to drive mutations.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+const HUGE: &[&str] = &[
+    "4294967295",
+    "4294967296",
+    "2147483647",
+    "-2147483648",
+    "99999999999999999999",
+    "-1",
+    "0",
+    "65536",
+    "16777216",
+    "1e308",
+    "NaN",
+    "inf",
+    "3221225473",
+];
+
+fn mutate(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
+    let mut v = seed.to_vec();
+    // Half the inputs carry a single mutation, so many still parse deeply.
+    let rounds = if rng.below(2) == 0 {
+        1
+    } else {
+        1 + rng.below(6)
+    };
+    for _ in 0..rounds {
+        let len = v.len();
+        match rng.below(9) {
+            0 if len > 0 => {
+                let i = rng.below(len);
+                v[i] ^= 1 << rng.below(8);
+            }
+            1 if len > 0 => {
+                let i = rng.below(len);
+                v[i] = rng.next() as u8;
+            }
+            2 => v.truncate(rng.below(len + 1)),
+            3 => {
+                // Replace a run of digits (or insert) with a huge number.
+                let i = rng.below(len + 1);
+                let mut j = i;
+                while j < len && v[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let n = HUGE[rng.below(HUGE.len())].as_bytes();
+                v.splice(i..j, n.iter().copied());
+            }
+            4 => {
+                let i = rng.below(len + 1);
+                let extra: Vec<u8> = (0..1 + rng.below(8)).map(|_| rng.next() as u8).collect();
+                v.splice(i..i, extra);
+            }
+            5 if len > 0 => {
+                let i = rng.below(len);
+                let j = (i + 1 + rng.below(64)).min(len);
+                v.drain(i..j);
+            }
+            6 if len > 0 => {
+                // Duplicate a range somewhere else.
+                let i = rng.below(len);
+                let j = (i + 1 + rng.below(256)).min(len);
+                let piece = v[i..j].to_vec();
+                let at = rng.below(v.len() + 1);
+                v.splice(at..at, piece);
+            }
+            7 => {
+                let i = rng.below(len + 1);
+                let s: &[u8] = [
+                    &b"<"[..],
+                    b">",
+                    b"\"",
+                    b",",
+                    b"{",
+                    b"}",
+                    b"[",
+                    b"]",
+                    b"&",
+                    b"\0",
+                ][rng.below(10)];
+                v.splice(i..i, s.iter().copied());
+            }
+            _ => {}
+        }
+    }
+    v
+}
+
+fn inputs() -> usize {
+    std::env::var("PLATNAV_FUZZ_INPUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000)
+}
+
+thread_local! {
+    static FUZZING: StdCell<bool> = const { StdCell::new(false) };
+}
+
+/// Silences panic messages raised inside fuzzed calls only.
+fn quiet_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !FUZZING.with(StdCell::get) {
+                default(info);
+            }
+        }));
+    });
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Seeds of one kind from the fixtures and the hostile corpus.
+fn seeds(mut files: Vec<Vec<u8>>, hostile_ext: &str) -> Vec<Vec<u8>> {
+    for e in std::fs::read_dir("tests/hostile").unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == hostile_ext) {
+            let b = read(p.to_str().unwrap());
+            if b.len() < 1 << 16 {
+                files.push(b);
+            }
+        }
+    }
+    files
+}
+
+/// Runs `n` inputs through `f`; returns the number that panicked.
+fn fuzz(name: &str, seeds: &[Vec<u8>], salt: u64, f: impl Fn(&[u8]) -> bool) -> usize {
+    quiet_hook();
+    let n = inputs();
+    let seed = std::env::var("PLATNAV_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0);
+    let mut rng = Rng(0x5EED_0000 ^ salt ^ seed.wrapping_mul(0x1_0000_0001));
+    let mut panics = 0;
+    let mut loaded = 0;
+    let mut first = None;
+    let start = std::time::Instant::now();
+    for i in 0..n {
+        let input = if rng.below(10) == 0 {
+            (0..rng.below(300)).map(|_| rng.next() as u8).collect()
+        } else {
+            let s = &seeds[rng.below(seeds.len())];
+            mutate(&mut rng, s)
+        };
+        FUZZING.with(|f| f.set(true));
+        let r = catch_unwind(AssertUnwindSafe(|| f(&input)));
+        FUZZING.with(|f| f.set(false));
+        match r {
+            Ok(true) => loaded += 1,
+            Ok(false) => {}
+            Err(_) => {
+                panics += 1;
+                first.get_or_insert((i, input));
+            }
+        }
+    }
+    println!(
+        "fuzz {name}: {n} inputs, {panics} panics ({loaded} loaded, {:.1} s)",
+        start.elapsed().as_secs_f64()
+    );
+    if let Some((i, input)) = first {
+        let out = std::env::temp_dir().join(format!("platnav-fuzz-{name}-{i}"));
+        let _ = std::fs::write(&out, &input);
+        eprintln!("first panicking input #{i} written to {}", out.display());
+    }
+    panics
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn fuzz_ascii() {
+    let seeds = seeds(vec![read("levels/small/small.txt")], "txt");
+    assert_eq!(
+        fuzz("ascii", &seeds, 1, |b| Level::from_ascii(&text(b)).is_ok()),
+        0
+    );
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn fuzz_vglc() {
+    let legend = platnav::VglcLegend::load(std::path::Path::new("levels/smb/legend.json")).unwrap();
+    let smb = read("levels/smb/mario-1-1.txt");
+    let seeds = seeds(vec![smb[..smb.len().min(4000)].to_vec()], "txt");
+    assert_eq!(
+        fuzz("vglc", &seeds, 2, |b| Level::from_vglc(&text(b), &legend)
+            .is_ok()),
+        0
+    );
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn fuzz_vglc_legend_json() {
+    let seeds = seeds(vec![read("levels/smb/legend.json")], "json");
+    assert_eq!(
+        fuzz("vglc legend", &seeds, 3, |b| {
+            platnav::VglcLegend::from_json(&text(b)).is_ok()
+        }),
+        0
+    );
+}
+
+#[cfg(feature = "tiled")]
+fn small_mapping() -> platnav::TileMapping {
+    platnav::TileMapping::load(std::path::Path::new("levels/small/mapping.json")).unwrap()
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn fuzz_tmx() {
+    // small.tmx with its tileset embedded (the fuzzed maps read no files).
+    let tsx = String::from_utf8(read("levels/small/small.tsx")).unwrap();
+    let body = &tsx[tsx.find("<tileset").unwrap()..];
+    let embedded = String::from_utf8(read("levels/small/small.tmx"))
+        .unwrap()
+        .replace(
+            r#"<tileset firstgid="1" source="small.tsx"/>"#,
+            &body.replacen("<tileset", r#"<tileset firstgid="1""#, 1),
+        );
+    let seeds = seeds(
+        vec![
+            embedded.into_bytes(),
+            read("levels/small/small-infinite.tmx"),
+        ],
+        "tmx",
+    );
+    let mapping = small_mapping();
+    let n = fuzz("tmx", &seeds, 4, |b| {
+        platnav::LoadedLevel::from_tmx_bytes(b, None, &mapping).is_ok()
+    });
+    assert_eq!(n, 0);
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn fuzz_tmj() {
+    let tsj = text(&read("levels/small/small.tsj"));
+    let mut map: serde_json::Value =
+        serde_json::from_slice(&read("levels/small/small.tmj")).unwrap();
+    let mut ts: serde_json::Value = serde_json::from_str(&tsj).unwrap();
+    ts["firstgid"] = 1.into();
+    map["tilesets"] = serde_json::Value::Array(vec![ts]);
+    let seeds = seeds(
+        vec![
+            map.to_string().into_bytes(),
+            read("levels/small/small-infinite.tmj"),
+        ],
+        "tmj",
+    );
+    let mapping = small_mapping();
+    let n = fuzz("tmj", &seeds, 5, |b| {
+        platnav::LoadedLevel::from_tmj_str(&text(b), None, &mapping).is_ok()
+    });
+    assert_eq!(n, 0);
+}
+
+#[cfg(feature = "tiled")]
+#[test]
+fn fuzz_mapping_json() {
+    let seeds = seeds(
+        vec![
+            read("levels/small/mapping.json"),
+            read("levels/sq2/mapping.json"),
+        ],
+        "json",
+    );
+    assert_eq!(
+        fuzz("mapping", &seeds, 6, |b| platnav::TileMapping::from_json(
+            &text(b)
+        )
+        .is_ok()),
+        0
+    );
+}
+
+#[cfg(feature = "png")]
+#[test]
+fn fuzz_png_mask() {
+    let seeds = seeds(
+        vec![
+            read("levels/small/small.png"),
+            read("levels/small/small-4x.png"),
+        ],
+        "png",
+    );
+    let legend = platnav::ColorLegend::default();
+    let n = fuzz("png", &seeds, 7, |b| {
+        let ppt = if b.len() % 2 == 0 { 1 } else { 4 };
+        platnav::LoadedLevel::from_png_bytes(b, &legend, ppt).is_ok()
+    });
+    assert_eq!(n, 0);
+}
+
+#[cfg(feature = "png")]
+#[test]
+fn fuzz_color_legend_json() {
+    let seeds = vec![
+        br##"{"#000000": "solid", "#FFFFFF": "empty", "#FF000080": "hazard", "#00FF00": "goal"}"##
+            .to_vec(),
+        read("tests/hostile/bad-legend.json"),
+    ];
+    assert_eq!(
+        fuzz("color legend", &seeds, 8, |b| {
+            platnav::ColorLegend::from_json(&text(b)).is_ok()
+        }),
+        0
+    );
+}

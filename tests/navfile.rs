@@ -1,0 +1,230 @@
+//! Saved nav maps: a loaded map answers every query exactly like a fresh
+//! build, in JSON and in binary, and a file for another level or physics,
+//! or a tampered one, is a clear error.
+
+mod common;
+
+use std::path::Path;
+use std::time::Instant;
+
+use platnav::{
+    Cell, LoadOptions, LoadedLevel, NavFileError, NavMap, Physics, SearchOptions, load_level,
+};
+
+fn load(path: &str, opts: LoadOptions) -> LoadedLevel {
+    load_level(Path::new(path), &opts).unwrap()
+}
+
+/// Every query (every `stride`-th start to every goal) answers identically.
+fn assert_same_answers(a: &NavMap, b: &NavMap, stride: usize) {
+    assert_eq!(a.nodes(), b.nodes());
+    assert_eq!(a.links(), b.links());
+    let opts = SearchOptions::default();
+    for (i, &s) in a
+        .nodes()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % stride == 0)
+    {
+        let _ = i;
+        for &g in a.nodes().iter().step_by(3) {
+            let (pa, pb) = (a.find_path(s, g, &opts), b.find_path(s, g, &opts));
+            match (pa, pb) {
+                (Ok(pa), Ok(pb)) => {
+                    assert_eq!(pa.inputs(), pb.inputs(), "{s} -> {g}");
+                    assert_eq!(pa.steps(), pb.steps());
+                }
+                (Err(ea), Err(eb)) => assert_eq!(ea.to_string(), eb.to_string()),
+                (x, y) => panic!(
+                    "{s} -> {g}: {:?} vs {:?}",
+                    x.map(|p| p.ticks()),
+                    y.map(|p| p.ticks())
+                ),
+            }
+        }
+    }
+}
+
+fn round_trip(name: &str, loaded: &LoadedLevel, physics: &Physics, stride: usize) {
+    let level = &loaded.level;
+    let fresh = NavMap::build(level, physics).unwrap();
+    assert!(fresh.link_count() > 0, "{name}");
+    let dir = std::env::temp_dir().join(format!("platnav-navfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for ext in ["json", "pnav"] {
+        let file = dir.join(format!("{name}.{ext}"));
+        fresh.save(&file).unwrap();
+        let size = std::fs::metadata(&file).unwrap().len();
+        let t = Instant::now();
+        let loaded_map = NavMap::load(&file, level, physics).unwrap();
+        let load_time = t.elapsed();
+        println!(
+            "{name}.{ext}: {} links, {size} bytes, loaded in {:.1} ms",
+            fresh.link_count(),
+            load_time.as_secs_f64() * 1e3
+        );
+        assert!(!dir.join(format!("{name}.partial")).exists());
+        assert_same_answers(&fresh, &loaded_map, stride);
+    }
+}
+
+#[test]
+fn smb_1_1_round_trips_in_json_and_binary() {
+    let opts = LoadOptions {
+        legend: Some("levels/smb/legend.json".into()),
+        ..LoadOptions::default()
+    };
+    round_trip(
+        "smb-1-1",
+        &load("levels/smb/mario-1-1.txt", opts),
+        &Physics::smb(),
+        25,
+    );
+}
+
+#[test]
+fn the_demo_level_round_trips() {
+    round_trip(
+        "demo",
+        &load("levels/demo.txt", LoadOptions::default()),
+        &Physics::agile(),
+        7,
+    );
+}
+
+#[test]
+fn the_sq2_tiled_level_round_trips() {
+    let opts = LoadOptions {
+        mapping: Some("levels/sq2/mapping.json".into()),
+        ..LoadOptions::default()
+    };
+    round_trip(
+        "sq2",
+        &load("levels/sq2/Maps/level_01.tmx", opts),
+        &Physics::sq2(),
+        60,
+    );
+}
+
+#[test]
+fn tiled_json_and_png_mask_levels_round_trip() {
+    let tmj = LoadOptions {
+        mapping: Some("levels/small/mapping.json".into()),
+        ..LoadOptions::default()
+    };
+    round_trip(
+        "small-tmj",
+        &load("levels/small/small.tmj", tmj),
+        &Physics::smb(),
+        1,
+    );
+    round_trip(
+        "small-png",
+        &load("levels/small/small.png", LoadOptions::default()),
+        &Physics::smb(),
+        1,
+    );
+}
+
+#[test]
+fn a_map_for_another_level_or_physics_is_refused() {
+    let level = common::demo();
+    let map = NavMap::build(&level, &Physics::agile()).unwrap();
+    let json = map.to_json();
+    let bytes = map.to_bytes();
+    let mut other = level.clone();
+    other.set(Cell::new(10, 10), platnav::Tile::Solid);
+    assert!(matches!(
+        NavMap::from_json(&json, &other, &Physics::agile()),
+        Err(NavFileError::LevelMismatch { .. })
+    ));
+    assert!(matches!(
+        NavMap::from_bytes(&bytes, &other, &Physics::agile()),
+        Err(NavFileError::LevelMismatch { .. })
+    ));
+    assert!(matches!(
+        NavMap::from_json(&json, &level, &Physics::default()),
+        Err(NavFileError::PhysicsMismatch { .. })
+    ));
+    assert!(matches!(
+        NavMap::from_bytes(&bytes, &level, &Physics::default()),
+        Err(NavFileError::PhysicsMismatch { .. })
+    ));
+    let newer = json.replacen("\"version\":1", "\"version\":2", 1);
+    assert!(matches!(
+        NavMap::from_json(&newer, &level, &Physics::agile()),
+        Err(NavFileError::Version { found: 2 })
+    ));
+}
+
+#[test]
+fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
+    let level = common::demo();
+    let p = Physics::agile();
+    let map = NavMap::build(&level, &p).unwrap();
+    let bytes = map.to_bytes();
+    // Every truncation is an error.
+    for cut in (0..bytes.len()).step_by(997) {
+        assert!(
+            NavMap::from_bytes(&bytes[..cut], &level, &p).is_err(),
+            "cut at {cut}"
+        );
+    }
+    // A changed input byte in the first link's tape: either invalid or a
+    // tape that no longer performs the link.
+    let mut bad = bytes.clone();
+    let tape_start = 8 + 4 + 8 + 8 + 4 + 1 + 16 + 4 + 1 + 4;
+    bad[tape_start + 3] = 10; // move right, jump held
+    let err = NavMap::from_bytes(&bad, &level, &p).unwrap_err();
+    assert!(
+        matches!(err, NavFileError::BadLink { index: 0, .. }),
+        "{err}"
+    );
+    // Same in JSON: rewrite the first tape to idle.
+    let json = map.to_json();
+    let first = json.find("\"inputs\":\"").unwrap() + 10;
+    let end = first + json[first..].find('"').unwrap();
+    let idle = "e".repeat(end - first);
+    let tampered = format!("{}{}{}", &json[..first], idle, &json[end..]);
+    let err = NavMap::from_json(&tampered, &level, &p).unwrap_err();
+    assert!(err.to_string().contains("does not take the body"), "{err}");
+    assert!(NavMap::from_json("{}", &level, &p).is_err());
+    assert!(NavMap::from_bytes(b"PLATNAV\0\x01\0\0\0", &level, &p).is_err());
+    // A huge declared link count is refused before allocating.
+    let mut huge = bytes[..32].to_vec();
+    huge.extend_from_slice(&u32::MAX.to_le_bytes());
+    assert!(matches!(
+        NavMap::from_bytes(&huge, &level, &p),
+        Err(NavFileError::Malformed(_))
+    ));
+    let err = NavMap::load(Path::new("no/such/map.pnav"), &level, &p).unwrap_err();
+    assert!(err.to_string().starts_with("no/such/map.pnav: "), "{err}");
+}
+
+#[test]
+fn all_18_smb_levels_round_trip_and_answer_identically() {
+    let legend = platnav::VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();
+    let mut files: Vec<_> = std::fs::read_dir("levels/smb")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 18);
+    let physics = Physics::smb();
+    let check = |path: &std::path::PathBuf| {
+        let level = platnav::Level::load_vglc(path, &legend).unwrap();
+        let fresh = NavMap::build(&level, &physics).unwrap();
+        let from_json = NavMap::from_json(&fresh.to_json(), &level, &physics).unwrap();
+        let from_bytes = NavMap::from_bytes(&fresh.to_bytes(), &level, &physics).unwrap();
+        for loaded in [&from_json, &from_bytes] {
+            assert_same_answers(&fresh, loaded, fresh.node_count() / 4 + 1);
+        }
+    };
+    std::thread::scope(|s| {
+        let (a, b) = files.split_at(9);
+        let h = s.spawn(|| a.iter().for_each(check));
+        b.iter().for_each(check);
+        h.join().unwrap();
+    });
+}

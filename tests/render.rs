@@ -1,0 +1,162 @@
+//! The headless renderer draws what the map says: node colours at node
+//! cells, the path where the body goes, and nothing half-written.
+
+use platnav::render::{Layers, PATH_COLOR, RenderOptions, node_color, render_map, tile_color};
+use platnav::{Body, Cell, Level, NavMap, NodeType, Physics, SearchOptions, Tile};
+
+fn demo_map() -> NavMap {
+    let level: Level = include_str!("../levels/demo.txt").parse().unwrap();
+    NavMap::build(&level, &Physics::agile()).unwrap()
+}
+
+#[test]
+fn node_cells_show_their_palette_colour() {
+    let map = demo_map();
+    let opts = RenderOptions {
+        layers: Layers::parse("tiles,nodes").unwrap(),
+        ..RenderOptions::default()
+    };
+    let canvas = render_map(&map, None, &opts).unwrap();
+    assert_eq!(
+        (canvas.width(), canvas.height()),
+        (
+            map.level().width() as u32 * 16,
+            map.level().height() as u32 * 16
+        ),
+        "16 px per tile"
+    );
+    let (w, h) = (map.level().width(), map.level().height());
+    let mut checked = std::collections::HashSet::new();
+    for row in 0..h as i32 {
+        for col in 0..w as i32 {
+            let cell = Cell::new(col, row);
+            let t = map.node_type(cell);
+            let tile = map.level().get(cell).unwrap();
+            let expected = match t {
+                NodeType::Air => tile_color(tile),
+                NodeType::Blocked if tile.is_solid() => tile_color(tile),
+                _ => node_color(t),
+            };
+            assert_eq!(
+                canvas.pixel_at_cell(cell),
+                Some(expected),
+                "cell {cell} is {t:?} on {tile:?}"
+            );
+            checked.insert(t);
+        }
+    }
+    for t in [
+        NodeType::Platform,
+        NodeType::LeftEdge,
+        NodeType::RightEdge,
+        NodeType::LeftWall,
+        NodeType::OneWay,
+        NodeType::Death,
+        NodeType::Goal,
+        NodeType::Roof,
+    ] {
+        assert!(checked.contains(&t), "the demo level has no {t:?} cell");
+    }
+}
+
+#[test]
+fn path_pixels_lie_on_the_replayed_trajectory() {
+    let map = demo_map();
+    let (level, p) = (map.level(), map.physics());
+    let start = level.cells_of(Tile::Spawn).next().unwrap();
+    let goal = level.cells_of(Tile::Goal).next().unwrap();
+    let path = map
+        .find_path(start, goal, &SearchOptions::default())
+        .unwrap();
+    let opts = RenderOptions {
+        layers: Layers::parse("tiles,nodes,links,path").unwrap(),
+        ..RenderOptions::default()
+    };
+    let with = render_map(&map, Some(&path), &opts).unwrap();
+    let without = render_map(&map, None, &opts).unwrap();
+    assert_eq!(without.pixels().filter(|&c| c == PATH_COLOR).count(), 0);
+    let path_pixels = with.pixels().filter(|&c| c == PATH_COLOR).count();
+    assert!(
+        path_pixels > 20 * path.steps().len(),
+        "{path_pixels} path pixels"
+    );
+    // Sample the body's centre along the replay: nearly every sample is on
+    // a path-coloured pixel (link-end dots may cover a few).
+    let mut body = Body::standing(path.start(), p);
+    let (mut hits, mut samples) = (0, 0);
+    for (t, &input) in path.inputs().iter().enumerate() {
+        body.step(level, p, input);
+        if t % 5 == 0 {
+            let (x, y) = (body.x * 16.0, (body.y - p.h / 2.0) * 16.0);
+            samples += 1;
+            if with.pixel(x as u32, y as u32) == Some(PATH_COLOR) {
+                hits += 1;
+            }
+        }
+    }
+    assert!(
+        hits * 10 >= samples * 9,
+        "{hits} of {samples} samples on the path"
+    );
+}
+
+#[test]
+fn a_crop_draws_only_its_cells() {
+    let map = demo_map();
+    let opts = RenderOptions {
+        layers: Layers::parse("tiles,nodes").unwrap(),
+        scale: 4,
+        crop: Some(platnav::render::Crop {
+            min: Cell::new(1, 10),
+            max: Cell::new(10, 18),
+        }),
+    };
+    let canvas = render_map(&map, None, &opts).unwrap();
+    assert_eq!((canvas.width(), canvas.height()), (40, 36));
+    let cell = Cell::new(3, 17);
+    assert_eq!(
+        canvas.pixel_at_cell(cell),
+        Some(node_color(map.node_type(cell)))
+    );
+    let bad = RenderOptions {
+        crop: Some(platnav::render::Crop {
+            min: Cell::new(0, 0),
+            max: Cell::new(48, 3),
+        }),
+        ..opts
+    };
+    assert!(render_map(&map, None, &bad).is_err());
+}
+
+#[test]
+fn cli_render_writes_a_png_or_nothing() {
+    let dir = std::env::temp_dir().join(format!("platnav-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("demo.png");
+    let bin = env!("CARGO_BIN_EXE_platnav");
+    let level = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/demo.txt");
+    let run = |extra: &[&str]| {
+        std::process::Command::new(bin)
+            .args(["render", level, "--preset", "agile", "--scale", "4", "-o"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let bad = run(&["--crop", "0,0,99,3"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(err.lines().count(), 1, "one-line error: {err}");
+    assert!(!out.exists(), "nothing written on error");
+    let good = run(&["--path", "2,3", "43,3"]);
+    assert!(
+        good.status.success(),
+        "{}",
+        String::from_utf8_lossy(&good.stderr)
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let leftovers = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(leftovers, 1, "no temporary file left behind");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,163 @@
+//! The visualizer opens a window, draws the map and saves a screenshot,
+//! under a virtual X display (Xvfb).
+//!
+//! Without Xvfb this test fails and says why, unless `PLATNAV_SKIP_XVFB=1`
+//! is set, in which case it prints that it was skipped.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use platnav::NodeType;
+use platnav::render::node_color;
+
+const FRAMES: u32 = 20;
+
+/// Stops the Xvfb we started when the test ends, however it ends: SIGTERM
+/// first, so that it removes its lock file and socket.
+struct Xvfb(Child);
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let pid = self.0.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_xvfb() -> (Xvfb, String) {
+    let first = 90 + std::process::id() % 400;
+    for n in first..first + 50 {
+        let lock = format!("/tmp/.X{n}-lock");
+        let socket = format!("/tmp/.X11-unix/X{n}");
+        if std::path::Path::new(&lock).exists() || std::path::Path::new(&socket).exists() {
+            continue;
+        }
+        let child = Command::new("Xvfb")
+            .args([
+                &format!(":{n}"),
+                "-screen",
+                "0",
+                "1280x720x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let child = match child {
+            Ok(c) => c,
+            Err(e) => panic!(
+                "cannot run Xvfb ({e}): install it (see ci-viz.sh: apt-get install xvfb libgl1-mesa-dri) \
+                 or set PLATNAV_SKIP_XVFB=1 to skip this test"
+            ),
+        };
+        let mut x = Xvfb(child);
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(10) {
+            if std::path::Path::new(&socket).exists() {
+                return (x, format!(":{n}"));
+            }
+            if let Ok(Some(status)) = x.0.try_wait() {
+                eprintln!("Xvfb :{n} exited ({status}); trying the next display");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    panic!("Xvfb did not start on any display");
+}
+
+fn visualizer_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    // target/<profile>/deps/visualizer_smoke-HASH -> target/<profile>/examples/visualizer
+    let bin = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .map(|dir| dir.join("examples").join("visualizer"))
+        .unwrap();
+    assert!(
+        bin.is_file(),
+        "{} is missing: build it first with `cargo build --profile test --example visualizer --features viz` \
+         (plain `cargo test --features viz` builds it too)",
+        bin.display()
+    );
+    bin
+}
+
+#[test]
+fn visualizer_draws_the_palette_and_saves_a_screenshot_under_xvfb() {
+    if std::env::var("PLATNAV_SKIP_XVFB").is_ok_and(|v| v == "1") {
+        println!("SKIPPED: visualizer smoke test (PLATNAV_SKIP_XVFB=1)");
+        return;
+    }
+    let bin = visualizer_binary();
+    let (_xvfb, display) = start_xvfb();
+    let shot = std::env::temp_dir().join(format!("platnav-viz-{}.png", std::process::id()));
+    let _ = std::fs::remove_file(&shot);
+    let mut child = Command::new(&bin)
+        .args([
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--frames",
+            &FRAMES.to_string(),
+        ])
+        .env("DISPLAY", &display)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t.elapsed() > Duration::from_secs(180) {
+            let _ = child.kill();
+            panic!("the visualizer did not quit within 180 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        status.success(),
+        "visualizer failed ({status}): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let png = std::fs::read(&shot).expect("a screenshot was written");
+    let _ = std::fs::remove_file(&shot);
+    let pixmap = tiny_skia::Pixmap::decode_png(&png).expect("the screenshot is a PNG");
+    assert_eq!((pixmap.width(), pixmap.height()), (1280, 720));
+    let colours: std::collections::HashMap<[u8; 3], usize> =
+        pixmap.pixels().iter().fold(Default::default(), |mut m, p| {
+            let c = p.demultiply();
+            *m.entry([c.red(), c.green(), c.blue()]).or_default() += 1;
+            m
+        });
+    assert!(
+        colours.len() > 64,
+        "only {} distinct colours: a blank or trivial window",
+        colours.len()
+    );
+    for t in [
+        NodeType::Platform,
+        NodeType::LeftEdge,
+        NodeType::RightEdge,
+        NodeType::LeftWall,
+        NodeType::OneWay,
+        NodeType::Death,
+    ] {
+        let c = node_color(t);
+        let n = colours.get(&[c.r, c.g, c.b]).copied().unwrap_or(0);
+        assert!(n >= 20, "{t:?} colour appears on {n} pixels");
+    }
+    println!("screenshot: {} distinct colours", colours.len());
+}
