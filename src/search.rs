@@ -366,7 +366,6 @@ type Found = Result<(Option<Route>, SearchStats), PathError>;
 fn exact(ctx: &Ctx<'_>, start: NodeId, goal: NodeId) -> Found {
     let mut stats = SearchStats::default();
     let mut labels = Labels::new(ctx.map.node_count(), ctx.levels);
-    let capped = ctx.opts.max_jumps.is_some();
     let s0 = labels.state(start, 0);
     labels.best[s0] = 0;
     let mut heap = BinaryHeap::new();
@@ -378,47 +377,61 @@ fn exact(ctx: &Ctx<'_>, start: NodeId, goal: NodeId) -> Found {
             continue;
         }
         let node = NodeId((state / ctx.levels) as u32);
-        let j = state % ctx.levels;
         if node == goal {
             return Ok((Some(labels.route(state, ctx.map)), stats));
         }
-        if stats.expanded >= ctx.opts.max_expansions {
-            return Err(PathError::BudgetExhausted {
-                limit: ctx.opts.max_expansions,
-                stats,
-            });
-        }
-        stats.expanded += 1;
-        for id in ctx.map.link_ids_from(node) {
-            let Some((to, ticks, jumps)) = ctx.allowed(id) else {
-                continue;
-            };
-            let j2 = if capped { j + jumps } else { 0 };
-            if j2 >= ctx.levels {
-                continue;
-            }
-            let g2 = g + ticks;
-            if labels.dominated(to, j2, g2) {
-                stats.pruned += 1;
-                continue;
-            }
-            let s2 = labels.state(to, j2);
-            labels.best[s2] = g2;
-            labels.parent[s2] = Some((state as u32, LinkId(id)));
-            heap.push(Reverse((
-                key(f64::from(g2) + ctx.h(to)),
-                Reverse(g2),
-                s2 as u32,
-            )));
-        }
+        expand(ctx, &mut labels, &mut stats, state, g, |f, g2, s2| {
+            heap.push(Reverse((key(f), Reverse(g2), s2 as u32)));
+        })?;
     }
     Ok((None, stats))
+}
+
+/// Expands the label `state` (reached at `g`): counts the expansion against
+/// the budget, relaxes every allowed link, and hands each label that is not
+/// dominated to `push` as `(f, g, state)`.
+fn expand(
+    ctx: &Ctx<'_>,
+    labels: &mut Labels,
+    stats: &mut SearchStats,
+    state: usize,
+    g: u32,
+    mut push: impl FnMut(f64, u32, usize),
+) -> Result<(), PathError> {
+    if stats.expanded >= ctx.opts.max_expansions {
+        return Err(PathError::BudgetExhausted {
+            limit: ctx.opts.max_expansions,
+            stats: *stats,
+        });
+    }
+    stats.expanded += 1;
+    let node = NodeId((state / ctx.levels) as u32);
+    let j = state % ctx.levels;
+    let capped = ctx.opts.max_jumps.is_some();
+    for id in ctx.map.link_ids_from(node) {
+        let Some((to, ticks, jumps)) = ctx.allowed(id) else {
+            continue;
+        };
+        let j2 = if capped { j + jumps } else { 0 };
+        if j2 >= ctx.levels {
+            continue;
+        }
+        let g2 = g + ticks;
+        if labels.dominated(to, j2, g2) {
+            stats.pruned += 1;
+            continue;
+        }
+        let s2 = labels.state(to, j2);
+        labels.best[s2] = g2;
+        labels.parent[s2] = Some((state as u32, LinkId(id)));
+        push(f64::from(g2) + ctx.h(to), g2, s2);
+    }
+    Ok(())
 }
 
 fn beam(ctx: &Ctx<'_>, start: NodeId, goal: NodeId, width: usize) -> Found {
     let mut stats = SearchStats::default();
     let mut labels = Labels::new(ctx.map.node_count(), ctx.levels);
-    let capped = ctx.opts.max_jumps.is_some();
     let s0 = labels.state(start, 0);
     labels.best[s0] = 0;
     let mut frontier: Vec<(u32, usize)> = vec![(0, s0)];
@@ -437,32 +450,9 @@ fn beam(ctx: &Ctx<'_>, start: NodeId, goal: NodeId, width: usize) -> Found {
                 }
                 continue;
             }
-            if stats.expanded >= ctx.opts.max_expansions {
-                return Err(PathError::BudgetExhausted {
-                    limit: ctx.opts.max_expansions,
-                    stats,
-                });
-            }
-            stats.expanded += 1;
-            let j = state % ctx.levels;
-            for id in ctx.map.link_ids_from(node) {
-                let Some((to, ticks, jumps)) = ctx.allowed(id) else {
-                    continue;
-                };
-                let j2 = if capped { j + jumps } else { 0 };
-                if j2 >= ctx.levels {
-                    continue;
-                }
-                let g2 = g + ticks;
-                if labels.dominated(to, j2, g2) {
-                    stats.pruned += 1;
-                    continue;
-                }
-                let s2 = labels.state(to, j2);
-                labels.best[s2] = g2;
-                labels.parent[s2] = Some((state as u32, LinkId(id)));
-                next.push((f64::from(g2) + ctx.h(to), g2, s2));
-            }
+            expand(ctx, &mut labels, &mut stats, state, g, |f, g2, s2| {
+                next.push((f, g2, s2));
+            })?;
         }
         next.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         // A label may appear twice (improved within the layer); keep the latest.
