@@ -390,10 +390,10 @@ impl<'m> Marks<'m> {
             }
         }
         let spawn = self.spawn.map(|(c, _)| c);
-        if let Some(s) = spawn {
-            if !level.get(s).is_some_and(Tile::is_solid) {
-                level.set(s, Tile::Spawn);
-            }
+        if let Some(s) = spawn
+            && !level.get(s).is_some_and(Tile::is_solid)
+        {
+            level.set(s, Tile::Spawn);
         }
         Ok(LoadedLevel {
             level,

@@ -127,12 +127,11 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                         seen_map = true;
                         // Exactly as the `tiled` crate reads it.
                         infinite = attr(a, "infinite") == Some("1");
-                        if !infinite {
-                            if let (Some(w), Some(h)) =
+                        if !infinite
+                            && let (Some(w), Some(h)) =
                                 (num::<u64>(a, "width"), num::<u64>(a, "height"))
-                            {
-                                check_size(w as usize, h as usize).map_err(at)?;
-                            }
+                        {
+                            check_size(w as usize, h as usize).map_err(at)?;
                         }
                     }
                     "tileset" => {
@@ -153,10 +152,11 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                                 num::<u32>(a, "spacing").unwrap_or(0),
                             )
                         });
-                        if root && depth == 2 {
-                            if let Some(g) = num::<u32>(a, "firstgid") {
-                                budget.firstgids.push(g);
-                            }
+                        if root
+                            && depth == 2
+                            && let Some(g) = num::<u32>(a, "firstgid")
+                        {
+                            budget.firstgids.push(g);
                         }
                     }
                     "image" => {
@@ -269,17 +269,17 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                         }
                     }
                     "data" => {
-                        if let (Some(d), Some((lname, w, h))) = (data.take(), &layer) {
-                            if !infinite {
-                                let gids = decode_data(
-                                    d.encoding.as_deref(),
-                                    d.compression.as_deref(),
-                                    d.text.as_deref().unwrap_or(""),
-                                    w.saturating_mul(*h).min(MAX_CELLS as u64 + 1) as usize,
-                                )
-                                .map_err(|m| at(structure(format!("layer {lname:?}: {m}"))))?;
-                                check_gids(&gids, *w, budget, lname, (0, 0)).map_err(at)?;
-                            }
+                        if let (Some(d), Some((lname, w, h))) = (data.take(), &layer)
+                            && !infinite
+                        {
+                            let gids = decode_data(
+                                d.encoding.as_deref(),
+                                d.compression.as_deref(),
+                                d.text.as_deref().unwrap_or(""),
+                                w.saturating_mul(*h).min(MAX_CELLS as u64 + 1) as usize,
+                            )
+                            .map_err(|m| at(structure(format!("layer {lname:?}: {m}"))))?;
+                            check_gids(&gids, *w, budget, lname, (0, 0)).map_err(at)?;
                         }
                     }
                     "layer" => layer = None,

@@ -13,7 +13,7 @@ use super::{CliError, MapArgs, load_level, load_physics};
 
 #[derive(Args)]
 pub(crate) struct SweepArgs {
-    /// Level files (platnav ASCII, or VGLC text with --legend).
+    /// Level files in any format platnav reads (by extension).
     #[arg(required = true)]
     levels: Vec<PathBuf>,
     /// A parameter range NAME=LO:HI:STEP (or NAME=VALUE); repeatable, the
@@ -32,9 +32,19 @@ pub(crate) struct SweepArgs {
     /// The base physics JSON file.
     #[arg(long)]
     physics: Option<PathBuf>,
-    /// A VGLC legend JSON: marks the levels as VGLC text.
+    /// A VGLC legend JSON (marks text levels as VGLC), or PNG masks'
+    /// colour legend.
     #[arg(long)]
     legend: Option<PathBuf>,
+    /// Tiled maps: the collision layer's name.
+    #[arg(long)]
+    layer: Option<String>,
+    /// Tiled maps: a tile mapping file.
+    #[arg(long)]
+    mapping: Option<PathBuf>,
+    /// PNG masks: the side of one tile in pixels.
+    #[arg(long)]
+    pixels_per_tile: Option<u32>,
     /// Write the CSV here instead of standard output.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -140,9 +150,9 @@ fn load(args: &SweepArgs) -> Result<(Physics, Vec<Item>), CliError> {
         preset: args.preset.clone(),
         physics: args.physics.clone(),
         legend: args.legend.clone(),
-        layer: None,
-        mapping: None,
-        pixels_per_tile: None,
+        layer: args.layer.clone(),
+        mapping: args.mapping.clone(),
+        pixels_per_tile: args.pixels_per_tile,
         map: None,
     };
     let base = load_physics(&map_args(&args.levels[0]))?;
@@ -163,9 +173,7 @@ fn load(args: &SweepArgs) -> Result<(Physics, Vec<Item>), CliError> {
 
 fn write_output(args: &SweepArgs, csv: &str) -> Result<(), CliError> {
     match &args.out {
-        Some(path) => {
-            std::fs::write(path, csv).map_err(|e| CliError(format!("{}: {e}", path.display())))?
-        }
+        Some(path) => write_atomically(path, csv.as_bytes())?,
         None => out!("{csv}"),
     }
     Ok(())
@@ -353,4 +361,15 @@ fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
         None => out!("{table}"),
     }
     Ok(())
+}
+
+/// Writes a file whole or not at all: a temporary file beside it, renamed.
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
+    let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
+    let tmp = path.with_extension("partial");
+    std::fs::write(&tmp, bytes).map_err(err)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        err(e)
+    })
 }
