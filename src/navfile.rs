@@ -427,13 +427,21 @@ fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMa
                 r.action_ticks
             )));
         }
-        let (sweep, body) = crate::links::sweep_and_end(level, physics, r.from, &r.inputs);
+        let replayed = crate::links::replay_link(level, physics, r.from, &r.inputs);
+        let body = replayed.end;
         if body.dead || !body.stands_on(r.to) || body.vx != 0.0 {
             return Err(bad(format!(
                 "its tape does not take the body from {} to {}",
                 r.from, r.to
             )));
         }
+        if replayed.jumps != u32::from(r.jumps) {
+            return Err(bad(format!(
+                "it claims {} jumps but its tape makes {}",
+                r.jumps, replayed.jumps
+            )));
+        }
+        let sweep = replayed.sweep;
         links.push(Link {
             kind: r.kind,
             from: r.from,

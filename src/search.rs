@@ -154,7 +154,10 @@ impl NavMap {
         if self.node(cell).is_some() {
             return Some(cell);
         }
-        let r = radius as i32;
+        // Past the level's extent a ring holds no new cells: bound the work.
+        let extent = self.level().width() + self.level().height();
+        let r = radius.min(u32::try_from(extent).unwrap_or(u32::MAX)) as i32;
+        let r = r.max(0);
         let mut best: Option<(i64, i32, i32, Cell)> = None;
         for ring in 1..=r {
             // Once a hit is closer than this ring can be, stop.

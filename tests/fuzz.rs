@@ -347,3 +347,44 @@ fn fuzz_color_legend_json() {
         0
     );
 }
+
+/// A tiny map, so that replay-validating a mutated file stays cheap.
+#[cfg(feature = "serde")]
+fn tiny_map() -> (Level, platnav::Physics, platnav::NavMap) {
+    let level: Level = "..........\n......##..\n..........\n###..#####\n"
+        .parse()
+        .unwrap();
+    let physics = platnav::Physics::smb();
+    let map = platnav::NavMap::build(&level, &physics).unwrap();
+    assert!(map.link_count() >= 10);
+    (level, physics, map)
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn fuzz_navmap_json() {
+    let (level, physics, map) = tiny_map();
+    let seeds = vec![map.to_json().into_bytes()];
+    assert_eq!(
+        fuzz("navmap json", &seeds, 9, |b| platnav::NavMap::from_json(
+            &text(b),
+            &level,
+            &physics
+        )
+        .is_ok()),
+        0
+    );
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn fuzz_navmap_binary() {
+    let (level, physics, map) = tiny_map();
+    let seeds = vec![map.to_bytes()];
+    assert_eq!(
+        fuzz("navmap binary", &seeds, 10, |b| {
+            platnav::NavMap::from_bytes(b, &level, &physics).is_ok()
+        }),
+        0
+    );
+}

@@ -366,12 +366,42 @@ pub(crate) fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]
     sweep_and_end(level, p, from, tape).0
 }
 
+/// A performance replayed: the cells it sweeps, the final body, and the
+/// jump presses that took effect.
+pub(crate) struct Replayed {
+    pub sweep: Vec<Cell>,
+    pub end: Body,
+    pub jumps: u32,
+}
+
+/// Replays a tape from standing on `from`, collecting what [`Replayed`] holds.
+pub(crate) fn replay_link(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Replayed {
+    let mut jumps = 0u32;
+    let (sweep, end) = sweep_and_end_with(level, p, from, tape, |before, input| {
+        if input.jump && !before.jump_held_last_tick && jump_took_effect(before, level, p) {
+            jumps += 1;
+        }
+    });
+    Replayed { sweep, end, jumps }
+}
+
 /// Cells overlapped by the box over a performance, and the final body.
 pub(crate) fn sweep_and_end(
     level: &Level,
     p: &Physics,
     from: Cell,
     tape: &[Input],
+) -> (Vec<Cell>, Body) {
+    sweep_and_end_with(level, p, from, tape, |_, _| {})
+}
+
+/// [`sweep_and_end`], calling `before_step` with the body and input of each tick.
+fn sweep_and_end_with(
+    level: &Level,
+    p: &Physics,
+    from: Cell,
+    tape: &[Input],
+    mut before_step: impl FnMut(&Body, Input),
 ) -> (Vec<Cell>, Body) {
     let mut body = Body::standing(from, p);
     let mut cells = Vec::new();
@@ -388,6 +418,7 @@ pub(crate) fn sweep_and_end(
     };
     add(&body);
     for &i in tape {
+        before_step(&body, i);
         body.step(level, p, i);
         add(&body);
     }
