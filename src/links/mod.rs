@@ -18,7 +18,8 @@
 //! one corrective nudge (push, release) when it is more than half a nudge
 //! off. Every link of a chain therefore starts within half a nudge of its
 //! cell's centre, errors never accumulate, and the path's tape has exactly
-//! the ticks the search counted. The whole tape is then replayed as proof.
+//! the ticks the search counted. That performance, checked at every link's
+//! end, is the replay that proves the path.
 
 mod drop;
 mod fall;
