@@ -110,11 +110,21 @@ fn inearest(x: f64) -> i64 {
 }
 
 /// The columns (or rows) of tiles a `[lo, hi]` span overlaps by more than EPS.
+///
+/// Interior tiles overlap by a whole tile, so only the two end tiles need
+/// the EPS test; the range is exactly the tiles `c` with
+/// `min(hi, c + 1) - max(lo, c) > EPS`.
 #[inline]
-fn span(lo: f64, hi: f64) -> impl Iterator<Item = i64> {
-    let first = ifloor(lo);
-    let last = ifloor(hi);
-    (first..=last).filter(move |&c| overlaps(lo, hi, c as f64, c as f64 + 1.0))
+fn span(lo: f64, hi: f64) -> std::ops::RangeInclusive<i64> {
+    let mut first = ifloor(lo);
+    let mut last = ifloor(hi);
+    if !overlaps(lo, hi, first as f64, first as f64 + 1.0) {
+        first += 1;
+    }
+    if !overlaps(lo, hi, last as f64, last as f64 + 1.0) {
+        last -= 1;
+    }
+    first..=last
 }
 
 impl Body {
