@@ -75,7 +75,7 @@ struct MapArgs {
     /// The level file: platnav ASCII (.txt), VGLC text (with --legend),
     /// Tiled (.tmx, .tmj/.json) or a PNG mask (.png).
     level: PathBuf,
-    /// A physics preset: default, agile or smb.
+    /// A physics preset: default, agile, smb or sq2.
     #[arg(long, conflicts_with = "physics")]
     preset: Option<String>,
     /// A physics JSON file (the `physics` object of PHYSICS.md).

@@ -26,7 +26,7 @@ pub(crate) struct SweepArgs {
     /// the bracket and STEP the precision).
     #[arg(long, value_parser = parse_param)]
     min: Option<Param>,
-    /// The base physics preset: default, agile or smb.
+    /// The base physics preset: default, agile, smb or sq2.
     #[arg(long, conflicts_with = "physics")]
     preset: Option<String>,
     /// The base physics JSON file.
