@@ -70,18 +70,16 @@ enum Cmd {
     Sweep(sweep::SweepArgs),
 }
 
-#[derive(Args)]
-struct MapArgs {
-    /// The level file: platnav ASCII (.txt), VGLC text (with --legend),
-    /// Tiled (.tmx, .tmj/.json) or a PNG mask (.png).
-    level: PathBuf,
+/// How to read levels and which physics to use: shared by every subcommand.
+#[derive(Args, Clone)]
+struct SourceArgs {
     /// A physics preset: default, agile, smb or sq2.
     #[arg(long, conflicts_with = "physics")]
     preset: Option<String>,
     /// A physics JSON file (the `physics` object of PHYSICS.md).
     #[arg(long)]
     physics: Option<PathBuf>,
-    /// A VGLC legend JSON (marks a text LEVEL as VGLC), or a PNG mask's
+    /// A VGLC legend JSON (marks a text level as VGLC), or a PNG mask's
     /// colour legend.
     #[arg(long)]
     legend: Option<PathBuf>,
@@ -94,6 +92,15 @@ struct MapArgs {
     /// PNG masks: the side of one tile in pixels.
     #[arg(long)]
     pixels_per_tile: Option<u32>,
+}
+
+#[derive(Args)]
+struct MapArgs {
+    /// The level file: platnav ASCII (.txt), VGLC text (with --legend),
+    /// Tiled (.tmx, .tmj/.json) or a PNG mask (.png).
+    level: PathBuf,
+    #[command(flatten)]
+    source: SourceArgs,
     /// Load the nav map from this file (saved by `links --save`) instead of
     /// building it; refused if it was built for another level or physics.
     #[arg(long)]
@@ -151,7 +158,7 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
-fn load_physics(args: &MapArgs) -> Result<Physics, CliError> {
+fn load_physics(args: &SourceArgs) -> Result<Physics, CliError> {
     let physics = if let Some(path) = &args.physics {
         let text = platnav::read_text(path)?;
         let p: Physics = serde_json::from_str(&text)
@@ -165,21 +172,21 @@ fn load_physics(args: &MapArgs) -> Result<Physics, CliError> {
     Ok(physics)
 }
 
-fn load_level(args: &MapArgs) -> Result<LoadedLevel, CliError> {
+fn load_level(level: &std::path::Path, args: &SourceArgs) -> Result<LoadedLevel, CliError> {
     let opts = LoadOptions {
         layer: args.layer.clone(),
         mapping: args.mapping.clone(),
         legend: args.legend.clone(),
         pixels_per_tile: args.pixels_per_tile,
     };
-    Ok(platnav::load_level(&args.level, &opts)?)
+    Ok(platnav::load_level(level, &opts)?)
 }
 
 /// Loads the level and physics and builds the map; also returns the
 /// level's spawn and goal markers.
 fn build(args: &MapArgs) -> Result<(NavMap, LoadedLevel), CliError> {
-    let physics = load_physics(args)?;
-    let loaded = load_level(args)?;
+    let physics = load_physics(&args.source)?;
+    let loaded = load_level(&args.level, &args.source)?;
     let map = match &args.map {
         Some(file) => NavMap::load(file, &loaded.level, &physics)?,
         None => NavMap::build(&loaded.level, &physics)?,
@@ -226,20 +233,37 @@ fn kind_letter(k: LinkKind) -> char {
     }
 }
 
-/// The level with the path's trajectory (`*`), link ends (their kind's
-/// letter), start `@` and goal `$`.
-fn draw_path(level: &Level, physics: &Physics, path: &Path) -> String {
-    let (w, h) = (level.width(), level.height());
-    let mut grid: Vec<Vec<char>> = level
+/// The level's ASCII picture as a grid of characters to mark up.
+fn level_grid(level: &Level) -> Vec<Vec<char>> {
+    level
         .to_string()
         .lines()
         .map(|l| l.chars().collect())
-        .collect();
-    let mut put = |c: Cell, ch: char| {
-        if level.contains(c) {
-            grid[c.row as usize][c.col as usize] = ch;
-        }
+        .collect()
+}
+
+/// Puts `ch` at `c` in a grid from [`level_grid`]; cells off the map are skipped.
+fn mark(grid: &mut [Vec<char>], c: Cell, ch: char) {
+    let (Ok(row), Ok(col)) = (usize::try_from(c.row), usize::try_from(c.col)) else {
+        return;
     };
+    if let Some(cell) = grid.get_mut(row).and_then(|r| r.get_mut(col)) {
+        *cell = ch;
+    }
+}
+
+/// A marked-up grid back to text, a line per row.
+fn grid_text(grid: Vec<Vec<char>>) -> String {
+    grid.into_iter()
+        .map(|r| r.into_iter().collect::<String>() + "\n")
+        .collect()
+}
+
+/// The level with the path's trajectory (`*`), link ends (their kind's
+/// letter), start `@` and goal `$`.
+fn draw_path(level: &Level, physics: &Physics, path: &Path) -> String {
+    let mut grid = level_grid(level);
+    let mut put = |c: Cell, ch: char| mark(&mut grid, c, ch);
     let mut body = Body::standing(path.start(), physics);
     for &i in path.inputs() {
         body.step(level, physics, i);
@@ -254,10 +278,7 @@ fn draw_path(level: &Level, physics: &Physics, path: &Path) -> String {
     }
     put(path.start(), '@');
     put(path.goal(), '$');
-    let _ = (w, h);
-    grid.into_iter()
-        .map(|r| r.into_iter().collect::<String>() + "\n")
-        .collect()
+    grid_text(grid)
 }
 
 fn run_default() -> Result<(), CliError> {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 use platnav::{Cell, Endpoints, NavMap, Report, ReportOptions};
 
-use super::{CliError, MapArgs, build, parse_cell};
+use super::{CliError, MapArgs, build, grid_text, level_grid, mark, parse_cell};
 
 #[derive(Args)]
 pub(crate) struct CheckArgs {
@@ -171,21 +171,8 @@ fn print_report(name: &str, map: &NavMap, r: &Report) {
 
 /// The level with the report's marks.
 fn draw(map: &NavMap, r: &Report) -> String {
-    let level = map.level();
-    let mut grid: Vec<Vec<char>> = level
-        .to_string()
-        .lines()
-        .map(|l| l.chars().collect())
-        .collect();
-    let mut put = |c: Cell, ch: char| {
-        if level.contains(c)
-            && let Some(cell) = grid
-                .get_mut(c.row as usize)
-                .and_then(|row| row.get_mut(c.col as usize))
-        {
-            *cell = ch;
-        }
-    };
+    let mut grid = level_grid(map.level());
+    let mut put = |c: Cell, ch: char| mark(&mut grid, c, ch);
     for &c in &r.unreachable {
         put(c, 'x');
     }
@@ -196,7 +183,5 @@ fn draw(map: &NavMap, r: &Report) -> String {
         put(g.goal, if g.found { '$' } else { '!' });
     }
     put(r.start, '@');
-    grid.into_iter()
-        .map(|row| row.into_iter().collect::<String>() + "\n")
-        .collect()
+    grid_text(grid)
 }

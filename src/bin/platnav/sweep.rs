@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use platnav::{Endpoints, Evaluation, Least, Level, Param, Physics, evaluate, least_value};
 use rayon::prelude::*;
 
-use super::{CliError, MapArgs, load_level, load_physics};
+use super::{CliError, SourceArgs, load_level, load_physics};
 
 #[derive(Args)]
 pub(crate) struct SweepArgs {
@@ -26,25 +26,9 @@ pub(crate) struct SweepArgs {
     /// the bracket and STEP the precision).
     #[arg(long, value_parser = parse_param)]
     min: Option<Param>,
-    /// The base physics preset: default, agile, smb or sq2.
-    #[arg(long, conflicts_with = "physics")]
-    preset: Option<String>,
-    /// The base physics JSON file.
-    #[arg(long)]
-    physics: Option<PathBuf>,
-    /// A VGLC legend JSON (marks text levels as VGLC), or PNG masks'
-    /// colour legend.
-    #[arg(long)]
-    legend: Option<PathBuf>,
-    /// Tiled maps: the collision layer's name.
-    #[arg(long)]
-    layer: Option<String>,
-    /// Tiled maps: a tile mapping file.
-    #[arg(long)]
-    mapping: Option<PathBuf>,
-    /// PNG masks: the side of one tile in pixels.
-    #[arg(long)]
-    pixels_per_tile: Option<u32>,
+    /// How to read the levels, and the base physics.
+    #[command(flatten)]
+    source: SourceArgs,
     /// Write the CSV here instead of standard output.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -145,22 +129,12 @@ fn level_name(path: &FsPath) -> String {
 type Item = (String, Level, Endpoints);
 
 fn load(args: &SweepArgs) -> Result<(Physics, Vec<Item>), CliError> {
-    let map_args = |level: &PathBuf| MapArgs {
-        level: level.clone(),
-        preset: args.preset.clone(),
-        physics: args.physics.clone(),
-        legend: args.legend.clone(),
-        layer: args.layer.clone(),
-        mapping: args.mapping.clone(),
-        pixels_per_tile: args.pixels_per_tile,
-        map: None,
-    };
-    let base = load_physics(&map_args(&args.levels[0]))?;
+    let base = load_physics(&args.source)?;
     let levels = args
         .levels
         .iter()
         .map(|p| {
-            let loaded = load_level(&map_args(p))?;
+            let loaded = load_level(p, &args.source)?;
             let endpoints = Endpoints {
                 start: loaded.spawn,
                 goals: loaded.goals,
