@@ -227,6 +227,30 @@ impl NavMap {
         &self.links[r.start as usize..r.end as usize]
     }
 
+    /// Bytes the map holds on the heap (its level, node types, nodes, links
+    /// with their tapes and sweeps, and the offset tables), counted from the
+    /// vectors' capacities.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let cells = self.level.width() * self.level.height();
+        let links: usize = self
+            .links
+            .iter()
+            .map(|l| {
+                size_of::<Link>()
+                    + l.inputs.capacity() * size_of::<crate::physics::Input>()
+                    + l.sweep.capacity() * size_of::<Cell>()
+            })
+            .sum();
+        cells * (size_of::<crate::level::Tile>() + size_of::<NodeType>() + size_of::<bool>())
+            + self.node_at.capacity() * size_of::<Option<NodeId>>()
+            + self.nodes.capacity() * size_of::<Cell>()
+            + self.targets.capacity() * size_of::<NodeId>()
+            + self.offsets.capacity() * size_of::<u32>()
+            + links
+    }
+
     /// Link counts per kind, in [`LinkKind::ALL`] order.
     #[must_use]
     pub fn link_counts(&self) -> [(LinkKind, usize); 6] {

@@ -345,3 +345,29 @@ fn a_saved_map_is_reused_and_refused_for_other_physics() {
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("other physics"));
 }
+
+#[test]
+fn bench_quick_prints_every_figure_with_its_target() {
+    let out = platnav(&["bench", "--quick"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    for figure in [
+        "build, SMB 1-1",
+        "links per standing cell, SMB",
+        "query p50, SMB, exact",
+        "query p50 / p99, SMB, beam 8",
+        "graph search vs pathfinding::astar (equal costs)",
+        "graph search vs pathfinding::dijkstra (equal costs)",
+        "build, 256 x 256",
+        "nav-map memory, 256 x 256",
+        "queries per second, one core, 256 x 256",
+        "build time per standing cell, largest / smallest",
+    ] {
+        assert!(text.contains(figure), "no {figure:?} in\n{text}");
+    }
+    assert!(text.contains("targets,") && (text.contains("PASS") || text.contains("FAIL")));
+}

@@ -31,6 +31,8 @@ macro_rules! outln {
     }};
 }
 
+#[path = "platnav/bench.rs"]
+mod bench;
 #[path = "platnav/check.rs"]
 mod check;
 #[path = "platnav/plot.rs"]
@@ -68,6 +70,9 @@ enum Cmd {
     /// Evaluate levels over a grid of physics parameters (CSV, --plot PNG),
     /// or find each level's least value of one parameter (--min).
     Sweep(sweep::SweepArgs),
+    /// Measure builds and queries against their targets, and the search
+    /// against the `pathfinding` crate on the same graphs.
+    Bench(bench::BenchArgs),
 }
 
 /// How to read levels and which physics to use: shared by every subcommand.
@@ -440,6 +445,7 @@ fn main() -> ExitCode {
         Some(Cmd::Render(a)) => render::run(a).map(|()| ExitCode::SUCCESS),
         Some(Cmd::Check(a)) => check::run(a),
         Some(Cmd::Sweep(a)) => sweep::run(a).map(|()| ExitCode::SUCCESS),
+        Some(Cmd::Bench(a)) => bench::run(a).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

@@ -471,6 +471,8 @@ impl<'a> Best<'a> {
             .into_values()
             .map(|mut l| {
                 l.sweep = sweep_cells(level, p, l.from, &l.inputs);
+                l.sweep.shrink_to_fit();
+                l.inputs.shrink_to_fit();
                 l
             })
             .collect();
