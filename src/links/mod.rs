@@ -364,7 +364,7 @@ fn jump_took_effect(before: &Body, level: &Level, p: &Physics) -> bool {
 
 /// Cells overlapped by the box over a performance.
 pub(crate) fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Cell> {
-    sweep_and_end(level, p, from, tape).0
+    sweep_and_end(level, p, from, tape, |_, _| {}).0
 }
 
 /// A performance replayed: the cells it sweeps, the final body, and the
@@ -378,7 +378,7 @@ pub(crate) struct Replayed {
 /// Replays a tape from standing on `from`, collecting what [`Replayed`] holds.
 pub(crate) fn replay_link(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Replayed {
     let mut jumps = 0u32;
-    let (sweep, end) = sweep_and_end_with(level, p, from, tape, |before, input| {
+    let (sweep, end) = sweep_and_end(level, p, from, tape, |before, input| {
         if input.jump && !before.jump_held_last_tick && jump_took_effect(before, level, p) {
             jumps += 1;
         }
@@ -386,18 +386,9 @@ pub(crate) fn replay_link(level: &Level, p: &Physics, from: Cell, tape: &[Input]
     Replayed { sweep, end, jumps }
 }
 
-/// Cells overlapped by the box over a performance, and the final body.
-pub(crate) fn sweep_and_end(
-    level: &Level,
-    p: &Physics,
-    from: Cell,
-    tape: &[Input],
-) -> (Vec<Cell>, Body) {
-    sweep_and_end_with(level, p, from, tape, |_, _| {})
-}
-
-/// [`sweep_and_end`], calling `before_step` with the body and input of each tick.
-fn sweep_and_end_with(
+/// Cells overlapped by the box over a performance, and the final body;
+/// `before_step` sees the body and input of each tick before it is stepped.
+fn sweep_and_end(
     level: &Level,
     p: &Physics,
     from: Cell,
