@@ -27,7 +27,7 @@ pub use graph::{LinkId, NavMap, NodeId};
 pub use level::VglcLegend;
 pub use level::{
     Cell, Level, LevelError, LoadOptions, LoadedLevel, MAX_CELLS, MAX_FILE_BYTES, MAX_SIDE,
-    SplitMix64, Tile, check_size, load_level, read_bytes, read_text,
+    SplitMix64, Tile, check_size, load_level, read_bytes, read_text, write_atomically,
 };
 #[cfg(feature = "png")]
 pub use level::{ColorLegend, MAX_PIXELS};

@@ -328,9 +328,8 @@ impl NavMap {
         assemble(raw, level, physics)
     }
 
-    /// Saves the map: binary for a `.pnav` file, JSON otherwise. Writes a
-    /// temporary file beside it and renames it, so a failed save leaves no
-    /// half-written map.
+    /// Saves the map: binary for a `.pnav` file, JSON otherwise, with
+    /// [`crate::write_atomically`], so a failed save leaves no half-written map.
     ///
     /// # Errors
     /// [`NavFileError::File`] with the I/O error.
@@ -340,15 +339,9 @@ impl NavMap {
         } else {
             self.to_json().into_bytes()
         };
-        let wrap = |e: std::io::Error| NavFileError::File {
+        crate::level::write_atomically(path, &bytes).map_err(|e| NavFileError::File {
             path: path.to_path_buf(),
             source: Box::new(NavFileError::Io(e.to_string())),
-        };
-        let tmp = path.with_extension("partial");
-        std::fs::write(&tmp, bytes).map_err(wrap)?;
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            wrap(e)
         })
     }
 

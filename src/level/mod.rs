@@ -294,6 +294,28 @@ pub(crate) fn read_referenced(path: &FsPath) -> Result<Vec<u8>, LevelError> {
     }
 }
 
+/// Writes `bytes` to `path` whole or not at all: to a hidden temporary file
+/// beside it, then renamed over it, so a failed write never leaves a
+/// half-written file behind.
+///
+/// # Errors
+/// The I/O error of the write or the rename (the temporary file is removed).
+pub fn write_atomically(path: &FsPath, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().map_or_else(
+        || std::ffi::OsString::from("out"),
+        std::ffi::OsStr::to_os_string,
+    );
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(&name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// Reads a text file with the [`MAX_FILE_BYTES`] bound, naming the file in
 /// every error.
 ///

@@ -199,25 +199,9 @@ impl Canvas {
     /// [`RenderError::Encode`], [`RenderError::Io`].
     pub fn save_png(&self, path: &FsPath) -> Result<(), RenderError> {
         let bytes = self.encode_png()?;
-        let io = |source| RenderError::Io {
+        crate::level::write_atomically(path, &bytes).map_err(|source| RenderError::Io {
             path: path.to_path_buf(),
             source,
-        };
-        let name = path.file_name().map_or_else(
-            || std::ffi::OsString::from("out.png"),
-            std::ffi::OsStr::to_os_string,
-        );
-        let mut tmp_name = std::ffi::OsString::from(".");
-        tmp_name.push(&name);
-        tmp_name.push(format!(".{}.tmp", std::process::id()));
-        let tmp = path.with_file_name(tmp_name);
-        if let Err(e) = std::fs::write(&tmp, &bytes) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(io(e));
-        }
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io(e)
         })
     }
 

@@ -147,7 +147,8 @@ fn load(args: &SweepArgs) -> Result<(Physics, Vec<Item>), CliError> {
 
 fn write_output(args: &SweepArgs, csv: &str) -> Result<(), CliError> {
     match &args.out {
-        Some(path) => write_atomically(path, csv.as_bytes())?,
+        Some(path) => platnav::write_atomically(path, csv.as_bytes())
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?,
         None => out!("{csv}"),
     }
     Ok(())
@@ -329,21 +330,11 @@ fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
     }
     match &args.out {
         Some(path) => {
-            std::fs::write(path, &csv).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            platnav::write_atomically(path, csv.as_bytes())
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
             out!("{table}");
         }
         None => out!("{table}"),
     }
     Ok(())
-}
-
-/// Writes a file whole or not at all: a temporary file beside it, renamed.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
-    let err = |e: std::io::Error| CliError(format!("{}: {e}", path.display()));
-    let tmp = path.with_extension("partial");
-    std::fs::write(&tmp, bytes).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        err(e)
-    })
 }
