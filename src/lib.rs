@@ -37,5 +37,5 @@ pub use links::{Link, LinkKind, LinkOptions, SETTLE_SLACK};
 #[cfg(feature = "serde")]
 pub use navfile::{MAX_LINK_TICKS, MAX_LINKS_PER_NODE, NAVMAP_FORMAT_VERSION, NavFileError};
 pub use path::{Path, PathStep, replay};
-pub use physics::{Body, EPS, Input, Physics, PhysicsError, WallJump};
+pub use physics::{Body, EPS, Frame, Input, Physics, PhysicsError, Tiles, WallJump};
 pub use search::{PathError, SearchOptions, SearchStats};

@@ -6,6 +6,85 @@
 
 use crate::level::{Cell, Level, Tile};
 
+/// What the body sees of a level: the tile at every cell (borders
+/// included) and the row count below which it dies.
+///
+/// [`Level`] is one; [`Frame`] is a level seen from one cell, the frame
+/// link generation computes in.
+pub trait Tiles {
+    /// The tile at `(col, row)` as the body sees it.
+    fn tile_at(&self, col: i64, row: i64) -> Tile;
+    /// The number of rows above the open bottom border (step 8 of
+    /// `PHYSICS.md`: a body with `y - h` greater than this is dead).
+    fn rows(&self) -> f64;
+}
+
+impl Tiles for Level {
+    #[inline]
+    fn tile_at(&self, col: i64, row: i64) -> Tile {
+        Level::tile_at(self, col, row)
+    }
+    #[inline]
+    fn rows(&self) -> f64 {
+        self.height() as f64
+    }
+}
+
+/// A level seen from one cell: tile `(c, r)` of the frame is tile
+/// `(col + c, row + r)` of the level, so a body standing on the frame's
+/// `(0, 0)` stands on the level's `(col, row)`.
+///
+/// Links are computed in the frame of the cell they start from, which makes
+/// them translation-invariant to the last bit: the same terrain around two
+/// cells gives the same tapes.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame<'a> {
+    level: &'a Level,
+    col: i64,
+    row: i64,
+}
+
+impl<'a> Frame<'a> {
+    /// `level` seen from `origin`.
+    #[must_use]
+    pub fn new(level: &'a Level, origin: Cell) -> Self {
+        Self {
+            level,
+            col: i64::from(origin.col),
+            row: i64::from(origin.row),
+        }
+    }
+
+    /// The level cell of a frame cell.
+    #[must_use]
+    pub fn to_level(&self, c: Cell) -> Cell {
+        Cell::new(c.col + self.col as i32, c.row + self.row as i32)
+    }
+
+    /// The frame cell of a level cell.
+    #[must_use]
+    pub fn to_frame(&self, c: Cell) -> Cell {
+        Cell::new(c.col - self.col as i32, c.row - self.row as i32)
+    }
+
+    /// The level.
+    #[must_use]
+    pub fn level(&self) -> &'a Level {
+        self.level
+    }
+}
+
+impl Tiles for Frame<'_> {
+    #[inline]
+    fn tile_at(&self, col: i64, row: i64) -> Tile {
+        self.level.tile_at(col + self.col, row + self.row)
+    }
+    #[inline]
+    fn rows(&self) -> f64 {
+        (self.level.height() as i64 - self.row) as f64
+    }
+}
+
 use super::Physics;
 
 /// Overlap tolerance: box and tile overlap when both axis overlaps exceed it.
@@ -178,7 +257,7 @@ impl Body {
     /// Whether the box overlaps any tile of kind `kind` (borders count as
     /// solid).
     #[must_use]
-    pub fn overlaps_kind(&self, level: &Level, p: &Physics, kind: Tile) -> bool {
+    pub fn overlaps_kind<T: Tiles + ?Sized>(&self, level: &T, p: &Physics, kind: Tile) -> bool {
         let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
         let (y0, y1) = (self.y - p.h, self.y);
         span(y0, y1).any(|r| span(x0, x1).any(|c| level.tile_at(c, r) == kind))
@@ -187,7 +266,7 @@ impl Body {
     /// A solid tile or border touches the box's left side (within EPS) and
     /// overlaps it vertically.
     #[must_use]
-    pub fn touches_wall_left(&self, level: &Level, p: &Physics) -> bool {
+    pub fn touches_wall_left<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
         let edge = self.x - p.w / 2.0;
         let c = inearest(edge);
         if (c as f64 - edge).abs() > EPS {
@@ -200,7 +279,7 @@ impl Body {
     /// A solid tile or border touches the box's right side (within EPS) and
     /// overlaps it vertically.
     #[must_use]
-    pub fn touches_wall_right(&self, level: &Level, p: &Physics) -> bool {
+    pub fn touches_wall_right<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
         let edge = self.x + p.w / 2.0;
         let c = inearest(edge);
         if (c as f64 - edge).abs() > EPS {
@@ -211,7 +290,7 @@ impl Body {
     }
 
     /// Advances one tick, following `PHYSICS.md` step by step.
-    pub fn step(&mut self, level: &Level, p: &Physics, input: Input) {
+    pub fn step<T: Tiles + ?Sized>(&mut self, level: &T, p: &Physics, input: Input) {
         if self.dead {
             return;
         }
@@ -347,7 +426,7 @@ impl Body {
         }
 
         // 8. Death.
-        if self.y - p.h > level.height() as f64 || self.overlaps_kind(level, p, Tile::Hazard) {
+        if self.y - p.h > level.rows() || self.overlaps_kind(level, p, Tile::Hazard) {
             self.dead = true;
         }
 

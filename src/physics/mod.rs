@@ -3,7 +3,7 @@
 
 mod body;
 
-pub use body::{Body, EPS, Input};
+pub use body::{Body, EPS, Frame, Input, Tiles};
 
 /// Wall-jump parameters; `None` in [`Physics::wall_jump`] disables wall jumps
 /// and wall slides.
