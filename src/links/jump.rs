@@ -21,16 +21,17 @@ use crate::physics::{Body, Input, Physics};
 
 /// The part of a program before any steering switch.
 #[derive(Clone, Copy)]
-struct Base {
-    dir: i8,
-    run_up: usize,
+pub(super) struct Base {
+    pub dir: i8,
+    pub run_up: usize,
     /// (start flight tick, hold ticks) of each press.
-    presses: [(usize, usize); 2],
-    n_presses: usize,
+    pub presses: [(usize, usize); 2],
+    pub n_presses: usize,
 }
 
 impl Base {
-    fn input(&self, t: usize, body: &Body, steer: Option<(usize, i8)>) -> Option<Input> {
+    /// The input of tick `t`, or `None` when the run-up left the ground.
+    pub fn input(&self, t: usize, body: &Body, steer: Option<(usize, i8)>) -> Option<Input> {
         if t < self.run_up {
             if !body.grounded {
                 return None;
@@ -49,54 +50,67 @@ impl Base {
     }
 }
 
-fn kind_of(s: &Sim<'_>) -> LinkKind {
-    if s.jumps >= 2 {
+/// A base program and its steering branches: at flight tick `k` of each of
+/// `switches`, one branch per direction of `targets` leaves the base.
+pub(super) struct Family {
+    pub base: Base,
+    pub switches: Vec<usize>,
+    pub targets: Vec<i8>,
+}
+
+pub(super) fn kind_of(jumps: u8) -> LinkKind {
+    if jumps >= 2 {
         LinkKind::DoubleJump
     } else {
         LinkKind::Jump
     }
 }
 
-/// Runs `base`, branching off every steering option at its switch tick.
-fn run_family<'a>(
-    sim: &impl Fn() -> Sim<'a>,
-    base: Base,
-    switches: &[usize],
-    targets: &[i8],
-    best: &mut Best,
-) {
-    let mut s = sim();
-    for &k in switches {
+/// Lands a sim whose flight ended, if it ended on the ground.
+fn offer_landing(s: Sim<'_>, best: &mut Best) {
+    let kind = kind_of(s.jumps);
+    let link = s.land(kind, best);
+    best.offer(link);
+}
+
+/// Flies one steering branch of `base` to its landing.
+pub(super) fn fly_branch(mut s: Sim<'_>, base: Base, steer: (usize, i8), best: &mut Best) {
+    if s.fly(|t, body| base.input(t, body, Some(steer))) {
+        offer_landing(s, best);
+    }
+}
+
+/// Runs the base of `fam` on from `s` (whose tape may already hold a
+/// prefix of it), branching off every steering option at each switch tick
+/// still ahead.
+pub(super) fn run_family(mut s: Sim<'_>, fam: &Family, best: &mut Best) {
+    let base = fam.base;
+    for &k in &fam.switches {
+        if base.run_up + k <= s.tape.len() {
+            continue;
+        }
         match s.run(|t, b| base.input(t, b, None), Some(base.run_up + k)) {
             Flight::Paused => {
-                for &b in targets {
-                    let mut br = s.clone();
-                    if br.fly(|t, body| base.input(t, body, Some((k, b)))) {
-                        let kind = kind_of(&br);
-                        let link = br.land(kind, best);
-                        best.offer(link);
-                    }
+                for &b in &fam.targets {
+                    fly_branch(s.clone(), base, (k, b), best);
                 }
             }
             // Landed or failed before the switch: every later branch is the base.
             _ => {
                 if s.airborne && s.body.grounded && !s.body.dead {
-                    let kind = kind_of(&s);
-                    let link = s.land(kind, best);
-                    best.offer(link);
+                    offer_landing(s, best);
                 }
                 return;
             }
         }
     }
     if s.fly(|t, b| base.input(t, b, None)) {
-        let kind = kind_of(&s);
-        let link = s.land(kind, best);
-        best.offer(link);
+        offer_landing(s, best);
     }
 }
 
-pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, p: &Physics, best: &mut Best) {
+/// The jump program families for `p`.
+pub(super) fn families(p: &Physics) -> Vec<Family> {
     let apex = apex_ticks(p);
     let full = full_speed_ticks(p);
     let holds = if p.jump_cut_speed >= p.jump_speed {
@@ -105,6 +119,7 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, p: &Physics, best: &mut B
         tick_set([2, 4, 7, 11, 16, apex], apex)
     };
     let switches = tick_set([3, 8, apex / 2, apex, apex + apex / 2], 4 * apex);
+    let mut out = Vec::new();
     for dir in [-1i8, 0, 1] {
         let targets: Vec<i8> = if dir == 0 { vec![-1, 1] } else { vec![0, -dir] };
         let run_ups = if dir == 0 {
@@ -122,7 +137,11 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, p: &Physics, best: &mut B
                     presses: [(0, hold), (0, 0)],
                     n_presses: 1,
                 };
-                run_family(sim, base, &switches, &targets, best);
+                out.push(Family {
+                    base,
+                    switches: switches.clone(),
+                    targets: targets.clone(),
+                });
             }
             if p.air_jumps > 0 && (dir == 0 || run_up != full / 2) {
                 for t2 in tick_set([apex / 2, apex, apex + apex / 2], 3 * apex) {
@@ -133,11 +152,15 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, p: &Physics, best: &mut B
                             presses: [(0, apex.min(t2.saturating_sub(1)).max(1)), (t2, h2)],
                             n_presses: 2,
                         };
-                        let switches = tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex);
-                        run_family(sim, base, &switches, &targets, best);
+                        out.push(Family {
+                            base,
+                            switches: tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex),
+                            targets: targets.clone(),
+                        });
                     }
                 }
             }
         }
     }
+    out
 }

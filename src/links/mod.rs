@@ -25,13 +25,16 @@ mod drop;
 mod fall;
 mod jump;
 mod run;
+mod template;
+
+pub use template::clear_caches;
 mod wall_jump;
 
 use std::collections::HashMap;
 
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
-use crate::physics::{Body, Input, Physics};
+use crate::physics::{Body, Frame, Input, Physics, Tiles};
 
 /// Ticks at the end of every link reserved for one corrective nudge (push,
 /// release) when links are chained; idle in the stored tape.
@@ -124,13 +127,23 @@ impl Link {
     /// The body's state after each tick of the canonical performance
     /// (for drawing the trajectory).
     #[must_use]
+    ///
+    /// The performance is computed in the frame of `from` (see [`Frame`])
+    /// and translated to level coordinates.
     pub fn trajectory(&self, level: &Level, physics: &Physics) -> Vec<Body> {
-        let mut body = Body::standing(self.from, physics);
+        let frame = Frame::new(level, self.from);
+        let (dx, dy) = (f64::from(self.from.col), f64::from(self.from.row));
+        let mut body = Body::standing(Cell::new(0, 0), physics);
         let mut out = Vec::with_capacity(self.inputs.len() + 1);
-        out.push(body);
+        let at = |b: &Body| Body {
+            x: b.x + dx,
+            y: b.y + dy,
+            ..*b
+        };
+        out.push(at(&body));
         for &input in &self.inputs {
-            body.step(level, physics, input);
-            out.push(body);
+            body.step(&frame, physics, input);
+            out.push(at(&body));
         }
         out
     }
@@ -196,10 +209,12 @@ pub(crate) enum Flight {
     Paused,
 }
 
-/// A body being driven from a standing cell, recording its tape.
+/// A body being driven from a standing cell, recording its tape. The body
+/// moves in the frame of `from` ([`Frame`]): it starts standing on the
+/// frame's `(0, 0)`.
 #[derive(Clone)]
 pub(crate) struct Sim<'a> {
-    pub level: &'a Level,
+    pub frame: Frame<'a>,
     pub p: &'a Physics,
     pub classes: &'a Classification,
     pub from: Cell,
@@ -218,11 +233,11 @@ const MAX_SETTLE_TICKS: usize = 600;
 impl<'a> Sim<'a> {
     pub fn new(level: &'a Level, p: &'a Physics, classes: &'a Classification, from: Cell) -> Self {
         Self {
-            level,
+            frame: Frame::new(level, from),
             p,
             classes,
             from,
-            body: Body::standing(from, p),
+            body: Body::standing(Cell::new(0, 0), p),
             tape: Vec::with_capacity(96),
             jumps: 0,
             airborne: false,
@@ -234,8 +249,8 @@ impl<'a> Sim<'a> {
     pub fn step(&mut self, input: Input) -> bool {
         let pressed = input.jump && !self.body.jump_held_last_tick;
         let before = self.body;
-        self.body.step(self.level, self.p, input);
-        if pressed && jump_took_effect(&before, self.level, self.p) {
+        self.body.step(&self.frame, self.p, input);
+        if pressed && jump_took_effect(&before, &self.frame, self.p) {
             self.jumps = self.jumps.saturating_add(1);
         }
         self.tape.push(input);
@@ -283,26 +298,12 @@ impl<'a> Sim<'a> {
     /// that kind that this one cannot beat: coming to rest takes at least
     /// one tick per `ground_accel * dt` of speed, plus the slack.
     pub fn land(self, kind: LinkKind, best: &Best<'_>) -> Option<Link> {
-        let landed = self.body.standing_cell()?;
-        // Where would braking alone stop us?
-        let mut probe = self.body;
-        let mut braking = 0u32;
-        for _ in 0..MAX_SETTLE_TICKS {
-            if probe.vx == 0.0 {
-                break;
-            }
-            probe.step(self.level, self.p, Input::IDLE);
-            braking += 1;
-            if !probe.grounded || probe.dead {
-                break;
-            }
-        }
-        let rest_col = probe.x.floor() as i32;
-        let row = landed.row;
-        let target = [rest_col, landed.col, rest_col - 1, rest_col + 1]
-            .into_iter()
-            .map(|c| Cell::new(c, row))
-            .find(|&c| self.classes.is_standable(c))?;
+        let classes = self.classes;
+        let frame = self.frame;
+        let (target, braking) = land_target(&self.frame, self.p, &self.body, |c| {
+            classes.is_standable(frame.to_level(c))
+        })?;
+        let target = self.frame.to_level(target);
         let lower_bound = self.tape.len() as u32 + braking + SETTLE_SLACK;
         if !best.could_improve(target, kind, lower_bound, self.jumps) {
             return None;
@@ -313,32 +314,9 @@ impl<'a> Sim<'a> {
     /// Drives the grounded body to rest at `target`'s centre, then pads with
     /// [`SETTLE_SLACK`] idle ticks.
     pub fn settle_to(mut self, target: Cell, kind: LinkKind) -> Option<Link> {
-        if target == self.from {
-            return None;
-        }
         let action_ticks = self.tape.len() as u32;
-        let target_x = f64::from(target.col) + 0.5;
-        let mut done = false;
-        for _ in 0..MAX_SETTLE_TICKS {
-            match settle_input(&self.body, target_x, self.p) {
-                None => {
-                    done = true;
-                    break;
-                }
-                Some(input) => {
-                    if !self.step(input) || !self.body.grounded {
-                        return None;
-                    }
-                }
-            }
-        }
-        if !done {
-            return None;
-        }
-        for _ in 0..SETTLE_SLACK {
-            self.step(Input::IDLE);
-        }
-        if !self.body.stands_on(target) {
+        let t = self.frame.to_frame(target);
+        if !settle(&self.frame, self.p, &mut self.body, t, &mut self.tape) {
             return None;
         }
         Some(Link {
@@ -354,8 +332,79 @@ impl<'a> Sim<'a> {
     }
 }
 
+/// Where a body that just landed will settle, in its frame: the standable
+/// cell braking alone brings it to rest on (or a neighbour), and the ticks
+/// that braking takes.
+pub(crate) fn land_target<T: Tiles + ?Sized>(
+    tiles: &T,
+    p: &Physics,
+    body: &Body,
+    standable: impl Fn(Cell) -> bool,
+) -> Option<(Cell, u32)> {
+    let landed = body.standing_cell()?;
+    let mut probe = *body;
+    let mut braking = 0u32;
+    for _ in 0..MAX_SETTLE_TICKS {
+        if probe.vx == 0.0 {
+            break;
+        }
+        probe.step(tiles, p, Input::IDLE);
+        braking += 1;
+        if !probe.grounded || probe.dead {
+            break;
+        }
+    }
+    let rest_col = probe.x.floor() as i32;
+    let row = landed.row;
+    let target = [rest_col, landed.col, rest_col - 1, rest_col + 1]
+        .into_iter()
+        .map(|c| Cell::new(c, row))
+        .find(|&c| standable(c))?;
+    Some((target, braking))
+}
+
+/// The settle phase in a frame: drives the grounded `body` to rest on
+/// `target`'s centre, then [`SETTLE_SLACK`] idle ticks, appending the
+/// inputs to `tape`. False when it cannot (or `target` is the start).
+pub(crate) fn settle<T: Tiles + ?Sized>(
+    tiles: &T,
+    p: &Physics,
+    body: &mut Body,
+    target: Cell,
+    tape: &mut Vec<Input>,
+) -> bool {
+    if target == Cell::new(0, 0) {
+        return false;
+    }
+    let target_x = f64::from(target.col) + 0.5;
+    let mut done = false;
+    for _ in 0..MAX_SETTLE_TICKS {
+        match settle_input(body, target_x, p) {
+            None => {
+                done = true;
+                break;
+            }
+            Some(input) => {
+                body.step(tiles, p, input);
+                tape.push(input);
+                if body.dead || !body.grounded {
+                    return false;
+                }
+            }
+        }
+    }
+    if !done {
+        return false;
+    }
+    for _ in 0..SETTLE_SLACK {
+        body.step(tiles, p, Input::IDLE);
+        tape.push(Input::IDLE);
+    }
+    body.stands_on(target)
+}
+
 /// Whether a jump pressed in this state starts a jump (PHYSICS.md step 1).
-fn jump_took_effect(before: &Body, level: &Level, p: &Physics) -> bool {
+fn jump_took_effect<T: Tiles + ?Sized>(before: &Body, level: &T, p: &Physics) -> bool {
     before.grounded
         || (p.wall_jump.is_some()
             && (before.touches_wall_left(level, p) || before.touches_wall_right(level, p)))
@@ -363,6 +412,7 @@ fn jump_took_effect(before: &Body, level: &Level, p: &Physics) -> bool {
 }
 
 /// Cells overlapped by the box over a performance.
+#[allow(dead_code)]
 pub(crate) fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Cell> {
     sweep_and_end(level, p, from, tape, |_, _| {}).0
 }
@@ -371,18 +421,27 @@ pub(crate) fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]
 /// jump presses that took effect.
 pub(crate) struct Replayed {
     pub sweep: Vec<Cell>,
+    /// The final body, shifted back to level coordinates.
     pub end: Body,
     pub jumps: u32,
 }
 
-/// Replays a tape from standing on `from`, collecting what [`Replayed`] holds.
+/// Replays a tape from standing on `from` in its frame, collecting what
+/// [`Replayed`] holds (`end` in the frame's coordinates).
 pub(crate) fn replay_link(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Replayed {
     let mut jumps = 0u32;
+    let frame = Frame::new(level, from);
     let (sweep, end) = sweep_and_end(level, p, from, tape, |before, input| {
-        if input.jump && !before.jump_held_last_tick && jump_took_effect(before, level, p) {
+        if input.jump && !before.jump_held_last_tick && jump_took_effect(before, &frame, p) {
             jumps += 1;
         }
     });
+    // Back to level coordinates: whole-tile shifts of a landed body are exact.
+    let end = Body {
+        x: end.x + f64::from(from.col),
+        y: end.y + f64::from(from.row),
+        ..end
+    };
     Replayed { sweep, end, jumps }
 }
 
@@ -395,7 +454,8 @@ fn sweep_and_end(
     tape: &[Input],
     mut before_step: impl FnMut(&Body, Input),
 ) -> (Vec<Cell>, Body) {
-    let mut body = Body::standing(from, p);
+    let frame = Frame::new(level, from);
+    let mut body = Body::standing(Cell::new(0, 0), p);
     let mut cells = Vec::new();
     let mut add = |b: &Body| {
         let c0 = (b.x - p.w / 2.0 + 1e-9).floor() as i32;
@@ -404,14 +464,14 @@ fn sweep_and_end(
         let r1 = (b.y - 1e-9).floor() as i32;
         for r in r0..=r1 {
             for c in c0..=c1 {
-                cells.push(Cell::new(c, r));
+                cells.push(frame.to_level(Cell::new(c, r)));
             }
         }
     };
     add(&body);
     for &i in tape {
         before_step(&body, i);
-        body.step(level, p, i);
+        body.step(&frame, p, i);
         add(&body);
     }
     cells.sort_unstable();
@@ -421,17 +481,20 @@ fn sweep_and_end(
 
 /// Keeps the best link per `(to, kind)` (fewest ticks, then fewest jumps).
 pub(crate) struct Best<'a> {
-    level: &'a Level,
-    p: &'a Physics,
+    from: Cell,
     map: HashMap<(Cell, LinkKind), Link>,
+    /// Kept links whose tapes are still in the templates, by template node.
+    pending: HashMap<(Cell, LinkKind), u32>,
+    _level: std::marker::PhantomData<&'a Level>,
 }
 
 impl<'a> Best<'a> {
-    pub fn new(level: &'a Level, p: &'a Physics) -> Self {
+    pub fn new(from: Cell) -> Self {
         Self {
-            level,
-            p,
+            from,
             map: HashMap::new(),
+            pending: HashMap::new(),
+            _level: std::marker::PhantomData,
         }
     }
 
@@ -446,23 +509,56 @@ impl<'a> Best<'a> {
     pub fn offer(&mut self, link: Option<Link>) {
         let Some(link) = link else { return };
         let key = (link.to, link.kind);
-        match self.map.get(&key) {
-            Some(old) if (old.ticks, old.jumps) <= (link.ticks, link.jumps) => {}
-            _ => {
-                self.map.insert(key, link);
+        if self.could_improve(link.to, link.kind, link.ticks, link.jumps) {
+            self.pending.remove(&key);
+            self.map.insert(key, link);
+        }
+    }
+
+    /// Offers a link whose tape [`Best::fill_templates`] will fetch from
+    /// template node `node`.
+    pub fn offer_template(
+        &mut self,
+        to: Cell,
+        kind: LinkKind,
+        action_ticks: u32,
+        ticks: u32,
+        jumps: u8,
+        node: u32,
+    ) {
+        if to == self.from || !self.could_improve(to, kind, ticks, jumps) {
+            return;
+        }
+        let link = Link {
+            kind,
+            from: self.from,
+            to,
+            ticks,
+            action_ticks,
+            jumps,
+            inputs: Vec::new(),
+            sweep: Vec::new(),
+        };
+        self.pending.insert((to, kind), node);
+        self.map.insert((to, kind), link);
+    }
+
+    /// Writes the tapes of the kept template links.
+    pub fn fill_templates(&mut self, mut tape: impl FnMut(u32, &mut Vec<Input>)) {
+        for (key, node) in self.pending.drain() {
+            if let Some(link) = self.map.get_mut(&key) {
+                link.inputs.clear();
+                tape(node, &mut link.inputs);
             }
         }
     }
 
-    /// The kept links, sorted, with their sweeps filled in.
+    /// The kept links, sorted.
     pub fn into_sorted(self) -> Vec<Link> {
-        let (level, p) = (self.level, self.p);
         let mut v: Vec<Link> = self
             .map
             .into_values()
             .map(|mut l| {
-                l.sweep = sweep_cells(level, p, l.from, &l.inputs);
-                l.sweep.shrink_to_fit();
                 l.inputs.shrink_to_fit();
                 l
             })
@@ -507,7 +603,7 @@ pub(crate) fn links_from(
     from: Cell,
     opts: &LinkOptions,
 ) -> Vec<Link> {
-    let mut best = Best::new(level, p);
+    let mut best = Best::new(from);
     let sim = || Sim::new(level, p, classes, from);
     if opts.run {
         run::generate(&sim, classes, from, &mut best);
@@ -516,7 +612,7 @@ pub(crate) fn links_from(
         fall::generate(&sim, &mut best);
     }
     if opts.jump {
-        jump::generate(&sim, p, &mut best);
+        template::generate(level, p, classes, from, &mut best);
     }
     if opts.wall_jump && p.wall_jump.is_some() {
         wall_jump::generate(&sim, p, &mut best);

@@ -9,8 +9,7 @@
 //! for `H2` ticks. At most `max_walls` wall jumps per link.
 
 use super::{Best, LinkKind, Sim, apex_ticks, full_speed_ticks};
-use crate::level::Level;
-use crate::physics::{Body, Input, Physics};
+use crate::physics::{Body, Frame, Input, Physics};
 
 #[derive(Clone, Copy)]
 struct Program {
@@ -23,7 +22,7 @@ struct Program {
     max_walls: u8,
 }
 
-fn touches(body: &Body, level: &Level, p: &Physics, side: i8) -> bool {
+fn touches(body: &Body, level: &Frame<'_>, p: &Physics, side: i8) -> bool {
     match side {
         -1 => body.touches_wall_left(level, p),
         1 => body.touches_wall_right(level, p),
@@ -33,7 +32,8 @@ fn touches(body: &Body, level: &Level, p: &Physics, side: i8) -> bool {
 
 fn run_program<'a>(sim: &impl Fn() -> Sim<'a>, prog: Program, best: &mut Best) {
     let mut s = sim();
-    let (level, p) = (s.level, s.p);
+    let (frame, p) = (s.frame, s.p);
+    let level = &frame;
     let mut walls = 0u8;
     let mut contact = 0usize;
     // Direction away from the last wall and ticks since that wall jump.

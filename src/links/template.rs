@@ -1,0 +1,807 @@
+//! Trajectory templates for the jump families, grown into a decision tree
+//! over tile classes.
+//!
+//! Links are computed in the frame of their start cell, so performing a
+//! program from two cells is the same computation, bit for bit, as long as
+//! every tile the body looks up has the same class (empty, solid, one-way,
+//! hazard) in both frames, and every cell the landing asks about is
+//! standable in both or in neither. A *template* is that computation done
+//! once in an assumed world, with each first lookup of a cell along the way
+//! recorded as a *check* (cell, the class assumed, the tick).
+//!
+//! The assumed world starts as the floor under the start and nothing else.
+//! For a real cell, the builder walks each family's tree of programs (the
+//! base, branching into its steering options at each switch tick) comparing
+//! the checks against the level; while they hold, the real performance *is*
+//! the template, landing and settle included, and nothing is simulated.
+//! At the first check that fails, the template is rebuilt from the state
+//! just before that tick in a world that now knows that cell's real class,
+//! and the rebuilt branch is kept for the next cell that meets the same
+//! terrain. The tree therefore grows toward the terrain a level actually
+//! has, and a cell pays for simulation only where its surroundings differ
+//! from every cell walked before. The result is identical to simulating
+//! every program from scratch.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::jump::{Family, families, fly_branch, kind_of, run_family};
+use super::{Best, LinkKind, MAX_ACTION_TICKS, Sim, jump_took_effect, land_target, settle};
+use crate::classify::Classification;
+use crate::level::{Cell, Level, Tile};
+use crate::physics::{Body, Input, Physics, Tiles};
+
+/// Rows below its start a template follows a fall before it hands over to
+/// exact simulation.
+const DEPTH: f64 = 12.0;
+/// Floor columns on each side of the start in the first assumed world (the
+/// run-up needs them).
+const FLOOR: i32 = 3;
+/// The class of a cell below the level's bottom row; such branches are
+/// simulated exactly, not kept.
+const BELOW: u8 = 4;
+/// The step index of the checks made by the landing procedure.
+const LAND: u32 = u32::MAX;
+/// Bytes of grown branches one thread keeps before it stops growing the
+/// tree and simulates unseen terrain directly.
+const GROWN_BYTES: usize = 16 << 20;
+
+/// The class of a tile as the body tells them apart.
+#[inline]
+fn class(t: Tile) -> u8 {
+    match t {
+        Tile::Solid => 1,
+        Tile::OneWay => 2,
+        Tile::Hazard => 3,
+        _ => 0,
+    }
+}
+
+fn tile_of(class: u8) -> Tile {
+    match class {
+        1 => Tile::Solid,
+        2 => Tile::OneWay,
+        3 => Tile::Hazard,
+        _ => Tile::Empty,
+    }
+}
+
+/// The state after a tick of a template.
+#[derive(Clone, Copy)]
+struct Snap {
+    body: Body,
+    jumps: u8,
+    airborne: bool,
+}
+
+/// What a template assumed about one cell: its tile class, or (for the
+/// landing's questions) whether it is standable.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Fact {
+    dc: i32,
+    dr: i32,
+    standable: bool,
+    class: u8,
+}
+
+/// A fact first relied on at step `step` of a node ([`LAND`] for the
+/// landing procedure).
+#[derive(Clone, Copy)]
+struct Check {
+    step: u32,
+    fact: Fact,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum End {
+    /// Landed after being airborne; `outcome` holds the settle.
+    Landed,
+    /// The template stops here (deep fall or tick limit); simulate on.
+    Open,
+    /// The program gave up (the run-up left the ground) or died.
+    Failed,
+    /// A switch tick: the children go on.
+    Branch,
+}
+
+/// The link a landed node makes, in its start's frame.
+struct Outcome {
+    to: Cell,
+    kind: LinkKind,
+    jumps: u8,
+    settle: Vec<Input>,
+}
+
+/// A stretch of one program between branch points.
+struct Node {
+    family: u32,
+    /// The steering of a branch (`None` on the base).
+    steer: Option<(usize, i8)>,
+    /// The node this one continues, after that many of its steps.
+    parent: Option<(u32, u32)>,
+    /// Tape index of the node's first step.
+    start: u32,
+    /// Facts known before the first step beyond those of the prefix.
+    seed: Vec<Fact>,
+    inputs: Vec<Input>,
+    snaps: Vec<Snap>,
+    checks: Vec<Check>,
+    end: End,
+    children: Vec<u32>,
+    outcome: Option<Outcome>,
+}
+
+impl Node {
+    fn bytes(&self) -> usize {
+        size_of::<Node>()
+            + self.seed.len() * size_of::<Fact>()
+            + self.inputs.len() * size_of::<Input>()
+            + self.snaps.len() * size_of::<Snap>()
+            + self.checks.len() * size_of::<Check>()
+            + self.children.len() * 4
+            + self.outcome.as_ref().map_or(0, |o| o.settle.len() * 3)
+    }
+}
+
+/// Facts known about the cells around a start: a dense window (most
+/// lookups), the rest in a map.
+#[derive(Clone)]
+struct Known {
+    window: Vec<u8>,
+    rest: HashMap<(i32, i32, bool), u8>,
+}
+
+/// The window's half-width and half-height in cells.
+const WX: i32 = 24;
+const WY: i32 = 24;
+const UNKNOWN: u8 = u8::MAX;
+
+impl Known {
+    fn new() -> Self {
+        Self {
+            window: vec![UNKNOWN; (4 * WX * WY) as usize * 2],
+            rest: HashMap::new(),
+        }
+    }
+
+    #[inline]
+    fn slot(dc: i32, dr: i32, standable: bool) -> Option<usize> {
+        let (x, y) = (dc + WX, dr + WY);
+        (x >= 0 && y >= 0 && x < 2 * WX && y < 2 * WY)
+            .then(|| (((y * 2 * WX + x) as usize) << 1) | usize::from(standable))
+    }
+
+    #[inline]
+    fn get(&self, dc: i32, dr: i32, standable: bool) -> Option<u8> {
+        match Self::slot(dc, dr, standable) {
+            Some(i) => Some(self.window[i]).filter(|&c| c != UNKNOWN),
+            None => self.rest.get(&(dc, dr, standable)).copied(),
+        }
+    }
+
+    fn insert(&mut self, f: &Fact) {
+        match Self::slot(f.dc, f.dr, f.standable) {
+            Some(i) => self.window[i] = f.class,
+            None => {
+                self.rest.insert((f.dc, f.dr, f.standable), f.class);
+            }
+        }
+    }
+}
+
+/// The assumed world a node is simulated in: known facts, else the floor
+/// under the start and nothing; every first use of a cell becomes a check.
+struct World {
+    known: RefCell<Known>,
+    checks: RefCell<Vec<Check>>,
+    step: std::cell::Cell<u32>,
+}
+
+impl World {
+    fn new(known: Known) -> Self {
+        Self {
+            known: RefCell::new(known),
+            checks: RefCell::new(Vec::new()),
+            step: std::cell::Cell::new(0),
+        }
+    }
+
+    fn fact(&self, dc: i32, dr: i32, standable: bool) -> u8 {
+        let mut known = self.known.borrow_mut();
+        if let Some(c) = known.get(dc, dr, standable) {
+            return c;
+        }
+        // Assume standable, and the floor under the start.
+        let class = u8::from(standable || (dr == 1 && dc.abs() <= FLOOR));
+        let fact = Fact {
+            dc,
+            dr,
+            standable,
+            class,
+        };
+        known.insert(&fact);
+        self.checks.borrow_mut().push(Check {
+            step: self.step.get(),
+            fact,
+        });
+        class
+    }
+}
+
+impl Tiles for World {
+    fn tile_at(&self, col: i64, row: i64) -> Tile {
+        let (Ok(c), Ok(r)) = (i32::try_from(col), i32::try_from(row)) else {
+            return Tile::Solid;
+        };
+        tile_of(self.fact(c, r, false))
+    }
+    fn rows(&self) -> f64 {
+        f64::INFINITY
+    }
+}
+
+/// The family trees of one physics profile, shared by every build with it.
+pub(crate) struct JumpTemplates {
+    p: Physics,
+    families: Vec<Family>,
+    /// The base trees: node `roots[i]` starts family `i`.
+    nodes: Vec<Node>,
+    roots: Vec<u32>,
+}
+
+/// Simulates node programs and grows trees.
+struct Grower<'a> {
+    p: &'a Physics,
+    families: &'a [Family],
+}
+
+impl Grower<'_> {
+    /// Builds the node of `family`/`steer` that starts from `from` at tape
+    /// index `t0` in `world`, and (at a branch) its children, appending them
+    /// to `out` whose first index is `offset`; returns the node's index.
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        &self,
+        out: &mut Vec<Node>,
+        offset: u32,
+        family: u32,
+        steer: Option<(usize, i8)>,
+        parent: Option<(u32, u32)>,
+        seed: Vec<Fact>,
+        from: Snap,
+        t0: usize,
+        world: World,
+        land_only: bool,
+    ) -> u32 {
+        let p = self.p;
+        let fam = &self.families[family as usize];
+        let mut s = from;
+        let mut n = Node {
+            family,
+            steer,
+            parent,
+            start: t0 as u32,
+            seed,
+            inputs: Vec::new(),
+            snaps: Vec::new(),
+            checks: Vec::new(),
+            end: End::Landed,
+            children: Vec::new(),
+            outcome: None,
+        };
+        let run_up = fam.base.run_up;
+        let until = if steer.is_none() {
+            fam.switches.iter().map(|&k| run_up + k).find(|&at| at > t0)
+        } else {
+            None
+        };
+        let mut t = t0;
+        if !land_only {
+            n.end = loop {
+                if t >= MAX_ACTION_TICKS || s.body.y > 1.0 + DEPTH {
+                    break End::Open;
+                }
+                if until == Some(t) {
+                    break End::Branch;
+                }
+                let Some(input) = fam.base.input(t, &s.body, steer) else {
+                    break End::Failed;
+                };
+                world.step.set(n.inputs.len() as u32);
+                let before = s.body;
+                s.body.step(&world, p, input);
+                if input.jump && !before.jump_held_last_tick && jump_took_effect(&before, &world, p)
+                {
+                    s.jumps = s.jumps.saturating_add(1);
+                }
+                n.inputs.push(input);
+                let was_airborne = s.airborne;
+                if !s.body.grounded {
+                    s.airborne = true;
+                }
+                n.snaps.push(s);
+                t += 1;
+                if s.body.dead {
+                    break End::Failed;
+                }
+                if s.body.grounded && was_airborne {
+                    break End::Landed;
+                }
+            };
+        }
+        if n.end == End::Landed {
+            world.step.set(LAND);
+            let mut body = s.body;
+            let stand = |c: Cell| world.fact(c.col, c.row, true) == 1;
+            if let Some((to, _)) = land_target(&world, p, &body, stand) {
+                let mut tape = Vec::new();
+                if settle(&world, p, &mut body, to, &mut tape) {
+                    n.outcome = Some(Outcome {
+                        to,
+                        kind: kind_of(s.jumps),
+                        jumps: s.jumps,
+                        settle: tape,
+                    });
+                }
+            }
+        }
+        n.checks = world.checks.take();
+        let id = offset + out.len() as u32;
+        let end = n.end;
+        let len = n.inputs.len() as u32;
+        out.push(n);
+        if end == End::Branch {
+            let k = until.expect("a branch has a switch") - run_up;
+            let known = world.known.into_inner();
+            let mut children = Vec::new();
+            for &b in &fam.targets {
+                let w = World::new(known.clone());
+                children.push(self.build(
+                    out,
+                    offset,
+                    family,
+                    Some((k, b)),
+                    Some((id, len)),
+                    Vec::new(),
+                    s,
+                    t,
+                    w,
+                    false,
+                ));
+            }
+            let w = World::new(known);
+            children.push(self.build(
+                out,
+                offset,
+                family,
+                None,
+                Some((id, len)),
+                Vec::new(),
+                s,
+                t,
+                w,
+                false,
+            ));
+            out[(id - offset) as usize].children = children;
+        }
+        id
+    }
+}
+
+impl JumpTemplates {
+    fn build(p: &Physics) -> Self {
+        let families = families(p);
+        let g = Grower {
+            p,
+            families: &families,
+        };
+        let start = Snap {
+            body: Body::standing(Cell::new(0, 0), p),
+            jumps: 0,
+            airborne: false,
+        };
+        let one = |f: usize| {
+            let mut out = Vec::new();
+            g.build(
+                &mut out,
+                0,
+                f as u32,
+                None,
+                None,
+                Vec::new(),
+                start,
+                0,
+                World::new(Known::new()),
+                false,
+            );
+            out
+        };
+        #[cfg(feature = "parallel")]
+        let trees: Vec<Vec<Node>> = {
+            use rayon::prelude::*;
+            (0..families.len()).into_par_iter().map(one).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let trees: Vec<Vec<Node>> = (0..families.len()).map(one).collect();
+        // Concatenate, shifting node indices.
+        let mut nodes = Vec::new();
+        let mut roots = Vec::new();
+        for tree in trees {
+            let shift = nodes.len() as u32;
+            roots.push(shift);
+            for mut n in tree {
+                n.parent = n.parent.map(|(id, len)| (id + shift, len));
+                for c in &mut n.children {
+                    *c += shift;
+                }
+                nodes.push(n);
+            }
+        }
+        Self {
+            p: p.clone(),
+            families,
+            nodes,
+            roots,
+        }
+    }
+
+    /// The templates for `p`, from a small process-wide cache: a game or a
+    /// sweep that builds many maps with one physics profile builds them once.
+    pub(crate) fn get(p: &Physics) -> Arc<Self> {
+        if let Ok(cache) = CACHE.lock()
+            && let Some(t) = cache.iter().find(|t| t.p == *p)
+        {
+            return Arc::clone(t);
+        }
+        let t = Arc::new(Self::build(p));
+        if let Ok(mut cache) = CACHE.lock() {
+            if cache.len() >= 4 {
+                cache.remove(0);
+            }
+            cache.push(Arc::clone(&t));
+        }
+        t
+    }
+}
+
+/// The base trees of the last few physics profiles.
+static CACHE: Mutex<Vec<Arc<JumpTemplates>>> = Mutex::new(Vec::new());
+
+/// Bumped by [`clear_caches`]; a thread's grown tree older than this is
+/// dropped.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// Forgets the link templates: the shared base trees now, and the branches
+/// each thread has grown when that thread next builds. The next build starts
+/// cold, as the first one of a process does.
+pub fn clear_caches() {
+    if let Ok(mut cache) = CACHE.lock() {
+        cache.clear();
+    }
+    GENERATION.fetch_add(1, Ordering::Relaxed);
+}
+
+/// One thread's grown branches on top of the shared base trees.
+struct Grown {
+    base: Arc<JumpTemplates>,
+    generation: u64,
+    /// Nodes numbered from `base.nodes.len()`.
+    nodes: Vec<Node>,
+    bytes: usize,
+    /// (node, check index, real class) to the node rebuilt for it.
+    rebuilt: HashMap<(u32, u32, u8), u32>,
+}
+
+thread_local! {
+    static GROWN: RefCell<Option<Grown>> = const { RefCell::new(None) };
+}
+
+impl Grown {
+    fn node(&self, id: u32) -> &Node {
+        let b = self.base.nodes.len() as u32;
+        if id < b {
+            &self.base.nodes[id as usize]
+        } else {
+            &self.nodes[(id - b) as usize]
+        }
+    }
+
+    /// The facts known before check `j` of node `id`, plus `extra`.
+    fn known_before(&self, id: u32, j: usize) -> Known {
+        let mut known = Known::new();
+        let mut add = |f: &Fact| known.insert(f);
+        let n = self.node(id);
+        n.seed.iter().for_each(&mut add);
+        n.checks[..j].iter().for_each(|c| add(&c.fact));
+        let mut at = n.parent;
+        while let Some((pid, len)) = at {
+            let pn = self.node(pid);
+            pn.seed.iter().for_each(&mut add);
+            pn.checks
+                .iter()
+                .filter(|c| c.step < len)
+                .for_each(|c| add(&c.fact));
+            at = pn.parent;
+        }
+        known
+    }
+
+    /// The state before step `i` of node `id`.
+    fn snap_before(&self, id: u32, i: u32) -> Snap {
+        let n = self.node(id);
+        if i > 0 {
+            return n.snaps[i as usize - 1];
+        }
+        match n.parent {
+            Some((pid, len)) => self.snap_before(pid, len),
+            None => Snap {
+                body: Body::standing(Cell::new(0, 0), &self.base.p),
+                jumps: 0,
+                airborne: false,
+            },
+        }
+    }
+
+    /// The node replacing `id` from its check `j` on, where the real class
+    /// is `real`: from the memo, or built now. `None` when it must not be
+    /// kept (below the level, or the memory budget is spent).
+    fn rebuilt(&mut self, id: u32, j: usize, real: u8) -> Option<u32> {
+        if let Some(&r) = self.rebuilt.get(&(id, j as u32, real)) {
+            return Some(r);
+        }
+        if real == BELOW || self.bytes > GROWN_BYTES {
+            return None;
+        }
+        let n = self.node(id);
+        let check = n.checks[j];
+        let mut known = self.known_before(id, j);
+        let fact = Fact {
+            class: real,
+            ..check.fact
+        };
+        known.insert(&fact);
+        let mut seed: Vec<Fact> = n.checks[..j]
+            .iter()
+            .filter(|c| c.step == check.step)
+            .map(|c| c.fact)
+            .collect();
+        seed.push(fact);
+        let (family, steer) = (n.family, n.steer);
+        let land_only = check.step == LAND;
+        let step = if land_only {
+            n.inputs.len() as u32
+        } else {
+            check.step
+        };
+        let from = self.snap_before(id, step);
+        let t0 = n.start as usize + step as usize;
+        let base = Arc::clone(&self.base);
+        let g = Grower {
+            p: &base.p,
+            families: &base.families,
+        };
+        let offset = (base.nodes.len() + self.nodes.len()) as u32;
+        let mut out = Vec::new();
+        let r = g.build(
+            &mut out,
+            offset,
+            family,
+            steer,
+            Some((id, step)),
+            seed,
+            from,
+            t0,
+            World::new(known),
+            land_only,
+        );
+        self.bytes += out.iter().map(Node::bytes).sum::<usize>() + 64;
+        self.nodes.extend(out);
+        self.rebuilt.insert((id, j as u32, real), r);
+        Some(r)
+    }
+
+    /// Appends the tape of node `id` up to its step `i` (all of it for
+    /// `None`).
+    fn tape(&self, id: u32, i: Option<u32>, out: &mut Vec<Input>) {
+        let n = self.node(id);
+        if let Some((pid, len)) = n.parent {
+            self.tape(pid, Some(len), out);
+        }
+        let take = i.map_or(n.inputs.len(), |i| i as usize);
+        out.extend_from_slice(&n.inputs[..take]);
+    }
+}
+
+/// Every jump link out of `from`, offered to `best`: the same links as
+/// simulating every family from scratch.
+pub(super) fn generate(
+    level: &Level,
+    p: &Physics,
+    classes: &Classification,
+    from: Cell,
+    best: &mut Best,
+) {
+    GROWN.with(|g| {
+        let mut g = g.borrow_mut();
+        let generation = GENERATION.load(Ordering::Relaxed);
+        let fresh = g
+            .as_ref()
+            .is_some_and(|g| g.base.p == *p && g.generation == generation);
+        if !fresh {
+            *g = Some(Grown {
+                base: JumpTemplates::get(p),
+                generation,
+                nodes: Vec::new(),
+                bytes: 0,
+                rebuilt: HashMap::new(),
+            });
+        }
+        let grown = g.as_mut().expect("set above");
+        let w = Walker {
+            level,
+            p,
+            classes,
+            from,
+            below: level.height() as i64 - i64::from(from.row),
+        };
+        let roots = grown.base.roots.clone();
+        for root in roots {
+            w.walk(grown, root, best);
+        }
+        materialize(grown, best);
+    });
+}
+
+struct Walker<'a> {
+    level: &'a Level,
+    p: &'a Physics,
+    classes: &'a Classification,
+    from: Cell,
+    /// The first frame row below the level.
+    below: i64,
+}
+
+impl Walker<'_> {
+    #[inline]
+    fn real(&self, f: &Fact) -> u8 {
+        let (c, r) = (self.from.col + f.dc, self.from.row + f.dr);
+        if f.standable {
+            return u8::from(self.classes.is_standable(Cell::new(c, r)));
+        }
+        if i64::from(f.dr) >= self.below {
+            return BELOW;
+        }
+        class(self.level.tile_at(i64::from(c), i64::from(r)))
+    }
+
+    fn walk(&self, g: &mut Grown, id: u32, best: &mut Best) {
+        let n = g.node(id);
+        let mut miss = None;
+        for (j, c) in n.checks.iter().enumerate() {
+            let real = self.real(&c.fact);
+            if real != c.fact.class {
+                miss = Some((j, real));
+                break;
+            }
+        }
+        if let Some((j, real)) = miss {
+            let step = match n.checks[j].step {
+                LAND => None,
+                s => Some(s),
+            };
+            match g.rebuilt(id, j, real) {
+                Some(r) => self.walk(g, r, best),
+                None => self.exact(g, id, step, best),
+            }
+            return;
+        }
+        match n.end {
+            End::Landed => {
+                if let Some(o) = &n.outcome {
+                    let action = n.start + n.inputs.len() as u32;
+                    best.offer_template(
+                        Cell::new(self.from.col + o.to.col, self.from.row + o.to.row),
+                        o.kind,
+                        action,
+                        action + o.settle.len() as u32,
+                        o.jumps,
+                        id,
+                    );
+                }
+            }
+            End::Open => self.exact(g, id, Some(n.inputs.len() as u32), best),
+            End::Failed => {}
+            End::Branch => {
+                let children = n.children.clone();
+                for c in children {
+                    self.walk(g, c, best);
+                }
+            }
+        }
+    }
+
+    /// Simulates node `id`'s programs exactly from before its step `step`
+    /// (`None`: from its landing).
+    fn exact(&self, g: &Grown, id: u32, step: Option<u32>, best: &mut Best) {
+        let n = g.node(id);
+        let i = step.unwrap_or(n.inputs.len() as u32);
+        let mut s = Sim::new(self.level, self.p, self.classes, self.from);
+        g.tape(id, Some(i), &mut s.tape);
+        let st = g.snap_before(id, i);
+        s.body = st.body;
+        s.jumps = st.jumps;
+        s.airborne = st.airborne;
+        let fam = &g.base.families[n.family as usize];
+        if step.is_none() {
+            let kind = kind_of(s.jumps);
+            let link = s.land(kind, best);
+            best.offer(link);
+            return;
+        }
+        match n.steer {
+            Some(steer) => fly_branch(s, fam.base, steer, best),
+            None => run_family(s, fam, best),
+        }
+    }
+}
+
+/// Fills the tapes of the template links `best` kept.
+fn materialize(g: &Grown, best: &mut Best) {
+    best.fill_templates(|id, tape| {
+        g.tape(id, None, tape);
+        if let Some(o) = &g.node(id).outcome {
+            tape.extend_from_slice(&o.settle);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Jump links of every standable cell, by the templates and by
+    /// simulating every family from scratch.
+    fn both(level: &Level, p: &Physics) -> (Vec<Link>, Vec<Link>) {
+        let classes = Classification::new(level, p);
+        let (mut by_templates, mut exact) = (Vec::new(), Vec::new());
+        for from in classes.standable_cells() {
+            let mut best = Best::new(from);
+            generate(level, p, &classes, from, &mut best);
+            by_templates.extend(best.into_sorted());
+            let mut best = Best::new(from);
+            for fam in families(p) {
+                run_family(Sim::new(level, p, &classes, from), &fam, &mut best);
+            }
+            exact.extend(best.into_sorted());
+        }
+        (by_templates, exact)
+    }
+
+    use super::super::Link;
+
+    #[test]
+    fn templates_give_exactly_the_simulated_links() {
+        let demo: Level = include_str!("../../levels/demo.txt").parse().unwrap();
+        let trap: Level = include_str!("../../levels/trap.txt").parse().unwrap();
+        let cases = [
+            (demo.clone(), Physics::agile()),
+            (demo, Physics::default()),
+            (trap, Physics::smb()),
+            (Level::generate(48, 32, 3).unwrap(), Physics::default()),
+            (Level::generate(40, 20, 9).unwrap(), Physics::agile()),
+        ];
+        for (level, p) in cases {
+            // Twice: the second pass walks branches the first one grew.
+            for pass in 0..2 {
+                let (t, e) = both(&level, &p);
+                assert!(!e.is_empty());
+                assert_eq!(t.len(), e.len(), "pass {pass}");
+                for (a, b) in t.iter().zip(&e) {
+                    assert_eq!(a, b, "pass {pass}");
+                }
+            }
+        }
+    }
+}
