@@ -1,11 +1,16 @@
-//! Map builds and path queries, with criterion.
+//! Map builds and path queries, with criterion, and the builder against
+//! the naive reference builder of `benches/naive.rs`.
 //!
 //! `cargo bench --bench build_query`; `platnav bench` prints the same
-//! figures against their targets and a peer in one run.
+//! figures against their targets and the peers in one run.
+
+#[path = "naive.rs"]
+mod naive;
 
 use std::path::Path;
+use std::time::Duration;
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, black_box, criterion_group, criterion_main};
 use platnav::{Cell, Level, NavMap, Physics, SearchOptions, VglcLegend};
 
 fn smb_1_1() -> Level {
@@ -13,9 +18,27 @@ fn smb_1_1() -> Level {
     Level::load_vglc(Path::new("levels/smb/mario-1-1.txt"), &legend).unwrap()
 }
 
+/// Our builder on one thread, as the naive one runs (all threads without
+/// the `parallel` feature's rayon).
+fn build_one_thread(level: &Level, physics: &Physics) -> NavMap {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| NavMap::build(level, physics).unwrap())
+    }
+    #[cfg(not(feature = "parallel"))]
+    NavMap::build(level, physics).unwrap()
+}
+
 fn build(c: &mut Criterion) {
+    // Builds take up to a second today: ten samples of one build each
+    // (flat sampling), instead of criterion's 1 + 2 + ... + 10 builds.
     let mut g = c.benchmark_group("build");
     g.sample_size(10);
+    g.sampling_mode(SamplingMode::Flat);
     let smb = smb_1_1();
     g.bench_function("smb-1-1", |b| {
         b.iter(|| NavMap::build(black_box(&smb), &Physics::smb()).unwrap())
@@ -27,6 +50,37 @@ fn build(c: &mut Criterion) {
     let random = Level::generate(64, 64, 42).unwrap();
     g.bench_function("random-64x64", |b| {
         b.iter(|| NavMap::build(black_box(&random), &Physics::default()).unwrap())
+    });
+    g.finish();
+
+    // 256 x 256 takes seconds per build: ten single-build samples, no
+    // warm-up to speak of.
+    let mut g = c.benchmark_group("build large");
+    g.sample_size(10);
+    g.sampling_mode(SamplingMode::Flat);
+    g.warm_up_time(Duration::from_millis(1));
+    g.measurement_time(Duration::from_secs(1));
+    let random = Level::generate(256, 256, 42).unwrap();
+    g.bench_function("random-256x256", |b| {
+        b.iter(|| NavMap::build(black_box(&random), &Physics::default()).unwrap())
+    });
+    g.finish();
+}
+
+/// Ours against the naive reference builder on SMB 1-1, both on one thread.
+fn against_naive(c: &mut Criterion) {
+    let smb = smb_1_1();
+    let physics = Physics::smb();
+    let mut g = c.benchmark_group("builder vs naive/smb-1-1 one thread");
+    g.sample_size(10);
+    g.sampling_mode(SamplingMode::Flat);
+    g.warm_up_time(Duration::from_millis(1));
+    g.measurement_time(Duration::from_secs(5));
+    g.bench_function("ours", |b| {
+        b.iter(|| build_one_thread(black_box(&smb), &physics))
+    });
+    g.bench_function("naive", |b| {
+        b.iter(|| naive::build(black_box(&smb), &physics))
     });
     g.finish();
 }
@@ -56,5 +110,5 @@ fn query(c: &mut Criterion) {
     grp.finish();
 }
 
-criterion_group!(benches, build, query);
+criterion_group!(benches, build, against_naive, query);
 criterion_main!(benches);

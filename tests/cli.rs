@@ -362,9 +362,14 @@ fn bench_quick_prints_every_figure_with_its_target() {
         "query p50 / p99, SMB, beam 8",
         "graph search vs pathfinding::astar (equal costs)",
         "graph search vs pathfinding::dijkstra (equal costs)",
+        "builder vs naive reference builder",
+        "nav-map memory, SMB 1-1",
         "build, 256 x 256",
         "nav-map memory, 256 x 256",
         "queries per second, one core, 256 x 256",
+        "query p50 / p99, 256 x 256, exact",
+        "query p50 / p99, 256 x 256, beam 8",
+        "links per standing cell, 256 x 256",
         "build time per standing cell, largest / smallest",
     ] {
         assert!(text.contains(figure), "no {figure:?} in\n{text}");

@@ -9,6 +9,11 @@ use platnav::{Cell, Level, NavMap, NodeId, Physics, SearchOptions, SplitMix64, V
 
 use super::CliError;
 
+/// The naive reference builder, shared with the criterion benches and
+/// `tests/naive_reference.rs`.
+#[path = "../../../benches/naive.rs"]
+mod naive;
+
 #[derive(Args)]
 pub(crate) struct BenchArgs {
     /// Skip the 1024 x 1024 and 4096 x 256 levels and take fewer samples.
@@ -150,13 +155,67 @@ fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64
     Ok((t_ours, t_astar, t_dijk))
 }
 
+/// The CPU model as `/proc/cpuinfo` names it, when there is one.
+fn cpu_model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| matches!(k.trim(), "model name" | "Model" | "cpu model" | "Hardware"))
+        .map(|(_, v)| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// `f` on one thread, so that a single-threaded peer is compared fairly.
+fn one_thread<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, CliError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| CliError(format!("bench: thread pool: {e}")))?;
+    Ok(pool.install(f))
+}
+
+/// One level's naive-against-ours measurement.
+struct NaiveRun {
+    /// Seconds for the naive reference builder (best of the runs).
+    naive: f64,
+    /// Seconds for ours on one thread (best of the runs).
+    ours: f64,
+    /// Links of ours.
+    links: usize,
+    /// Links that differ from the naive builder's (frame) links.
+    differ: usize,
+}
+
+/// The naive reference builder against ours, both on one thread, on one
+/// level (best of `reps` runs each).
+fn against_naive(level: &Level, physics: &Physics, reps: usize) -> Result<NaiveRun, CliError> {
+    let (mut naive_s, mut ours_s) = (f64::INFINITY, f64::INFINITY);
+    let (mut reference, mut ours) = (Vec::new(), Vec::new());
+    for _ in 0..reps.max(1) {
+        let t = Instant::now();
+        reference = naive::build(level, physics);
+        naive_s = naive_s.min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let map = one_thread(|| NavMap::build(level, physics))??;
+        ours_s = ours_s.min(t.elapsed().as_secs_f64());
+        ours = naive::links_of(&map);
+    }
+    Ok(NaiveRun {
+        naive: naive_s,
+        ours: ours_s,
+        links: ours.len(),
+        differ: naive::differences(&reference, &ours).len(),
+    })
+}
+
 pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let t_all = Instant::now();
     let mut rows = Vec::new();
     let samples = if args.quick { 100 } else { 400 };
     outln!(
-        "platnav bench{}: {} cores, release build expected (cargo run --release -- bench)\n",
+        "platnav bench{}: {}, {} cores; release build expected (cargo run --release -- bench)\n",
         if args.quick { " --quick" } else { "" },
+        cpu_model().unwrap_or_else(|| "unknown CPU".into()),
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
 
@@ -172,7 +231,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let (mut builds, mut exact, mut beam) = (Vec::new(), Vec::new(), Vec::new());
     let (mut links, mut nodes) = (0usize, 0usize);
     let mut peer = (0.0, 0.0, 0.0);
-    let mut smb11 = f64::NAN;
+    let (mut smb11, mut smb11_mb) = (f64::NAN, f64::NAN);
+    let mut smb11_level = None;
     for f in &files {
         let level = Level::load_vglc(f, &legend)?;
         let t = Instant::now();
@@ -180,6 +240,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         let b = t.elapsed().as_secs_f64();
         if f.file_name().is_some_and(|n| n == "mario-1-1.txt") {
             smb11 = b;
+            smb11_mb = map.memory_bytes() as f64 / (1 << 20) as f64;
+            smb11_level = Some(level.clone());
         }
         builds.push(b);
         links += map.link_count();
@@ -202,6 +264,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     rows.push(row(
         format!("build, {} SMB levels (median)", files.len()),
         ms(percentile(&builds, 0.5)),
+        "",
+        None,
+    ));
+    rows.push(row(
+        "nav-map memory, SMB 1-1",
+        format!("{smb11_mb:.2} MB"),
         "",
         None,
     ));
@@ -247,11 +315,44 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         "",
         None,
     ));
+
+    // The naive reference builder (benches/naive.rs) on SMB 1-1 and the
+    // 64 x 64 generated level, both builders on one thread.
+    let mut peer_levels = vec![("64 x 64", Level::generate(64, 64, 42)?, Physics::default())];
+    peer_levels.extend(smb11_level.map(|l| ("SMB 1-1", l, smb.clone())));
+    let reps = if args.quick { 1 } else { 3 };
+    let (mut t_naive, mut t_ours, mut links, mut differ) = (0.0, 0.0, 0, 0);
+    for (name, level, physics) in &peer_levels {
+        let r = against_naive(level, physics, reps)?;
+        rows.push(row(
+            format!("naive reference / our build, {name}, one thread"),
+            format!(
+                "{} / {} ({:.2}x)",
+                ms(r.naive),
+                ms(r.ours),
+                r.naive / r.ours.max(1e-12)
+            ),
+            "",
+            None,
+        ));
+        t_naive += r.naive;
+        t_ours += r.ours;
+        links += r.links;
+        differ += r.differ;
+    }
+    let naive_ratio = t_naive / t_ours.max(1e-12);
+    let names: Vec<&str> = peer_levels.iter().map(|(n, _, _)| *n).collect();
     rows.push(row(
-        "builder vs naive reference builder",
-        "not measured yet",
+        format!("builder vs naive reference builder ({})", names.join(" + ")),
+        format!("{naive_ratio:.2}x faster"),
         ">= 5x",
-        Some(false),
+        Some(naive_ratio >= 5.0),
+    ));
+    rows.push(row(
+        "links differing from the naive reference's (frame)",
+        format!("{differ} of {links}"),
+        "",
+        None,
     ));
 
     // Generated levels: scaling, memory, throughput.
@@ -270,7 +371,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         per_cell.push(us_per_cell);
         rows.push(row(
             format!("build, {w} x {h} ({} standing cells)", map.node_count()),
-            format!("{} ({us_per_cell:.0} us per standing cell)", ms(b)),
+            format!("{} ({us_per_cell:.1} us per standing cell)", ms(b)),
             if (w, h) == (1024, 1024) { "< 1 s" } else { "" },
             ((w, h) == (1024, 1024)).then_some(b < 1.0),
         ));
@@ -285,8 +386,39 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
             },
             ((w, h) == (1024, 1024)).then_some(mb < 256.0),
         ));
+        rows.push(row(
+            format!("links per standing cell, {w} x {h}"),
+            format!(
+                "{:.1}",
+                map.link_count() as f64 / map.node_count().max(1) as f64
+            ),
+            "",
+            None,
+        ));
+        let pairs = reachable_pairs(&map, samples, 11);
+        let exact = latencies(&map, &pairs, &SearchOptions::default());
+        let beam = latencies(&map, &pairs, &SearchOptions::beam(8));
+        rows.push(row(
+            format!("query p50 / p99, {w} x {h}, exact"),
+            format!(
+                "{:.1} / {:.1} us",
+                percentile(&exact, 0.5),
+                percentile(&exact, 0.99)
+            ),
+            "",
+            None,
+        ));
+        rows.push(row(
+            format!("query p50 / p99, {w} x {h}, beam 8"),
+            format!(
+                "{:.1} / {:.1} us",
+                percentile(&beam, 0.5),
+                percentile(&beam, 0.99)
+            ),
+            "",
+            None,
+        ));
         if (w, h) == (256, 256) {
-            let pairs = reachable_pairs(&map, samples, 11);
             let t = Instant::now();
             let done = pairs
                 .iter()
@@ -303,9 +435,14 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
     let spread = per_cell.iter().copied().fold(0.0, f64::max)
         / per_cell.iter().copied().fold(f64::INFINITY, f64::min);
+    let (first, last) = (sizes[0], sizes[sizes.len() - 1]);
+    let listed: Vec<String> = per_cell.iter().map(|u| format!("{u:.1}")).collect();
     rows.push(row(
-        "build time per standing cell, largest / smallest",
-        format!("{spread:.2}"),
+        format!(
+            "build time per standing cell, largest / smallest, {} x {} to {} x {}",
+            first.0, first.1, last.0, last.1
+        ),
+        format!("{spread:.2} ({} us)", listed.join(", ")),
         "flat (< 2)",
         Some(spread < 2.0),
     ));

@@ -1,0 +1,122 @@
+//! The real link builder against the naive reference builder of
+//! `benches/naive.rs`, which runs every leaf program from scratch with no
+//! prefix sharing and no pruning: on small levels both must produce the
+//! same links, with the same ticks, jumps, action ticks and input tapes.
+//!
+//! Links are defined in the from-cell's frame, and the naive builder
+//! computes them there. The real builder used to simulate in level
+//! coordinates, where positions carry the cell's offset and float rounding
+//! differs: the settle controller picks its direction from the sign of the
+//! remaining error, which is rounding noise when the body passes the target
+//! centre exactly, so tapes (and sometimes costs and landing cells) differ
+//! between the two. A real builder that still works in level coordinates
+//! must therefore equal the naive builder run in level coordinates
+//! ([`naive::Coords::Level`]), exactly; one that works in the frame must
+//! equal it in the frame.
+
+#[path = "../benches/naive.rs"]
+mod naive;
+
+use std::path::Path;
+
+use platnav::{Level, LoadOptions, NavMap, Physics, VglcLegend, load_level};
+
+/// Builds both ways and fails with every difference listed.
+fn assert_same(name: &str, level: &Level, physics: &Physics) {
+    let map = NavMap::build(level, physics).unwrap();
+    let real = naive::links_of(&map);
+    assert!(!real.is_empty(), "{name}: no links at all");
+    let in_frame = naive::build_in(level, physics, naive::Coords::Frame);
+    let diffs = naive::differences(&in_frame, &real);
+    if diffs.is_empty() {
+        return;
+    }
+    let in_level = naive::build_in(level, physics, naive::Coords::Level);
+    let level_diffs = naive::differences(&in_level, &real);
+    if level_diffs.is_empty() {
+        eprintln!(
+            "{name}: the real builder equals the naive one in level coordinates \
+             ({} links; {} differ from the frame computation)",
+            real.len(),
+            diffs.len()
+        );
+        return;
+    }
+    let (coords, shown) = if level_diffs.len() < diffs.len() {
+        ("level coordinates", &level_diffs)
+    } else {
+        ("the frame", &diffs)
+    };
+    panic!(
+        "{name}: {} of {} real links differ from the naive builder's in the frame, {} in \
+         level coordinates; those in {coords}:\n{}",
+        diffs.len(),
+        real.len(),
+        level_diffs.len(),
+        shown.join("\n")
+    );
+}
+
+#[test]
+fn demo_agile() {
+    let level: Level = include_str!("../levels/demo.txt").parse().unwrap();
+    assert_same("demo, agile", &level, &Physics::agile());
+}
+
+#[test]
+fn small_text_default() {
+    let level = load_level(Path::new("levels/small/small.txt"), &LoadOptions::default())
+        .unwrap()
+        .level;
+    assert_same("small.txt, default", &level, &Physics::default());
+}
+
+#[test]
+fn small_tiled_agile() {
+    let opts = LoadOptions {
+        mapping: Some("levels/small/mapping.json".into()),
+        ..LoadOptions::default()
+    };
+    let level = load_level(Path::new("levels/small/small.tmj"), &opts)
+        .unwrap()
+        .level;
+    assert_same("small.tmj, agile", &level, &Physics::agile());
+}
+
+#[test]
+fn trap_default() {
+    let level: Level = include_str!("../levels/trap.txt").parse().unwrap();
+    assert_same("trap, default", &level, &Physics::default());
+}
+
+#[test]
+fn generated_default() {
+    for seed in [1, 2, 3] {
+        let level = Level::generate(32, 24, seed).unwrap();
+        assert_same(
+            &format!("generated 32x24 seed {seed}"),
+            &level,
+            &Physics::default(),
+        );
+    }
+}
+
+#[test]
+fn generated_agile() {
+    let level = Level::generate(32, 24, 5).unwrap();
+    assert_same("generated 32x24 seed 5, agile", &level, &Physics::agile());
+}
+
+#[test]
+fn smb_1_1_start_smb() {
+    let legend = VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();
+    let full = Level::load_vglc(Path::new("levels/smb/mario-1-1.txt"), &legend).unwrap();
+    // The first 80 columns: ground, blocks, pipes and the first pit.
+    let w = 80.min(full.width());
+    let tiles = (0..full.height())
+        .flat_map(|r| (0..w).map(move |c| (c, r)))
+        .map(|(c, r)| full.tiles()[r * full.width() + c])
+        .collect();
+    let level = Level::new(w, full.height(), tiles).unwrap();
+    assert_same("SMB 1-1, first 80 columns", &level, &Physics::smb());
+}
