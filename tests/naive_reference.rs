@@ -3,16 +3,8 @@
 //! prefix sharing and no pruning: on small levels both must produce the
 //! same links, with the same ticks, jumps, action ticks and input tapes.
 //!
-//! Links are defined in the from-cell's frame, and the naive builder
-//! computes them there. The real builder used to simulate in level
-//! coordinates, where positions carry the cell's offset and float rounding
-//! differs: the settle controller picks its direction from the sign of the
-//! remaining error, which is rounding noise when the body passes the target
-//! centre exactly, so tapes (and sometimes costs and landing cells) differ
-//! between the two. A real builder that still works in level coordinates
-//! must therefore equal the naive builder run in level coordinates
-//! ([`naive::Coords::Level`]), exactly; one that works in the frame must
-//! equal it in the frame.
+//! Links are defined in the from-cell's frame (`platnav::Frame`), and both
+//! builders compute them there, so they must agree to the last bit.
 
 #[path = "../benches/naive.rs"]
 mod naive;
@@ -31,29 +23,11 @@ fn assert_same(name: &str, level: &Level, physics: &Physics) {
     if diffs.is_empty() {
         return;
     }
-    let in_level = naive::build_in(level, physics, naive::Coords::Level);
-    let level_diffs = naive::differences(&in_level, &real);
-    if level_diffs.is_empty() {
-        eprintln!(
-            "{name}: the real builder equals the naive one in level coordinates \
-             ({} links; {} differ from the frame computation)",
-            real.len(),
-            diffs.len()
-        );
-        return;
-    }
-    let (coords, shown) = if level_diffs.len() < diffs.len() {
-        ("level coordinates", &level_diffs)
-    } else {
-        ("the frame", &diffs)
-    };
     panic!(
-        "{name}: {} of {} real links differ from the naive builder's in the frame, {} in \
-         level coordinates; those in {coords}:\n{}",
+        "{name}: {} of {} real links differ from the naive builder's:\n{}",
         diffs.len(),
         real.len(),
-        level_diffs.len(),
-        shown.join("\n")
+        diffs.join("\n")
     );
 }
 
