@@ -8,9 +8,6 @@
 //! only the `k` best partial paths, like the classic Bosonauts navigator:
 //! faster on big maps, never cheaper than exact.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
 use crate::links::{LinkKind, settle_tolerance};
@@ -130,9 +127,78 @@ impl Ctx<'_> {
     }
 }
 
+/// The exact search's queue key: `f` rounded down to whole ticks. With
+/// integer link costs, flooring keeps the heuristic admissible and
+/// consistent, so keys never decrease along the search, which lets the
+/// queue be a radix heap.
 fn key(f: f64) -> u64 {
-    // Non-negative floats order like their bit patterns.
-    f.max(0.0).to_bits()
+    // `as` truncates toward zero: the floor of a non-negative value (and
+    // needs no libm call on targets without SSE4.1).
+    f.max(0.0) as u64
+}
+
+/// A monotone priority queue of `(key, g, state)`: every key pushed is at
+/// least the last key popped (A* with a consistent heuristic). Keys live in
+/// buckets by the highest bit in which they differ from the last popped
+/// key, so push is O(1) and each entry moves down at most 64 times.
+struct RadixHeap {
+    last: u64,
+    len: usize,
+    buckets: [Vec<(u64, u32, u32)>; 65],
+}
+
+impl RadixHeap {
+    const fn new() -> Self {
+        Self {
+            last: 0,
+            len: 0,
+            buckets: [const { Vec::new() }; 65],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.last = 0;
+        self.len = 0;
+        self.buckets.iter_mut().for_each(Vec::clear);
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        (64 - (key ^ self.last).leading_zeros()) as usize
+    }
+
+    #[inline]
+    fn push(&mut self, key: u64, g: u32, state: u32) {
+        // A key below the last popped one would mean an inconsistent
+        // heuristic; it is served next rather than lost.
+        let key = key.max(self.last);
+        let b = self.bucket(key);
+        self.buckets[b].push((key, g, state));
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u64, u32, u32)> {
+        if self.len == 0 {
+            return None;
+        }
+        if self.buckets[0].is_empty() {
+            let i = self.buckets.iter().position(|b| !b.is_empty())?;
+            let moved = std::mem::take(&mut self.buckets[i]);
+            self.last = moved.iter().map(|e| e.0).min().unwrap_or(self.last);
+            for &e in &moved {
+                let b = self.bucket(e.0);
+                self.buckets[b].push(e);
+            }
+            // Hand the emptied allocation back to its bucket.
+            let mut moved = moved;
+            moved.clear();
+            if self.buckets[i].is_empty() {
+                self.buckets[i] = moved;
+            }
+        }
+        self.len -= 1;
+        self.buckets[0].pop()
+    }
 }
 
 impl NavMap {
@@ -334,7 +400,7 @@ struct Labels {
     levels: usize,
     generation: u32,
     labels: Vec<Label>,
-    heap: BinaryHeap<Reverse<(u64, Reverse<u32>, u32)>>,
+    heap: RadixHeap,
 }
 
 thread_local! {
@@ -343,7 +409,7 @@ thread_local! {
             levels: 1,
             generation: 0,
             labels: Vec::new(),
-            heap: BinaryHeap::new(),
+            heap: RadixHeap::new(),
         })
     };
 }
@@ -361,7 +427,7 @@ fn with_labels<R>(states: usize, levels: usize, f: impl FnOnce(&mut Labels) -> R
                 levels,
                 generation: 0,
                 labels: Vec::new(),
-                heap: BinaryHeap::new(),
+                heap: RadixHeap::new(),
             };
             labels.reset(states, levels);
             f(&mut labels)
@@ -419,6 +485,9 @@ impl Labels {
     #[inline]
     fn dominated(&self, node: u32, j: usize, g: u32) -> bool {
         let base = node as usize * self.levels;
+        if self.levels == 1 {
+            return self.best(base) <= g;
+        }
         (base..=base + j).any(|s| self.best(s) <= g)
     }
 
@@ -448,10 +517,10 @@ fn exact(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId) -> Fou
     let mut stats = SearchStats::default();
     let s0 = labels.state(start, 0);
     labels.set(s0, 0, NO_PARENT, 0);
-    let mut heap = std::mem::take(&mut labels.heap);
-    heap.push(Reverse((key(ctx.h(start.0)), Reverse(0u32), s0 as u32)));
+    let mut heap = std::mem::replace(&mut labels.heap, RadixHeap::new());
+    heap.push(key(ctx.h(start.0)), 0, s0 as u32);
     let found = loop {
-        let Some(Reverse((_, Reverse(g), state))) = heap.pop() else {
+        let Some((_, g, state)) = heap.pop() else {
             break Ok((None, stats));
         };
         let state = state as usize;
@@ -464,7 +533,7 @@ fn exact(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId) -> Fou
             break Ok((Some(labels.route(state, ctx.map)), stats));
         }
         if let Err(e) = expand(ctx, labels, &mut stats, state, g, |f, g2, s2| {
-            heap.push(Reverse((key(f), Reverse(g2), s2 as u32)));
+            heap.push(key(f), g2, s2 as u32);
         }) {
             break Err(e);
         }
@@ -560,4 +629,42 @@ fn beam(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId, width: 
         frontier = next.into_iter().map(|(_, g, s)| (g, s)).collect();
     }
     Ok((found.map(|s| labels.route(s, ctx.map)), stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RadixHeap;
+
+    #[test]
+    fn radix_heap_pops_keys_in_order_while_pushes_stay_monotone() {
+        let mut heap = RadixHeap::new();
+        let mut reference: Vec<u64> = Vec::new();
+        let mut x = 12_345u64;
+        let mut last = 0;
+        let mut popped = Vec::new();
+        for round in 0..2000u32 {
+            // Push a few keys at or above the last popped one.
+            for _ in 0..(round % 4) {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let k = last + (x >> 54);
+                heap.push(k, 0, round);
+                reference.push(k);
+            }
+            if let Some((k, _, _)) = heap.pop() {
+                assert!(k >= last);
+                last = k;
+                popped.push(k);
+            }
+        }
+        while let Some((k, _, _)) = heap.pop() {
+            popped.push(k);
+        }
+        reference.sort_unstable();
+        let mut sorted = popped.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, reference);
+        assert!(popped.windows(2).all(|w| w[0] <= w[1]));
+        heap.clear();
+        assert!(heap.pop().is_none());
+    }
 }
