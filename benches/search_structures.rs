@@ -25,7 +25,7 @@ fn vec_binary_heap(map: &NavMap, start: NodeId) -> Vec<Option<u32>> {
         }
         for id in map.link_ids_from(NodeId(n)) {
             let t = map.target(platnav::LinkId(id)).0;
-            let nd = d + map.links()[id as usize].ticks;
+            let nd = d + map.ticks(platnav::LinkId(id));
             if dist[t as usize].is_none_or(|b| nd < b) {
                 dist[t as usize] = Some(nd);
                 heap.push(Reverse((nd, t)));
@@ -46,7 +46,7 @@ fn ahash_binary_heap(map: &NavMap, start: NodeId) -> Vec<Option<u32>> {
         }
         for id in map.link_ids_from(NodeId(n)) {
             let t = map.target(platnav::LinkId(id)).0;
-            let nd = d + map.links()[id as usize].ticks;
+            let nd = d + map.ticks(platnav::LinkId(id));
             if dist.get(&t).is_none_or(|&b| nd < b) {
                 dist.insert(t, nd);
                 heap.push(Reverse((nd, t)));
@@ -71,7 +71,7 @@ fn vec_priority_queue(map: &NavMap, start: NodeId) -> Vec<Option<u32>> {
             if done[t as usize] {
                 continue;
             }
-            let nd = d + map.links()[id as usize].ticks;
+            let nd = d + map.ticks(platnav::LinkId(id));
             if dist[t as usize].is_none_or(|b| nd < b) {
                 dist[t as usize] = Some(nd);
                 pq.push_increase(t, Reverse(nd));

@@ -572,7 +572,7 @@ async fn main() {
             hover_text = format!("{cell}: {}", t.name());
             if let Some(node) = map.node(cell) {
                 draw_links_from(&mut screen, map, node);
-                let links = map.links_from(node);
+                let links: Vec<_> = map.links_from(node).collect();
                 let mut kinds: Vec<String> = Vec::new();
                 for k in platnav::LinkKind::ALL {
                     let n = links.iter().filter(|l| l.kind == k).count();

@@ -1,20 +1,125 @@
-//! The navigation map: standing cells as nodes, links as edges, stored as
-//! `Vec` arenas with links sorted by source and an offset table.
+//! The navigation map: standing cells as nodes, links as edges.
+//!
+//! Storage is compact: the links leaving each node are a contiguous slice of
+//! 8-byte edges (target node, ticks, kind, jumps) in one array indexed by a
+//! per-node offset table (CSR), which is all the search reads; every link's
+//! input tape is run-length encoded ([`crate::tape`]) in one shared byte
+//! arena; action ticks sit in a side array. Sweeps and trajectories are not
+//! stored: [`NavMap::sweep`] and [`NavMap::trajectory`] replay the tape.
 
 use std::ops::Range;
 
 use crate::classify::{Classification, NodeType};
 use crate::level::{Cell, Level};
 use crate::links::{Link, LinkKind, LinkOptions, links_from};
-use crate::physics::{Physics, PhysicsError};
+use crate::physics::{Body, Physics, PhysicsError};
+use crate::tape::{self, Tape};
 
 /// Index of a node (a standable cell) in a [`NavMap`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
 
-/// Index of a link in a [`NavMap`].
+/// Index of a link in a [`NavMap`]. Links are numbered by source node, so
+/// the links leaving one node have consecutive ids
+/// ([`NavMap::link_ids_from`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct LinkId(pub u32);
+
+/// Everything about one link of a [`NavMap`] except its input tape
+/// ([`NavMap::inputs`]) and its sweep ([`NavMap::sweep`]). A small `Copy`
+/// value assembled from the map's compact storage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LinkInfo {
+    /// The link's id in its map.
+    pub id: LinkId,
+    /// What kind of move it is.
+    pub kind: LinkKind,
+    /// The node it starts from.
+    pub source: NodeId,
+    /// The node it ends on.
+    pub target: NodeId,
+    /// The standing cell it starts from (the source node's cell).
+    pub from: Cell,
+    /// The standing cell it ends on (the target node's cell).
+    pub to: Cell,
+    /// Duration in ticks (the length of its tape).
+    pub ticks: u32,
+    /// Ticks of the open-loop action phase; the rest is the settle phase.
+    pub action_ticks: u32,
+    /// Jump presses that took effect (ground, air and wall jumps).
+    pub jumps: u8,
+}
+
+impl LinkInfo {
+    /// Cost in seconds (ticks times `physics.dt`).
+    #[must_use]
+    pub fn cost(&self, physics: &Physics) -> f64 {
+        f64::from(self.ticks) * physics.dt
+    }
+}
+
+/// One link as the search sees it: 8 bytes, stored contiguously per source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Edge {
+    /// The target node.
+    pub target: u32,
+    /// Duration in ticks.
+    pub ticks: u16,
+    /// The link's kind.
+    pub kind: LinkKind,
+    /// Jump presses that took effect.
+    pub jumps: u8,
+}
+
+/// No node on a cell, in [`NavMap`]'s cell table.
+const NO_NODE: u32 = u32::MAX;
+
+/// The links of some nodes in compact form, before they are concatenated.
+#[derive(Default)]
+struct Chunk {
+    /// Links per node, in order.
+    counts: Vec<u32>,
+    edges: Vec<Edge>,
+    action: Vec<u16>,
+    /// Encoded tape length per link (bytes).
+    tape_lens: Vec<u32>,
+    tapes: Vec<u8>,
+}
+
+impl Chunk {
+    /// Appends one node's links. Generators only end links on standable
+    /// cells with tapes of `ticks` inputs; a link that does not (or that
+    /// does not fit the compact records) is dropped.
+    fn push_node(&mut self, links: Vec<Link>, node_of: impl Fn(Cell) -> Option<u32>) {
+        let mut n = 0;
+        for l in links {
+            let (Some(target), Ok(ticks), Ok(action)) = (
+                node_of(l.to),
+                u16::try_from(l.ticks),
+                u16::try_from(l.action_ticks),
+            ) else {
+                continue;
+            };
+            if l.inputs.len() != l.ticks as usize {
+                continue;
+            }
+            let before = self.tapes.len();
+            if !tape::encode(&l.inputs, &mut self.tapes) {
+                continue;
+            }
+            self.tape_lens.push((self.tapes.len() - before) as u32);
+            self.edges.push(Edge {
+                target,
+                ticks,
+                kind: l.kind,
+                jumps: l.jumps,
+            });
+            self.action.push(action);
+            n += 1;
+        }
+        self.counts.push(n);
+    }
+}
 
 /// A level's navigation map for one physics profile.
 #[derive(Debug, Clone)]
@@ -23,10 +128,18 @@ pub struct NavMap {
     physics: Physics,
     classes: Classification,
     nodes: Vec<Cell>,
-    node_at: Vec<Option<NodeId>>,
-    links: Vec<Link>,
-    targets: Vec<NodeId>,
+    /// Row-major: the node on each cell, or [`NO_NODE`].
+    node_at: Vec<u32>,
+    /// `offsets[n]..offsets[n + 1]` are the links leaving node `n`.
     offsets: Vec<u32>,
+    /// Per link, by id.
+    edges: Vec<Edge>,
+    /// Action ticks per link.
+    action: Vec<u16>,
+    /// `tape_at[l]..tape_at[l + 1]` is link `l`'s tape in `tapes`.
+    tape_at: Vec<u32>,
+    /// Every link's run-length encoded tape ([`crate::tape`]).
+    tapes: Vec<u8>,
 }
 
 impl NavMap {
@@ -50,25 +163,31 @@ impl NavMap {
         physics.validate()?;
         let classes = Classification::new(level, physics);
         let nodes: Vec<Cell> = classes.standable_cells().collect();
+        let node_at = node_table(level, &nodes);
+        let node_of = |c: Cell| lookup(&node_at, level.width(), level.height(), c);
+        // Each node's links are compacted as soon as they are generated, so
+        // the uncompressed links of only a few nodes exist at a time.
+        let compact = |range: &[Cell]| {
+            let mut chunk = Chunk::default();
+            for &c in range {
+                chunk.push_node(links_from(level, physics, &classes, c, options), node_of);
+            }
+            chunk
+        };
         #[cfg(feature = "parallel")]
-        let per_node: Vec<Vec<Link>> = {
+        let chunks: Vec<Chunk> = {
             use rayon::prelude::*;
-            nodes
-                .par_iter()
-                .map(|&c| links_from(level, physics, &classes, c, options))
-                .collect()
+            nodes.par_chunks(64).map(compact).collect()
         };
         #[cfg(not(feature = "parallel"))]
-        let per_node: Vec<Vec<Link>> = nodes
-            .iter()
-            .map(|&c| links_from(level, physics, &classes, c, options))
-            .collect();
-        Ok(Self::assemble(
+        let chunks: Vec<Chunk> = nodes.chunks(64).map(compact).collect();
+        Ok(Self::from_chunks(
             level.clone(),
             physics.clone(),
             classes,
             nodes,
-            per_node,
+            node_at,
+            chunks,
         ))
     }
 
@@ -81,16 +200,16 @@ impl NavMap {
         links: Vec<Link>,
     ) -> Self {
         let mut per_node: Vec<Vec<Link>> = vec![Vec::new(); nodes.len()];
-        let index: std::collections::HashMap<Cell, usize> =
-            nodes.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let node_at = node_table(&level, &nodes);
         for l in links {
-            if let Some(&i) = index.get(&l.from) {
-                per_node[i].push(l);
+            if let Some(i) = lookup(&node_at, level.width(), level.height(), l.from) {
+                per_node[i as usize].push(l);
             }
         }
         Self::assemble(level, physics, classes, nodes, per_node)
     }
 
+    /// A map from each node's links (`per_node[i]` leave `nodes[i]`).
     pub(crate) fn assemble(
         level: Level,
         physics: Physics,
@@ -98,44 +217,56 @@ impl NavMap {
         nodes: Vec<Cell>,
         per_node: Vec<Vec<Link>>,
     ) -> Self {
-        let mut node_at = vec![None; level.width() * level.height()];
-        for (i, c) in nodes.iter().enumerate() {
-            node_at[c.row as usize * level.width() + c.col as usize] = Some(NodeId(i as u32));
-        }
-        let width = level.width();
-        let node_of = |c: Cell| {
-            (c.col >= 0 && c.row >= 0 && (c.col as usize) < width)
-                .then(|| {
-                    node_at
-                        .get(c.row as usize * width + c.col as usize)
-                        .copied()
-                        .flatten()
-                })
-                .flatten()
-        };
-        let mut offsets = Vec::with_capacity(nodes.len() + 1);
-        let mut links = Vec::new();
-        let mut targets = Vec::new();
-        offsets.push(0);
+        let node_at = node_table(&level, &nodes);
+        let mut chunk = Chunk::default();
         for group in per_node {
-            // Generators only end links on standable cells; anything else is dropped.
-            for l in group {
-                if let Some(t) = node_of(l.to) {
-                    targets.push(t);
-                    links.push(l);
-                }
-            }
-            offsets.push(links.len() as u32);
+            chunk.push_node(group, |c| {
+                lookup(&node_at, level.width(), level.height(), c)
+            });
         }
+        Self::from_chunks(level, physics, classes, nodes, node_at, vec![chunk])
+    }
+
+    fn from_chunks(
+        level: Level,
+        physics: Physics,
+        classes: Classification,
+        nodes: Vec<Cell>,
+        node_at: Vec<u32>,
+        chunks: Vec<Chunk>,
+    ) -> Self {
+        let links: usize = chunks.iter().map(|c| c.edges.len()).sum();
+        let bytes: usize = chunks.iter().map(|c| c.tapes.len()).sum();
+        let mut offsets = Vec::with_capacity(nodes.len() + 1);
+        let mut edges = Vec::with_capacity(links);
+        let mut action = Vec::with_capacity(links);
+        let mut tape_at = Vec::with_capacity(links + 1);
+        let mut tapes = Vec::with_capacity(bytes);
+        offsets.push(0u32);
+        tape_at.push(0u32);
+        for c in chunks {
+            for n in c.counts {
+                offsets.push(offsets.last().copied().unwrap_or(0) + n);
+            }
+            edges.extend_from_slice(&c.edges);
+            action.extend_from_slice(&c.action);
+            for len in c.tape_lens {
+                tape_at.push(tape_at.last().copied().unwrap_or(0) + len);
+            }
+            tapes.extend_from_slice(&c.tapes);
+        }
+        debug_assert_eq!(offsets.len(), nodes.len() + 1);
         Self {
             level,
             physics,
             classes,
             nodes,
             node_at,
-            links,
-            targets,
             offsets,
+            edges,
+            action,
+            tape_at,
+            tapes,
         }
     }
 
@@ -172,19 +303,19 @@ impl NavMap {
     /// Number of links.
     #[must_use]
     pub fn link_count(&self) -> usize {
-        self.links.len()
+        self.edges.len()
     }
 
     /// The node standing on `cell`, if the cell is standable.
     #[must_use]
     pub fn node(&self, cell: Cell) -> Option<NodeId> {
-        if !self.level.contains(cell) {
-            return None;
-        }
-        self.node_at[cell.row as usize * self.level.width() + cell.col as usize]
+        lookup(&self.node_at, self.level.width(), self.level.height(), cell).map(NodeId)
     }
 
     /// The cell of a node.
+    ///
+    /// # Panics
+    /// If `node` is not a node of this map.
     #[must_use]
     pub fn cell(&self, node: NodeId) -> Cell {
         self.nodes[node.0 as usize]
@@ -196,22 +327,56 @@ impl NavMap {
         &self.nodes
     }
 
-    /// Every link, sorted by source node, indexed by [`LinkId`].
-    #[must_use]
-    pub fn links(&self) -> &[Link] {
-        &self.links
+    /// Every link, in [`LinkId`] order (sorted by source node).
+    pub fn links(&self) -> Links<'_> {
+        self.links_in(0..self.edges.len() as u32)
     }
 
     /// One link.
+    ///
+    /// # Panics
+    /// If `id` is not a link of this map.
     #[must_use]
-    pub fn link(&self, id: LinkId) -> &Link {
-        &self.links[id.0 as usize]
+    pub fn link(&self, id: LinkId) -> LinkInfo {
+        // The source is the last node whose links start at or before `id`.
+        let source = self.offsets.partition_point(|&o| o <= id.0) - 1;
+        self.info(id.0, source as u32)
+    }
+
+    fn info(&self, id: u32, source: u32) -> LinkInfo {
+        let e = self.edges[id as usize];
+        LinkInfo {
+            id: LinkId(id),
+            kind: e.kind,
+            source: NodeId(source),
+            target: NodeId(e.target),
+            from: self.nodes[source as usize],
+            to: self.nodes[e.target as usize],
+            ticks: u32::from(e.ticks),
+            action_ticks: u32::from(self.action[id as usize]),
+            jumps: e.jumps,
+        }
+    }
+
+    fn links_in(&self, ids: Range<u32>) -> Links<'_> {
+        let source = self.offsets.partition_point(|&o| o <= ids.start).max(1) - 1;
+        Links {
+            map: self,
+            ids,
+            source: source as u32,
+        }
     }
 
     /// The node a link ends on.
     #[must_use]
     pub fn target(&self, id: LinkId) -> NodeId {
-        self.targets[id.0 as usize]
+        NodeId(self.edges[id.0 as usize].target)
+    }
+
+    /// A link's duration in ticks.
+    #[must_use]
+    pub fn ticks(&self, id: LinkId) -> u32 {
+        u32::from(self.edges[id.0 as usize].ticks)
     }
 
     /// The ids of the links leaving `node`.
@@ -221,40 +386,84 @@ impl NavMap {
     }
 
     /// The links leaving `node`.
-    #[must_use]
-    pub fn links_from(&self, node: NodeId) -> &[Link] {
-        let r = self.link_ids_from(node);
-        &self.links[r.start as usize..r.end as usize]
+    pub fn links_from(&self, node: NodeId) -> Links<'_> {
+        Links {
+            map: self,
+            ids: self.link_ids_from(node),
+            source: node.0,
+        }
     }
 
-    /// Bytes the map holds on the heap (its level, node types, nodes, links
-    /// with their tapes and sweeps, and the offset tables), counted from the
-    /// vectors' capacities.
+    /// The links leaving `node` as the search reads them.
+    #[inline]
+    pub(crate) fn edges_from(&self, node: u32) -> &[Edge] {
+        let (a, b) = (
+            self.offsets[node as usize] as usize,
+            self.offsets[node as usize + 1] as usize,
+        );
+        &self.edges[a..b]
+    }
+
+    /// A link's per-tick inputs, performed from standing on its source cell.
+    pub fn inputs(&self, id: LinkId) -> Tape<'_> {
+        let i = id.0 as usize;
+        let runs = &self.tapes[self.tape_at[i] as usize..self.tape_at[i + 1] as usize];
+        Tape::new(runs, usize::from(self.edges[i].ticks))
+    }
+
+    /// The body's state before and after each tick of a link's canonical
+    /// performance (from exactly standing on its source cell), for drawing
+    /// its trajectory: `ticks + 1` states.
+    #[must_use]
+    pub fn trajectory(&self, id: LinkId) -> Vec<Body> {
+        let from = self.link(id).from;
+        let mut body = Body::standing(from, &self.physics);
+        let mut out = Vec::with_capacity(self.ticks(id) as usize + 1);
+        out.push(body);
+        for input in self.inputs(id) {
+            body.step(&self.level, &self.physics, input);
+            out.push(body);
+        }
+        out
+    }
+
+    /// Every cell the body's box overlaps while performing a link from
+    /// standing on its source cell, sorted. Computed by replaying the tape
+    /// (sweeps are not stored).
+    #[must_use]
+    pub fn sweep(&self, id: LinkId) -> Vec<Cell> {
+        let tape: Vec<_> = self.inputs(id).collect();
+        crate::links::replay_link(&self.level, &self.physics, self.link(id).from, &tape).sweep
+    }
+
+    /// Bytes the map holds on the heap: its level, node types, nodes, the
+    /// cell-to-node table, the offset tables, the link records and the tape
+    /// arena, counted from the vectors' capacities.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
+        fn heap<T>(v: &Vec<T>) -> usize {
+            v.capacity() * size_of::<T>()
+        }
         let cells = self.level.width() * self.level.height();
-        let links: usize = self
-            .links
-            .iter()
-            .map(|l| {
-                size_of::<Link>()
-                    + l.inputs.capacity() * size_of::<crate::physics::Input>()
-                    + l.sweep.capacity() * size_of::<Cell>()
-            })
-            .sum();
         cells * (size_of::<crate::level::Tile>() + size_of::<NodeType>() + size_of::<bool>())
-            + self.node_at.capacity() * size_of::<Option<NodeId>>()
-            + self.nodes.capacity() * size_of::<Cell>()
-            + self.targets.capacity() * size_of::<NodeId>()
-            + self.offsets.capacity() * size_of::<u32>()
-            + links
+            + heap(&self.nodes)
+            + heap(&self.node_at)
+            + heap(&self.offsets)
+            + heap(&self.edges)
+            + heap(&self.action)
+            + heap(&self.tape_at)
+            + heap(&self.tapes)
     }
 
     /// Link counts per kind, in [`LinkKind::ALL`] order.
     #[must_use]
     pub fn link_counts(&self) -> [(LinkKind, usize); 6] {
-        LinkKind::ALL.map(|k| (k, self.links.iter().filter(|l| l.kind == k).count()))
+        let mut n = [0usize; 6];
+        for e in &self.edges {
+            n[e.kind as usize] += 1;
+        }
+        LinkKind::ALL.map(|k| (k, n[k as usize]))
     }
 
     /// Least ticks from `start` to every node over the map's links
@@ -271,9 +480,9 @@ impl NavMap {
             if dist[n as usize].is_some_and(|best| d > best) {
                 continue;
             }
-            for id in self.link_ids_from(NodeId(n)) {
-                let t = self.targets[id as usize].0 as usize;
-                let nd = d + self.links[id as usize].ticks;
+            for e in self.edges_from(n) {
+                let t = e.target as usize;
+                let nd = d + u32::from(e.ticks);
                 if dist[t].is_none_or(|best| nd < best) {
                     dist[t] = Some(nd);
                     heap.push(Reverse((nd, t as u32)));
@@ -282,4 +491,55 @@ impl NavMap {
         }
         dist
     }
+}
+
+/// Iterator over links of a [`NavMap`] as [`LinkInfo`] values, in id order
+/// ([`NavMap::links`], [`NavMap::links_from`]).
+#[derive(Debug, Clone)]
+pub struct Links<'a> {
+    map: &'a NavMap,
+    ids: Range<u32>,
+    /// The source node of `ids.start` (or a node before it).
+    source: u32,
+}
+
+impl Iterator for Links<'_> {
+    type Item = LinkInfo;
+
+    fn next(&mut self) -> Option<LinkInfo> {
+        let id = self.ids.next()?;
+        while self.map.offsets[self.source as usize + 1] <= id {
+            self.source += 1;
+        }
+        Some(self.map.info(id, self.source))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.ids.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Links<'_> {}
+
+impl std::iter::FusedIterator for Links<'_> {}
+
+/// The row-major cell-to-node table of `nodes`.
+fn node_table(level: &Level, nodes: &[Cell]) -> Vec<u32> {
+    let mut node_at = vec![NO_NODE; level.width() * level.height()];
+    for (i, c) in nodes.iter().enumerate() {
+        if let Some(slot) = index(level.width(), level.height(), *c) {
+            node_at[slot] = i as u32;
+        }
+    }
+    node_at
+}
+
+fn index(width: usize, height: usize, c: Cell) -> Option<usize> {
+    let (col, row) = (usize::try_from(c.col).ok()?, usize::try_from(c.row).ok()?);
+    (col < width && row < height).then(|| row * width + col)
+}
+
+fn lookup(node_at: &[u32], width: usize, height: usize, c: Cell) -> Option<u32> {
+    let n = *node_at.get(index(width, height, c)?)?;
+    (n != NO_NODE).then_some(n)
 }

@@ -76,14 +76,14 @@ pub fn map_to_json(map: &NavMap) -> Value {
     let p = map.physics();
     let links: Vec<Value> = map
         .links()
-        .iter()
         .map(|l| {
+            let tape: Vec<_> = map.inputs(l.id).collect();
             json!({
                 "kind": l.kind.name(),
                 "from": cell(l.from),
                 "to": cell(l.to),
                 "cost": l.cost(p),
-                "inputs": tape_to_json(&l.inputs),
+                "inputs": tape_to_json(&tape),
             })
         })
         .collect();

@@ -15,6 +15,7 @@ mod path;
 mod physics;
 pub mod render;
 mod search;
+mod tape;
 
 pub use analysis::{
     AnalysisError, Diagnosis, Endpoints, Evaluation, GoalReport, Least, MissingLink, Param, Reach,
@@ -22,7 +23,7 @@ pub use analysis::{
 };
 pub use classify::{Classification, NodeType};
 pub use follow::{FollowOptions, PathFollower};
-pub use graph::{LinkId, NavMap, NodeId};
+pub use graph::{LinkId, LinkInfo, Links, NavMap, NodeId};
 #[cfg(feature = "serde")]
 pub use level::VglcLegend;
 pub use level::{
@@ -39,3 +40,4 @@ pub use navfile::{MAX_LINK_TICKS, MAX_LINKS_PER_NODE, NAVMAP_FORMAT_VERSION, Nav
 pub use path::{Path, PathStep, replay};
 pub use physics::{Body, EPS, Frame, Input, Physics, PhysicsError, Tiles, WallJump};
 pub use search::{PathError, SearchOptions, SearchStats};
+pub use tape::Tape;

@@ -117,15 +117,13 @@ struct JsonMap {
     links: Vec<JsonLink>,
 }
 
+/// Stored tapes only hold inputs with a code (see [`crate::tape`]).
 fn pack(i: Input) -> u8 {
-    ((i.move_x + 1) as u8) * 4 + u8::from(i.jump) * 2 + u8::from(i.down)
+    crate::tape::code(i).unwrap_or(0)
 }
 
 fn unpack(b: u8) -> Option<Input> {
-    if b >= 12 {
-        return None;
-    }
-    Some(Input::new((b / 4) as i8 - 1, b & 2 != 0, b & 1 != 0))
+    crate::tape::decode(b)
 }
 
 /// A link as read from a file, before validation.
@@ -152,17 +150,15 @@ impl NavMap {
             physics: self.physics().clone(),
             links: self
                 .links()
-                .iter()
                 .map(|l| JsonLink {
                     kind: l.kind,
                     from: l.from.into(),
                     to: l.to.into(),
                     action_ticks: l.action_ticks,
                     jumps: l.jumps,
-                    inputs: l
-                        .inputs
-                        .iter()
-                        .map(|&i| char::from(b'a' + pack(i)))
+                    inputs: self
+                        .inputs(l.id)
+                        .map(|i| char::from(b'a' + pack(i)))
                         .collect(),
                 })
                 .collect(),
@@ -232,18 +228,13 @@ impl NavMap {
     /// packed tape (little-endian).
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(
-            64 + self
-                .links()
-                .iter()
-                .map(|l| 24 + l.inputs.len())
-                .sum::<usize>(),
-        );
+        let mut out =
+            Vec::with_capacity(64 + self.links().map(|l| 26 + l.ticks as usize).sum::<usize>());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&NAVMAP_FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&self.level().fingerprint().to_le_bytes());
         out.extend_from_slice(&self.physics().fingerprint().to_le_bytes());
-        out.extend_from_slice(&(self.links().len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.link_count() as u32).to_le_bytes());
         for l in self.links() {
             out.push(l.kind as u8);
             for v in [l.from.col, l.from.row, l.to.col, l.to.row] {
@@ -251,8 +242,8 @@ impl NavMap {
             }
             out.extend_from_slice(&l.action_ticks.to_le_bytes());
             out.push(l.jumps);
-            out.extend_from_slice(&(l.inputs.len() as u32).to_le_bytes());
-            out.extend(l.inputs.iter().map(|&i| pack(i)));
+            out.extend_from_slice(&l.ticks.to_le_bytes());
+            out.extend(self.inputs(l.id).map(pack));
         }
         out
     }
@@ -434,7 +425,6 @@ fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMa
                 r.jumps, replayed.jumps
             )));
         }
-        let sweep = replayed.sweep;
         links.push(Link {
             kind: r.kind,
             from: r.from,
@@ -442,7 +432,8 @@ fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMa
             ticks: ticks as u32,
             action_ticks: r.action_ticks,
             jumps: r.jumps,
-            sweep,
+            // Sweeps are not stored; `NavMap::sweep` replays the tape.
+            sweep: Vec::new(),
             inputs: r.inputs,
         });
     }

@@ -135,15 +135,16 @@ pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec
     let (level, p) = (map.level(), map.physics());
     let tol = settle_tolerance(p) + 1e-9;
     let mut body = Body::standing(start, p);
-    let mut tape = Vec::with_capacity(links.iter().map(|&l| map.link(l).ticks as usize).sum());
+    let mut tape = Vec::with_capacity(links.iter().map(|&l| map.ticks(l) as usize).sum());
     for &id in links {
-        let link = map.link(id);
-        let verbatim = (link.ticks - SETTLE_SLACK) as usize;
-        for &input in &link.inputs[..verbatim] {
+        let ticks = map.ticks(id);
+        let to = map.cell(map.target(id));
+        let verbatim = ticks.saturating_sub(SETTLE_SLACK) as usize;
+        for input in map.inputs(id).take(verbatim) {
             body.step(level, p, input);
             tape.push(input);
         }
-        let target_x = f64::from(link.to.col) + 0.5;
+        let target_x = f64::from(to.col) + 0.5;
         for k in 0..SETTLE_SLACK {
             let err = target_x - body.x;
             let input = if k == 0 && body.vx == 0.0 && err.abs() > tol {
@@ -154,7 +155,7 @@ pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec
             body.step(level, p, input);
             tape.push(input);
         }
-        if !body.stands_on(link.to) || body.vx != 0.0 || (body.x - target_x).abs() > tol {
+        if !body.stands_on(to) || body.vx != 0.0 || (body.x - target_x).abs() > tol {
             return Err(id);
         }
     }
@@ -163,7 +164,7 @@ pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec
     debug_assert!(
         links
             .last()
-            .is_none_or(|&l| replay(level, p, start, &tape).stands_on(map.link(l).to))
+            .is_none_or(|&l| replay(level, p, start, &tape).stands_on(map.cell(map.target(l))))
     );
     Ok(tape)
 }

@@ -8,9 +8,6 @@
 //! only the `k` best partial paths, like the classic Bosonauts navigator:
 //! faster on big maps, never cheaper than exact.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
 use crate::links::{LinkKind, settle_tolerance};
@@ -115,7 +112,8 @@ pub(crate) struct Route {
 struct Ctx<'a> {
     map: &'a NavMap,
     opts: &'a SearchOptions,
-    banned: &'a [bool],
+    /// Links a replay missed, sorted; usually empty.
+    banned: &'a [LinkId],
     forbid: [bool; 6],
     levels: usize,
     goal_col: i32,
@@ -123,26 +121,84 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn h(&self, node: NodeId) -> f64 {
-        f64::from((self.map.cell(node).col - self.goal_col).abs()) * self.ticks_per_col
-    }
-
-    fn allowed(&self, id: u32) -> Option<(NodeId, u32, usize)> {
-        let link = &self.map.links()[id as usize];
-        if self.banned[id as usize] || self.forbid[link.kind as usize] {
-            return None;
-        }
-        Some((
-            self.map.target(LinkId(id)),
-            link.ticks,
-            usize::from(link.jumps),
-        ))
+    #[inline]
+    fn h(&self, node: u32) -> f64 {
+        f64::from((self.map.nodes()[node as usize].col - self.goal_col).abs()) * self.ticks_per_col
     }
 }
 
+/// The exact search's queue key: `f` rounded down to whole ticks. With
+/// integer link costs, flooring keeps the heuristic admissible and
+/// consistent, so keys never decrease along the search, which lets the
+/// queue be a radix heap.
 fn key(f: f64) -> u64 {
-    // Non-negative floats order like their bit patterns.
-    f.max(0.0).to_bits()
+    // `as` truncates toward zero: the floor of a non-negative value (and
+    // needs no libm call on targets without SSE4.1).
+    f.max(0.0) as u64
+}
+
+/// A monotone priority queue of `(key, g, state)`: every key pushed is at
+/// least the last key popped (A* with a consistent heuristic). Keys live in
+/// buckets by the highest bit in which they differ from the last popped
+/// key, so push is O(1) and each entry moves down at most 64 times.
+struct RadixHeap {
+    last: u64,
+    len: usize,
+    buckets: [Vec<(u64, u32, u32)>; 65],
+}
+
+impl RadixHeap {
+    const fn new() -> Self {
+        Self {
+            last: 0,
+            len: 0,
+            buckets: [const { Vec::new() }; 65],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.last = 0;
+        self.len = 0;
+        self.buckets.iter_mut().for_each(Vec::clear);
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        (64 - (key ^ self.last).leading_zeros()) as usize
+    }
+
+    #[inline]
+    fn push(&mut self, key: u64, g: u32, state: u32) {
+        // A key below the last popped one would mean an inconsistent
+        // heuristic; it is served next rather than lost.
+        let key = key.max(self.last);
+        let b = self.bucket(key);
+        self.buckets[b].push((key, g, state));
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u64, u32, u32)> {
+        if self.len == 0 {
+            return None;
+        }
+        if self.buckets[0].is_empty() {
+            let i = self.buckets.iter().position(|b| !b.is_empty())?;
+            let moved = std::mem::take(&mut self.buckets[i]);
+            self.last = moved.iter().map(|e| e.0).min().unwrap_or(self.last);
+            for &e in &moved {
+                let b = self.bucket(e.0);
+                self.buckets[b].push(e);
+            }
+            // Hand the emptied allocation back to its bucket.
+            let mut moved = moved;
+            moved.clear();
+            if self.buckets[i].is_empty() {
+                self.buckets[i] = moved;
+            }
+        }
+        self.len -= 1;
+        self.buckets[0].pop()
+    }
 }
 
 impl NavMap {
@@ -212,7 +268,7 @@ impl NavMap {
     ) -> Result<Path, PathError> {
         let s = self.endpoint("start", start, options.snap_radius)?;
         let g = self.endpoint("goal", goal, options.snap_radius)?;
-        let mut banned = vec![false; self.link_count()];
+        let mut banned: Vec<LinkId> = Vec::new();
         let mut total = SearchStats::default();
         loop {
             let (route, stats) = self.search_route(s, g, options, &banned)?;
@@ -252,7 +308,9 @@ impl NavMap {
                     ));
                 }
                 Err(failed) => {
-                    banned[failed.0 as usize] = true;
+                    if let Err(at) = banned.binary_search(&failed) {
+                        banned.insert(at, failed);
+                    }
                     total.replans += 1;
                     if total.replans > options.max_replans as usize {
                         return Err(PathError::Unreachable {
@@ -273,7 +331,7 @@ impl NavMap {
         start: NodeId,
         goal: NodeId,
         opts: &SearchOptions,
-        banned: &[bool],
+        banned: &[LinkId],
     ) -> Result<(Option<Route>, SearchStats), PathError> {
         let p = self.physics();
         let vmax = p.max_speed_x();
@@ -295,10 +353,14 @@ impl NavMap {
             goal_col: self.cell(goal).col,
             ticks_per_col,
         };
-        match opts.beam_width {
-            None => exact(&ctx, start, goal),
-            Some(k) => beam(&ctx, start, goal, k.max(1)),
-        }
+        with_labels(
+            self.node_count() * ctx.levels,
+            ctx.levels,
+            |labels| match opts.beam_width {
+                None => exact(&ctx, labels, start, goal),
+                Some(k) => beam(&ctx, labels, start, goal, k.max(1)),
+            },
+        )
     }
 
     /// The cost in ticks of the cheapest route between two standable cells,
@@ -314,28 +376,105 @@ impl NavMap {
     ) -> Result<Option<u32>, PathError> {
         let s = self.endpoint("start", start, 0)?;
         let g = self.endpoint("goal", goal, 0)?;
-        let banned = vec![false; self.link_count()];
-        Ok(self
-            .search_route(s, g, options, &banned)?
-            .0
-            .map(|r| r.ticks))
+        Ok(self.search_route(s, g, options, &[])?.0.map(|r| r.ticks))
     }
 }
 
+/// One label: the best arrival time at a state and how it was reached.
+/// Valid only when `stamp` is the current search's generation, so starting
+/// a search clears nothing.
+#[derive(Clone, Copy)]
+struct Label {
+    stamp: u32,
+    best: u32,
+    parent: u32,
+    link: u32,
+}
+
+const NO_PARENT: u32 = u32::MAX;
+
 /// Labels: one per (node, jumps used) when jumps are capped, else per node.
+/// Kept per thread between searches with a generation stamp, so a query
+/// neither allocates nor clears O(nodes) memory.
 struct Labels {
     levels: usize,
-    best: Vec<u32>,
-    parent: Vec<Option<(u32, LinkId)>>,
+    generation: u32,
+    labels: Vec<Label>,
+    heap: RadixHeap,
+}
+
+thread_local! {
+    static LABELS: std::cell::RefCell<Labels> = const {
+        std::cell::RefCell::new(Labels {
+            levels: 1,
+            generation: 0,
+            labels: Vec::new(),
+            heap: RadixHeap::new(),
+        })
+    };
+}
+
+/// Runs `f` on this thread's labels, reset for `states` states.
+fn with_labels<R>(states: usize, levels: usize, f: impl FnOnce(&mut Labels) -> R) -> R {
+    LABELS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut labels) => {
+            labels.reset(states, levels);
+            f(&mut labels)
+        }
+        // Not reachable (searches do not nest), but never panic for it.
+        Err(_) => {
+            let mut labels = Labels {
+                levels,
+                generation: 0,
+                labels: Vec::new(),
+                heap: RadixHeap::new(),
+            };
+            labels.reset(states, levels);
+            f(&mut labels)
+        }
+    })
 }
 
 impl Labels {
-    fn new(nodes: usize, levels: usize) -> Self {
-        Self {
-            levels,
-            best: vec![u32::MAX; nodes * levels],
-            parent: vec![None; nodes * levels],
+    fn reset(&mut self, states: usize, levels: usize) {
+        self.levels = levels;
+        self.heap.clear();
+        if self.generation == u32::MAX {
+            self.generation = 0;
+            self.labels.iter_mut().for_each(|l| l.stamp = 0);
         }
+        self.generation += 1;
+        if self.labels.len() < states {
+            self.labels.resize(
+                states,
+                Label {
+                    stamp: 0,
+                    best: u32::MAX,
+                    parent: NO_PARENT,
+                    link: 0,
+                },
+            );
+        }
+    }
+
+    #[inline]
+    fn best(&self, state: usize) -> u32 {
+        let l = &self.labels[state];
+        if l.stamp == self.generation {
+            l.best
+        } else {
+            u32::MAX
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, state: usize, best: u32, parent: u32, link: u32) {
+        self.labels[state] = Label {
+            stamp: self.generation,
+            best,
+            parent,
+            link,
+        };
     }
 
     fn state(&self, node: NodeId, j: usize) -> usize {
@@ -343,9 +482,13 @@ impl Labels {
     }
 
     /// True if some label at `node` with at most `j` jumps is no later than `g`.
-    fn dominated(&self, node: NodeId, j: usize, g: u32) -> bool {
-        let base = node.0 as usize * self.levels;
-        self.best[base..=base + j].iter().any(|&b| b <= g)
+    #[inline]
+    fn dominated(&self, node: u32, j: usize, g: u32) -> bool {
+        let base = node as usize * self.levels;
+        if self.levels == 1 {
+            return self.best(base) <= g;
+        }
+        (base..=base + j).any(|s| self.best(s) <= g)
     }
 
     /// Follows parent links back to the start. Parents only ever change to
@@ -354,40 +497,50 @@ impl Labels {
     /// than the child's label, so the cost is summed from the links.
     fn route(&self, mut state: usize, map: &NavMap) -> Route {
         let mut links = Vec::new();
-        while let Some((prev, link)) = self.parent[state] {
-            links.push(link);
-            state = prev as usize;
+        loop {
+            let l = self.labels[state];
+            if l.stamp != self.generation || l.parent == NO_PARENT {
+                break;
+            }
+            links.push(LinkId(l.link));
+            state = l.parent as usize;
         }
         links.reverse();
-        let ticks = links.iter().map(|&l| map.link(l).ticks).sum();
+        let ticks = links.iter().map(|&l| map.ticks(l)).sum();
         Route { links, ticks }
     }
 }
 
 type Found = Result<(Option<Route>, SearchStats), PathError>;
 
-fn exact(ctx: &Ctx<'_>, start: NodeId, goal: NodeId) -> Found {
+fn exact(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId) -> Found {
     let mut stats = SearchStats::default();
-    let mut labels = Labels::new(ctx.map.node_count(), ctx.levels);
     let s0 = labels.state(start, 0);
-    labels.best[s0] = 0;
-    let mut heap = BinaryHeap::new();
-    heap.push(Reverse((key(ctx.h(start)), Reverse(0u32), s0 as u32)));
-    while let Some(Reverse((_, Reverse(g), state))) = heap.pop() {
+    labels.set(s0, 0, NO_PARENT, 0);
+    let mut heap = std::mem::replace(&mut labels.heap, RadixHeap::new());
+    heap.push(key(ctx.h(start.0)), 0, s0 as u32);
+    let found = loop {
+        let Some((_, g, state)) = heap.pop() else {
+            break Ok((None, stats));
+        };
         let state = state as usize;
-        if g > labels.best[state] {
+        if g > labels.best(state) {
             stats.pruned += 1;
             continue;
         }
         let node = NodeId((state / ctx.levels) as u32);
         if node == goal {
-            return Ok((Some(labels.route(state, ctx.map)), stats));
+            break Ok((Some(labels.route(state, ctx.map)), stats));
         }
-        expand(ctx, &mut labels, &mut stats, state, g, |f, g2, s2| {
-            heap.push(Reverse((key(f), Reverse(g2), s2 as u32)));
-        })?;
-    }
-    Ok((None, stats))
+        if let Err(e) = expand(ctx, labels, &mut stats, state, g, |f, g2, s2| {
+            heap.push(key(f), g2, s2 as u32);
+        }) {
+            break Err(e);
+        }
+    };
+    // Keep the heap's allocation for the next search.
+    labels.heap = heap;
+    found
 }
 
 /// Expands the label `state` (reached at `g`): counts the expansion against
@@ -411,55 +564,57 @@ fn expand(
     let node = NodeId((state / ctx.levels) as u32);
     let j = state % ctx.levels;
     let capped = ctx.opts.max_jumps.is_some();
-    for id in ctx.map.link_ids_from(node) {
-        let Some((to, ticks, jumps)) = ctx.allowed(id) else {
+    let first = ctx.map.link_ids_from(node).start;
+    let filter = ctx.forbid.contains(&true) || !ctx.banned.is_empty();
+    for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
+        let id = first + k as u32;
+        if filter && (ctx.forbid[e.kind as usize] || ctx.banned.binary_search(&LinkId(id)).is_ok())
+        {
             continue;
-        };
-        let j2 = if capped { j + jumps } else { 0 };
+        }
+        let j2 = if capped { j + usize::from(e.jumps) } else { 0 };
         if j2 >= ctx.levels {
             continue;
         }
-        let g2 = g + ticks;
-        if labels.dominated(to, j2, g2) {
+        let g2 = g + u32::from(e.ticks);
+        if labels.dominated(e.target, j2, g2) {
             stats.pruned += 1;
             continue;
         }
-        let s2 = labels.state(to, j2);
-        labels.best[s2] = g2;
-        labels.parent[s2] = Some((state as u32, LinkId(id)));
-        push(f64::from(g2) + ctx.h(to), g2, s2);
+        let s2 = e.target as usize * ctx.levels + j2;
+        labels.set(s2, g2, state as u32, id);
+        push(f64::from(g2) + ctx.h(e.target), g2, s2);
     }
     Ok(())
 }
 
-fn beam(ctx: &Ctx<'_>, start: NodeId, goal: NodeId, width: usize) -> Found {
+fn beam(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId, width: usize) -> Found {
     let mut stats = SearchStats::default();
-    let mut labels = Labels::new(ctx.map.node_count(), ctx.levels);
     let s0 = labels.state(start, 0);
-    labels.best[s0] = 0;
+    labels.set(s0, 0, NO_PARENT, 0);
     let mut frontier: Vec<(u32, usize)> = vec![(0, s0)];
     let mut found: Option<usize> = None;
     while !frontier.is_empty() {
         let mut next: Vec<(f64, u32, usize)> = Vec::new();
         for (g, state) in frontier.drain(..) {
-            if g > labels.best[state] {
+            if g > labels.best(state) {
                 stats.pruned += 1;
                 continue;
             }
             let node = NodeId((state / ctx.levels) as u32);
             if node == goal {
-                if found.is_none_or(|f| g < labels.best[f]) {
+                if found.is_none_or(|f| g < labels.best(f)) {
                     found = Some(state);
                 }
                 continue;
             }
-            expand(ctx, &mut labels, &mut stats, state, g, |f, g2, s2| {
+            expand(ctx, labels, &mut stats, state, g, |f, g2, s2| {
                 next.push((f, g2, s2));
             })?;
         }
         next.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         // A label may appear twice (improved within the layer); keep the latest.
-        next.retain(|&(_, g, s)| labels.best[s] == g);
+        next.retain(|&(_, g, s)| labels.best(s) == g);
         if next.len() > width {
             stats.pruned += next.len() - width;
             next.truncate(width);
@@ -467,11 +622,49 @@ fn beam(ctx: &Ctx<'_>, start: NodeId, goal: NodeId, width: usize) -> Found {
         if let Some(f) = found
             && next
                 .first()
-                .is_none_or(|n| n.0 >= f64::from(labels.best[f]))
+                .is_none_or(|n| n.0 >= f64::from(labels.best(f)))
         {
             break;
         }
         frontier = next.into_iter().map(|(_, g, s)| (g, s)).collect();
     }
     Ok((found.map(|s| labels.route(s, ctx.map)), stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RadixHeap;
+
+    #[test]
+    fn radix_heap_pops_keys_in_order_while_pushes_stay_monotone() {
+        let mut heap = RadixHeap::new();
+        let mut reference: Vec<u64> = Vec::new();
+        let mut x = 12_345u64;
+        let mut last = 0;
+        let mut popped = Vec::new();
+        for round in 0..2000u32 {
+            // Push a few keys at or above the last popped one.
+            for _ in 0..(round % 4) {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let k = last + (x >> 54);
+                heap.push(k, 0, round);
+                reference.push(k);
+            }
+            if let Some((k, _, _)) = heap.pop() {
+                assert!(k >= last);
+                last = k;
+                popped.push(k);
+            }
+        }
+        while let Some((k, _, _)) = heap.pop() {
+            popped.push(k);
+        }
+        reference.sort_unstable();
+        let mut sorted = popped.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, reference);
+        assert!(popped.windows(2).all(|w| w[0] <= w[1]));
+        heap.clear();
+        assert!(heap.pop().is_none());
+    }
 }

@@ -10,10 +10,17 @@ fn assert_every_tape_replays(map: &NavMap) {
     let (level, p) = (map.level(), map.physics());
     assert!(map.link_count() > 0);
     for link in map.links() {
-        assert_eq!(link.inputs.len(), link.ticks as usize);
+        assert_eq!(map.inputs(link.id).len(), link.ticks as usize);
+        assert_eq!(map.inputs(link.id).count(), link.ticks as usize);
         assert!(link.ticks >= SETTLE_SLACK);
+        assert!(link.action_ticks <= link.ticks - SETTLE_SLACK);
+        assert_eq!(map.link(link.id), link);
+        assert_eq!(
+            (map.cell(link.source), map.cell(link.target)),
+            (link.from, link.to)
+        );
         let mut body = Body::standing(link.from, p);
-        for &i in &link.inputs {
+        for i in map.inputs(link.id) {
             body.step(level, p, i);
             assert!(!body.dead, "{link:?} dies");
         }
@@ -25,7 +32,11 @@ fn assert_every_tape_replays(map: &NavMap) {
             link.to
         );
         assert_eq!(body.vx, 0.0);
-        assert!(link.sweep.contains(&link.from) && link.sweep.contains(&link.to));
+        let sweep = map.sweep(link.id);
+        assert!(sweep.contains(&link.from) && sweep.contains(&link.to));
+        let trajectory = map.trajectory(link.id);
+        assert_eq!(trajectory.len(), link.ticks as usize + 1);
+        assert_eq!(trajectory.last(), Some(&body));
     }
 }
 
@@ -69,7 +80,6 @@ fn jump_clears_three_tile_gap() {
     let map = common::build(&level, &Physics::default());
     let jumps: Vec<_> = map
         .links()
-        .iter()
         .filter(|l| l.kind == LinkKind::Jump && l.from.col <= 2 && l.to.col >= 6)
         .collect();
     assert!(!jumps.is_empty(), "no jump over the gap");
@@ -77,7 +87,6 @@ fn jump_clears_three_tile_gap() {
     // Walking off the edge falls into the pit: no fall link reaches the far side.
     assert!(
         !map.links()
-            .iter()
             .any(|l| l.kind == LinkKind::Fall && l.to.col >= 6 && l.from.col <= 2)
     );
 }
@@ -89,8 +98,8 @@ fn no_link_climbs_a_wall_taller_than_the_jump() {
         .parse()
         .unwrap();
     let map = common::build(&level, &Physics::default());
-    let up3 = map.links().iter().any(|l| l.from.row == 6 && l.to.row == 3);
-    let up5 = map.links().iter().any(|l| l.from.row == 6 && l.to.row == 1);
+    let up3 = map.links().any(|l| l.from.row == 6 && l.to.row == 3);
+    let up5 = map.links().any(|l| l.from.row == 6 && l.to.row == 1);
     assert!(up3, "the 3-tile step should be jumpable");
     assert!(!up5, "the 5-tile wall is too high");
 }
@@ -129,11 +138,7 @@ fn double_and_wall_jumps_exist_only_when_the_physics_allows_them() {
 fn drop_links_start_on_one_way_platforms() {
     let map = common::build(&common::demo(), &Physics::agile());
     let level = map.level();
-    let drops: Vec<_> = map
-        .links()
-        .iter()
-        .filter(|l| l.kind == LinkKind::Drop)
-        .collect();
+    let drops: Vec<_> = map.links().filter(|l| l.kind == LinkKind::Drop).collect();
     assert!(!drops.is_empty());
     for l in drops {
         assert_eq!(
@@ -141,6 +146,6 @@ fn drop_links_start_on_one_way_platforms() {
             Some(Tile::OneWay)
         );
         assert!(l.to.row > l.from.row);
-        assert!(l.inputs[0].down);
+        assert!(map.inputs(l.id).next().is_some_and(|i| i.down));
     }
 }

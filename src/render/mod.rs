@@ -20,9 +20,9 @@ mod canvas;
 pub use canvas::{Canvas, Crop, RenderError, RenderOptions, render_map};
 
 use crate::classify::NodeType;
-use crate::graph::{NavMap, NodeId};
+use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::{Cell, Level, Tile};
-use crate::links::{Link, LinkKind};
+use crate::links::LinkKind;
 use crate::path::Path;
 use crate::physics::{Body, Physics};
 
@@ -236,23 +236,12 @@ pub fn draw_trajectory(
     }
 }
 
-/// Draws one link along its canonical trajectory ([`Link::trajectory`]).
-pub fn draw_link(
-    d: &mut dyn DebugDrawer,
-    level: &Level,
-    physics: &Physics,
-    link: &Link,
-    width: f32,
-    alpha: u8,
-) {
-    let traj = link.trajectory(level, physics);
-    draw_trajectory(
-        d,
-        &traj,
-        physics,
-        width,
-        link_color(link.kind).with_alpha(alpha),
-    );
+/// Draws one link along its canonical trajectory ([`NavMap::trajectory`]).
+pub fn draw_link(d: &mut dyn DebugDrawer, map: &NavMap, link: LinkId, width: f32, alpha: u8) {
+    let traj = map.trajectory(link);
+    let physics = map.physics();
+    let kind = map.link(link).kind;
+    draw_trajectory(d, &traj, physics, width, link_color(kind).with_alpha(alpha));
 }
 
 /// Width of link lines in [`draw_links`] (tiles).
@@ -263,15 +252,15 @@ pub const LINK_ALPHA: u8 = 90;
 
 /// Draws every link of the map, coloured by kind and translucent.
 pub fn draw_links(d: &mut dyn DebugDrawer, map: &NavMap) {
-    for link in map.links() {
-        draw_link(d, map.level(), map.physics(), link, LINK_WIDTH, LINK_ALPHA);
+    for id in 0..map.link_count() as u32 {
+        draw_link(d, map, LinkId(id), LINK_WIDTH, LINK_ALPHA);
     }
 }
 
 /// Draws the links leaving `node` opaque and thicker (hover highlight).
 pub fn draw_links_from(d: &mut dyn DebugDrawer, map: &NavMap, node: NodeId) {
     for link in map.links_from(node) {
-        draw_link(d, map.level(), map.physics(), link, 2.5 * LINK_WIDTH, 255);
+        draw_link(d, map, link.id, 2.5 * LINK_WIDTH, 255);
         let (x, y) = (link.to.col as f32 + 0.5, link.to.row as f32 + 0.5);
         d.circle(x, y, 0.15, link_color(link.kind));
     }

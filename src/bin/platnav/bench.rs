@@ -105,7 +105,7 @@ fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64
             .map(|id| {
                 (
                     map.target(platnav::LinkId(id)).0,
-                    map.links()[id as usize].ticks,
+                    map.ticks(platnav::LinkId(id)),
                 )
             })
             .collect()
