@@ -58,7 +58,6 @@ pub struct NaiveLink {
 #[must_use]
 pub fn links_of(map: &NavMap) -> Vec<NaiveLink> {
     map.links()
-        .iter()
         .map(|l| NaiveLink {
             from: l.from,
             to: l.to,
@@ -66,7 +65,7 @@ pub fn links_of(map: &NavMap) -> Vec<NaiveLink> {
             ticks: l.ticks,
             jumps: l.jumps,
             action_ticks: l.action_ticks,
-            inputs: l.inputs.clone(),
+            inputs: map.inputs(l.id).collect(),
         })
         .collect()
 }
