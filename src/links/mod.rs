@@ -606,7 +606,12 @@ pub(crate) fn links_from(
     let mut best = Best::new(from);
     let sim = || Sim::new(level, p, classes, from);
     if opts.run {
-        run::generate(&sim, classes, from, &mut best);
+        run::generate(
+            &template::JumpTemplates::get(p).runs,
+            classes,
+            from,
+            &mut best,
+        );
     }
     if opts.fall {
         fall::generate(&sim, &mut best);

@@ -5,20 +5,53 @@
 //! geometrically, which keeps the link count at O(n log n) per surface while
 //! letting long runs be done in one go instead of stop-and-go steps.
 
-use super::{Best, LinkKind, Sim};
+use super::{Best, Link, LinkKind, settle};
 use crate::classify::Classification;
-use crate::level::Cell;
+use crate::level::{Cell, Tile};
+use crate::physics::{Body, Input, Physics, Tiles};
 
 /// Column distances tried in each direction.
 const DISTANCES: [i32; 14] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128];
 
-pub(super) fn generate<'a>(
-    sim: &impl Fn() -> Sim<'a>,
+/// A floor under row 0 and nothing else.
+struct Flat;
+
+impl Tiles for Flat {
+    fn tile_at(&self, _col: i64, row: i64) -> Tile {
+        if row == 1 { Tile::Solid } else { Tile::Empty }
+    }
+    fn rows(&self) -> f64 {
+        f64::INFINITY
+    }
+}
+
+/// The run tapes on flat ground, per distance of [`DISTANCES`]: for
+/// leftward and rightward runs.
+///
+/// A run over standable cells is this same computation: the box only ever
+/// overlaps the standable cells' clearance (free of solids and hazards)
+/// and their floors (solid or one-way, which a grounded body not holding
+/// `down` treats alike), so every lookup gives what the flat world gives.
+pub(super) fn flat_tapes(p: &Physics) -> Vec<[Option<Vec<Input>>; 2]> {
+    DISTANCES
+        .iter()
+        .map(|&k| {
+            [-1, 1].map(|dir| {
+                let mut body = Body::standing(Cell::new(0, 0), p);
+                let mut tape = Vec::new();
+                settle(&Flat, p, &mut body, Cell::new(dir * k, 0), &mut tape).then_some(tape)
+            })
+        })
+        .collect()
+}
+
+pub(super) fn generate(
+    tapes: &[[Option<Vec<Input>>; 2]],
     classes: &Classification,
     from: Cell,
     best: &mut Best,
 ) {
-    for dir in [-1, 1] {
+    for (side, dir) in [-1, 1].into_iter().enumerate() {
         // Length of the contiguous standable run on this row.
         let mut reach = 0;
         while reach < DISTANCES[DISTANCES.len() - 1]
@@ -26,9 +59,27 @@ pub(super) fn generate<'a>(
         {
             reach += 1;
         }
-        for &k in DISTANCES.iter().take_while(|&&k| k <= reach) {
-            let target = Cell::new(from.col + dir * k, from.row);
-            best.offer(sim().settle_to(target, LinkKind::Run));
+        for (i, &k) in DISTANCES
+            .iter()
+            .enumerate()
+            .take_while(|&(_, &k)| k <= reach)
+        {
+            let Some(tape) = &tapes[i][side] else {
+                continue;
+            };
+            let to = Cell::new(from.col + dir * k, from.row);
+            if best.could_improve(to, LinkKind::Run, tape.len() as u32, 0) {
+                best.offer(Some(Link {
+                    kind: LinkKind::Run,
+                    from,
+                    to,
+                    ticks: tape.len() as u32,
+                    action_ticks: 0,
+                    jumps: 0,
+                    inputs: tape.clone(),
+                    sweep: Vec::new(),
+                }));
+            }
         }
     }
 }

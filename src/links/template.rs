@@ -249,6 +249,8 @@ pub(crate) struct JumpTemplates {
     /// The base trees: node `roots[i]` starts family `i`.
     nodes: Vec<Node>,
     roots: Vec<u32>,
+    /// Run tapes on flat ground (see [`super::run::flat_tapes`]).
+    pub(super) runs: Vec<[Option<Vec<Input>>; 2]>,
 }
 
 /// Simulates node programs and grows trees.
@@ -444,6 +446,7 @@ impl JumpTemplates {
             families,
             nodes,
             roots,
+            runs: super::run::flat_tapes(p),
         }
     }
 
