@@ -194,7 +194,7 @@ fn inearest(x: f64) -> i64 {
 /// the EPS test; the range is exactly the tiles `c` with
 /// `min(hi, c + 1) - max(lo, c) > EPS`.
 #[inline]
-fn span(lo: f64, hi: f64) -> std::ops::RangeInclusive<i64> {
+fn span(lo: f64, hi: f64) -> std::ops::Range<i64> {
     let mut first = ifloor(lo);
     let mut last = ifloor(hi);
     if !overlaps(lo, hi, first as f64, first as f64 + 1.0) {
@@ -203,7 +203,8 @@ fn span(lo: f64, hi: f64) -> std::ops::RangeInclusive<i64> {
     if !overlaps(lo, hi, last as f64, last as f64 + 1.0) {
         last -= 1;
     }
-    first..=last
+    // Half-open: loops over a `Range` compile tighter than `RangeInclusive`.
+    first..last + 1
 }
 
 impl Body {
