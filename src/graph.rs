@@ -10,6 +10,7 @@
 use std::ops::Range;
 
 use crate::classify::{Classification, NodeType};
+use crate::landmarks::Landmarks;
 use crate::level::{Cell, Level};
 use crate::links::{Link, LinkKind, LinkOptions, links_from};
 use crate::physics::{Body, Physics, PhysicsError};
@@ -140,6 +141,8 @@ pub struct NavMap {
     tape_at: Vec<u32>,
     /// Every link's run-length encoded tape ([`crate::tape`]).
     tapes: Vec<u8>,
+    /// Route ticks from and to a few landmarks, for the search's bound.
+    landmarks: Landmarks,
 }
 
 impl NavMap {
@@ -256,6 +259,7 @@ impl NavMap {
             tapes.extend_from_slice(&c.tapes);
         }
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
+        let landmarks = Landmarks::compute(&offsets, &edges);
         Self {
             level,
             physics,
@@ -267,6 +271,7 @@ impl NavMap {
             action,
             tape_at,
             tapes,
+            landmarks,
         }
     }
 
@@ -396,6 +401,22 @@ impl NavMap {
 
     /// The links leaving `node` as the search reads them.
     #[inline]
+    /// A lower bound on the ticks of any route from `from` to `to` (the
+    /// landmark bound the exact search uses; 0 when it knows nothing).
+    /// Admissible and consistent, so A* with it returns cheapest routes.
+    #[must_use]
+    pub fn lower_bound_ticks(&self, from: NodeId, to: NodeId) -> u32 {
+        if from.0 as usize >= self.nodes.len() || to.0 as usize >= self.nodes.len() {
+            return 0;
+        }
+        self.landmarks.bound(from.0, to.0)
+    }
+
+    #[inline]
+    pub(crate) fn landmark_bound(&self, from: u32, to: u32) -> u32 {
+        self.landmarks.bound(from, to)
+    }
+
     pub(crate) fn edges_from(&self, node: u32) -> &[Edge] {
         let (a, b) = (
             self.offsets[node as usize] as usize,
@@ -453,6 +474,7 @@ impl NavMap {
             + heap(&self.edges)
             + heap(&self.action)
             + heap(&self.tape_at)
+            + self.landmarks.bytes()
             + heap(&self.tapes)
     }
 

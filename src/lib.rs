@@ -7,6 +7,7 @@ mod follow;
 mod graph;
 #[cfg(feature = "serde")]
 pub mod json;
+mod landmarks;
 mod level;
 mod links;
 #[cfg(feature = "serde")]

@@ -116,6 +116,7 @@ struct Ctx<'a> {
     banned: &'a [LinkId],
     forbid: [bool; 6],
     levels: usize,
+    goal: u32,
     goal_col: i32,
     ticks_per_col: f64,
 }
@@ -123,7 +124,9 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     #[inline]
     fn h(&self, node: u32) -> f64 {
-        f64::from((self.map.nodes()[node as usize].col - self.goal_col).abs()) * self.ticks_per_col
+        let across = f64::from((self.map.nodes()[node as usize].col - self.goal_col).abs())
+            * self.ticks_per_col;
+        across.max(f64::from(self.map.landmark_bound(node, self.goal)))
     }
 }
 
@@ -350,6 +353,7 @@ impl NavMap {
             banned,
             forbid,
             levels: opts.max_jumps.map_or(1, |j| j as usize + 1),
+            goal: goal.0,
             goal_col: self.cell(goal).col,
             ticks_per_col,
         };

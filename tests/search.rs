@@ -218,3 +218,37 @@ fn stats_count_expansions_and_pruning() {
         assert!(p.ticks() >= exact.ticks());
     }
 }
+
+#[test]
+fn landmark_bounds_are_consistent_lower_bounds_and_not_trivial() {
+    for (level, p) in [
+        (common::demo(), Physics::agile()),
+        (Level::generate(64, 48, 7).unwrap(), Physics::default()),
+    ] {
+        let map = NavMap::build(&level, &p).unwrap();
+        let n = map.node_count() as u32;
+        let mut tight = 0u64;
+        let mut total = 0u64;
+        for s in (0..n).step_by(3) {
+            let dist = map.dijkstra(platnav::NodeId(s));
+            for t in 0..n {
+                let b = map.lower_bound_ticks(platnav::NodeId(s), platnav::NodeId(t));
+                if let Some(d) = dist[t as usize] {
+                    assert!(b <= d, "bound {b} over the route's {d} ticks, {s} -> {t}");
+                    tight += u64::from(b);
+                    total += u64::from(d);
+                }
+            }
+        }
+        // Consistency along every link: h(v) <= ticks + h(w).
+        for t in (0..n).step_by(5) {
+            for l in map.links() {
+                let hv = map.lower_bound_ticks(l.source, platnav::NodeId(t));
+                let hw = map.lower_bound_ticks(l.target, platnav::NodeId(t));
+                assert!(hv <= l.ticks + hw, "inconsistent along {l:?} toward {t}");
+            }
+        }
+        // On these maps the bound recovers a good share of the route.
+        assert!(tight * 2 > total, "bound sums to {tight} of {total} ticks");
+    }
+}

@@ -87,12 +87,17 @@ fn latencies(map: &NavMap, pairs: &[(Cell, Cell)], opts: &SearchOptions) -> Vec<
     v
 }
 
-/// The same heuristic as platnav's exact search, in whole ticks.
-fn heuristic(map: &NavMap) -> impl Fn(Cell, Cell) -> u32 + '_ {
+/// The same heuristic as platnav's exact search, in whole ticks: the larger
+/// of the horizontal bound and the map's landmark bound.
+fn heuristic(map: &NavMap) -> impl Fn(NodeId, NodeId) -> u32 + '_ {
     let p = map.physics();
     let nudge = (p.ground_accel * p.dt).min(p.run_speed) * p.dt;
     let per_col = (1.0 - 0.5 * nudge - 1e-12).max(0.0) / (p.max_speed_x() * p.dt).max(1e-12);
-    move |a: Cell, b: Cell| (f64::from((a.col - b.col).abs()) * per_col).floor() as u32
+    move |a: NodeId, b: NodeId| {
+        let across =
+            (f64::from((map.cell(a).col - map.cell(b).col).abs()) * per_col).floor() as u32;
+        across.max(map.lower_bound_ticks(a, b))
+    }
 }
 
 /// Ours against `pathfinding`'s astar and dijkstra on the same graph and
@@ -125,12 +130,11 @@ fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64
     let mut astar = Vec::new();
     for &(s, g) in pairs {
         let goal = node(g);
-        let goal_cell = g;
         astar.push(
             pathfinding::directed::astar::astar(
                 &node(s),
                 succ,
-                |n| h(map.cell(NodeId(*n)), goal_cell),
+                |n| h(NodeId(*n), NodeId(goal)),
                 |n| *n == goal,
             )
             .map(|(_, c)| c),
