@@ -45,6 +45,15 @@ fn ms(s: f64) -> String {
     format!("{:.1} ms", s * 1e3)
 }
 
+/// "p50 / p99 us" of sorted latencies in microseconds.
+fn p50_p99(sorted: &[f64]) -> String {
+    format!(
+        "{:.1} / {:.1} us",
+        percentile(sorted, 0.5),
+        percentile(sorted, 0.99)
+    )
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -298,11 +307,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     ));
     rows.push(row(
         "query p50 / p99, SMB, beam 8",
-        format!(
-            "{:.1} / {:.1} us",
-            percentile(&beam, 0.5),
-            percentile(&beam, 0.99)
-        ),
+        p50_p99(&beam),
         "",
         None,
     ));
@@ -404,21 +409,13 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         let beam = latencies(&map, &pairs, &SearchOptions::beam(8));
         rows.push(row(
             format!("query p50 / p99, {w} x {h}, exact"),
-            format!(
-                "{:.1} / {:.1} us",
-                percentile(&exact, 0.5),
-                percentile(&exact, 0.99)
-            ),
+            p50_p99(&exact),
             "",
             None,
         ));
         rows.push(row(
             format!("query p50 / p99, {w} x {h}, beam 8"),
-            format!(
-                "{:.1} / {:.1} us",
-                percentile(&beam, 0.5),
-                percentile(&beam, 0.99)
-            ),
+            p50_p99(&beam),
             "",
             None,
         ));
