@@ -453,8 +453,12 @@ impl NavMap {
     /// (sweeps are not stored).
     #[must_use]
     pub fn sweep(&self, id: LinkId) -> Vec<Cell> {
-        let tape: Vec<_> = self.inputs(id).collect();
-        crate::links::replay_link(&self.level, &self.physics, self.link(id).from, &tape).sweep
+        crate::links::sweep_cells(
+            &self.level,
+            &self.physics,
+            self.link(id).from,
+            self.inputs(id),
+        )
     }
 
     /// Bytes the map holds on the heap: its level, node types, nodes, the

@@ -113,8 +113,6 @@ pub struct Link {
     pub jumps: u8,
     /// The per-tick inputs, performed from standing on `from`.
     pub inputs: Vec<Input>,
-    /// Every cell the body's box overlaps while performing the link.
-    pub sweep: Vec<Cell>,
 }
 
 impl Link {
@@ -126,25 +124,21 @@ impl Link {
 
     /// The body's state after each tick of the canonical performance
     /// (for drawing the trajectory).
-    #[must_use]
     ///
     /// The performance is computed in the frame of `from` (see [`Frame`])
     /// and translated to level coordinates.
+    #[must_use]
     pub fn trajectory(&self, level: &Level, physics: &Physics) -> Vec<Body> {
-        let frame = Frame::new(level, self.from);
-        let (dx, dy) = (f64::from(self.from.col), f64::from(self.from.row));
-        let mut body = Body::standing(Cell::new(0, 0), physics);
         let mut out = Vec::with_capacity(self.inputs.len() + 1);
-        let at = |b: &Body| Body {
-            x: b.x + dx,
-            y: b.y + dy,
-            ..*b
-        };
-        out.push(at(&body));
-        for &input in &self.inputs {
-            body.step(&frame, physics, input);
-            out.push(at(&body));
-        }
+        perform(
+            level,
+            physics,
+            self.from,
+            self.inputs.iter().copied(),
+            |b| {
+                out.push(in_level(self.from, b));
+            },
+        );
         out
     }
 }
@@ -327,7 +321,6 @@ impl<'a> Sim<'a> {
             action_ticks,
             jumps: self.jumps,
             inputs: self.tape,
-            sweep: Vec::new(),
         })
     }
 }
@@ -411,72 +404,65 @@ fn jump_took_effect<T: Tiles + ?Sized>(before: &Body, level: &T, p: &Physics) ->
         || before.air_jumps_left > 0
 }
 
-/// Cells overlapped by the box over a performance.
-#[allow(dead_code)]
-pub(crate) fn sweep_cells(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Vec<Cell> {
-    sweep_and_end(level, p, from, tape, |_, _| {}).0
+/// A body of a link's frame in level coordinates (exact for whole-tile
+/// shifts of a landed body, to within rounding in the air).
+pub(crate) fn in_level(from: Cell, b: &Body) -> Body {
+    Body {
+        x: b.x + f64::from(from.col),
+        y: b.y + f64::from(from.row),
+        ..*b
+    }
 }
 
-/// A performance replayed: the cells it sweeps, the final body, and the
-/// jump presses that took effect.
-pub(crate) struct Replayed {
-    pub sweep: Vec<Cell>,
-    /// The final body, shifted back to level coordinates.
-    pub end: Body,
-    pub jumps: u32,
-}
-
-/// Replays a tape from standing on `from` in its frame, collecting what
-/// [`Replayed`] holds (`end` in the frame's coordinates).
-pub(crate) fn replay_link(level: &Level, p: &Physics, from: Cell, tape: &[Input]) -> Replayed {
-    let mut jumps = 0u32;
-    let frame = Frame::new(level, from);
-    let (sweep, end) = sweep_and_end(level, p, from, tape, |before, input| {
-        if input.jump && !before.jump_held_last_tick && jump_took_effect(before, &frame, p) {
-            jumps += 1;
-        }
-    });
-    // Back to level coordinates: whole-tile shifts of a landed body are exact.
-    let end = Body {
-        x: end.x + f64::from(from.col),
-        y: end.y + f64::from(from.row),
-        ..end
-    };
-    Replayed { sweep, end, jumps }
-}
-
-/// Cells overlapped by the box over a performance, and the final body;
-/// `before_step` sees the body and input of each tick before it is stepped.
-fn sweep_and_end(
+/// A link performed in its start cell's frame, from standing there:
+/// `visit` sees the body (in the frame) before the first tick and after
+/// each one. Returns the final body, in the frame, and the jump presses
+/// that took effect.
+pub(crate) fn perform(
     level: &Level,
     p: &Physics,
     from: Cell,
-    tape: &[Input],
-    mut before_step: impl FnMut(&Body, Input),
-) -> (Vec<Cell>, Body) {
+    tape: impl IntoIterator<Item = Input>,
+    mut visit: impl FnMut(&Body),
+) -> (Body, u32) {
     let frame = Frame::new(level, from);
     let mut body = Body::standing(Cell::new(0, 0), p);
+    let mut jumps = 0u32;
+    visit(&body);
+    for input in tape {
+        if input.jump && !body.jump_held_last_tick && jump_took_effect(&body, &frame, p) {
+            jumps += 1;
+        }
+        body.step(&frame, p, input);
+        visit(&body);
+    }
+    (body, jumps)
+}
+
+/// Every cell the body's box overlaps while performing a link, sorted.
+pub(crate) fn sweep_cells(
+    level: &Level,
+    p: &Physics,
+    from: Cell,
+    tape: impl IntoIterator<Item = Input>,
+) -> Vec<Cell> {
+    let frame = Frame::new(level, from);
     let mut cells = Vec::new();
-    let mut add = |b: &Body| {
-        let c0 = (b.x - p.w / 2.0 + 1e-9).floor() as i32;
-        let c1 = (b.x + p.w / 2.0 - 1e-9).floor() as i32;
-        let r0 = (b.y - p.h + 1e-9).floor() as i32;
-        let r1 = (b.y - 1e-9).floor() as i32;
+    perform(level, p, from, tape, |b| {
+        let (x, y) = (b.x, b.y);
+        let c0 = (x - p.w / 2.0 + 1e-9).floor() as i32;
+        let c1 = (x + p.w / 2.0 - 1e-9).floor() as i32;
+        let r0 = (y - p.h + 1e-9).floor() as i32;
+        let r1 = (y - 1e-9).floor() as i32;
         for r in r0..=r1 {
             for c in c0..=c1 {
                 cells.push(frame.to_level(Cell::new(c, r)));
             }
         }
-    };
-    add(&body);
-    for &i in tape {
-        before_step(&body, i);
-        body.step(&frame, p, i);
-        add(&body);
-    }
+    });
     cells.sort_unstable();
     cells.dedup();
-    (cells, body)
+    cells
 }
 
 /// Keeps the best link per `(to, kind)` (fewest ticks, then fewest jumps).
@@ -537,7 +523,6 @@ impl<'a> Best<'a> {
             action_ticks,
             jumps,
             inputs: Vec::new(),
-            sweep: Vec::new(),
         };
         self.pending.insert((to, kind), node);
         self.map.insert((to, kind), link);

@@ -77,7 +77,6 @@ pub(super) fn generate(
                     action_ticks: 0,
                     jumps: 0,
                     inputs: tape.clone(),
-                    sweep: Vec::new(),
                 }));
             }
         }
