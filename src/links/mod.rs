@@ -291,7 +291,7 @@ impl<'a> Sim<'a> {
     /// Skips the settle when `best` already holds a link to that cell of
     /// that kind that this one cannot beat: coming to rest takes at least
     /// one tick per `ground_accel * dt` of speed, plus the slack.
-    pub fn land(self, kind: LinkKind, best: &Best<'_>) -> Option<Link> {
+    pub fn land(self, kind: LinkKind, best: &Best) -> Option<Link> {
         let classes = self.classes;
         let frame = self.frame;
         let (target, braking) = land_target(&self.frame, self.p, &self.body, |c| {
@@ -466,21 +466,19 @@ pub(crate) fn sweep_cells(
 }
 
 /// Keeps the best link per `(to, kind)` (fewest ticks, then fewest jumps).
-pub(crate) struct Best<'a> {
+pub(crate) struct Best {
     from: Cell,
     map: HashMap<(Cell, LinkKind), Link>,
     /// Kept links whose tapes are still in the templates, by template node.
     pending: HashMap<(Cell, LinkKind), u32>,
-    _level: std::marker::PhantomData<&'a Level>,
 }
 
-impl<'a> Best<'a> {
+impl Best {
     pub fn new(from: Cell) -> Self {
         Self {
             from,
             map: HashMap::new(),
             pending: HashMap::new(),
-            _level: std::marker::PhantomData,
         }
     }
 

@@ -649,8 +649,8 @@ pub(super) fn generate(
             from,
             below: level.height() as i64 - i64::from(from.row),
         };
-        let roots = grown.base.roots.clone();
-        for root in roots {
+        let base = Arc::clone(&grown.base);
+        for &root in &base.roots {
             w.walk(grown, root, best);
         }
         materialize(grown, best);
@@ -717,8 +717,8 @@ impl Walker<'_> {
             End::Open => self.exact(g, id, Some(n.inputs.len() as u32), best),
             End::Failed => {}
             End::Branch => {
-                let children = n.children.clone();
-                for c in children {
+                for i in 0..n.children.len() {
+                    let c = g.node(id).children[i];
                     self.walk(g, c, best);
                 }
             }
