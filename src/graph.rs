@@ -143,6 +143,8 @@ pub struct NavMap {
     tapes: Vec<u8>,
     /// Route ticks from and to a few landmarks, for the search's bound.
     landmarks: Landmarks,
+    /// The search's bound per column crossed ([`crate::search::ticks_per_col`]).
+    ticks_per_col: f64,
 }
 
 impl NavMap {
@@ -260,6 +262,7 @@ impl NavMap {
         }
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
         let landmarks = Landmarks::compute(&offsets, &edges);
+        let ticks_per_col = crate::search::ticks_per_col(&physics);
         Self {
             level,
             physics,
@@ -272,6 +275,7 @@ impl NavMap {
             tape_at,
             tapes,
             landmarks,
+            ticks_per_col,
         }
     }
 
@@ -401,15 +405,24 @@ impl NavMap {
 
     /// The links leaving `node` as the search reads them.
     #[inline]
-    /// A lower bound on the ticks of any route from `from` to `to` (the
-    /// landmark bound the exact search uses; 0 when it knows nothing).
-    /// Admissible and consistent, so A* with it returns cheapest routes.
+    /// A lower bound on the ticks of any route from `from` to `to`, in
+    /// whole ticks: the larger of the columns to cross at top speed and the
+    /// landmark bound, as the exact search uses them (0 for ids off the
+    /// map). Admissible and consistent, so A* with it returns cheapest
+    /// routes.
     #[must_use]
     pub fn lower_bound_ticks(&self, from: NodeId, to: NodeId) -> u32 {
         if from.0 as usize >= self.nodes.len() || to.0 as usize >= self.nodes.len() {
             return 0;
         }
-        self.landmarks.bound(from.0, to.0)
+        let cols = (self.cell(from).col - self.cell(to).col).unsigned_abs();
+        let across = (f64::from(cols) * self.ticks_per_col).floor() as u32;
+        across.max(self.landmarks.bound(from.0, to.0))
+    }
+
+    /// The search's lower bound on ticks per column crossed.
+    pub(crate) fn ticks_per_col(&self) -> f64 {
+        self.ticks_per_col
     }
 
     #[inline]

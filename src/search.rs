@@ -8,9 +8,22 @@
 //! only the `k` best partial paths, like the classic Bosonauts navigator:
 //! faster on big maps, never cheaper than exact.
 
+use crate::Physics;
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
 use crate::links::{LinkKind, settle_tolerance};
+
+/// Ticks a route needs per column crossed, at least: chained links start
+/// off-centre by up to the settle tolerance, then move at most the top
+/// horizontal speed.
+pub(crate) fn ticks_per_col(p: &Physics) -> f64 {
+    let vmax = p.max_speed_x();
+    if vmax * p.dt > 0.0 {
+        (1.0 - settle_tolerance(p)).max(0.0) / (vmax * p.dt)
+    } else {
+        0.0
+    }
+}
 use crate::path::{Path, PathStep, realize};
 
 /// How to search.
@@ -336,13 +349,6 @@ impl NavMap {
         opts: &SearchOptions,
         banned: &[LinkId],
     ) -> Result<(Option<Route>, SearchStats), PathError> {
-        let p = self.physics();
-        let vmax = p.max_speed_x();
-        let ticks_per_col = if vmax * p.dt > 0.0 {
-            (1.0 - settle_tolerance(p)).max(0.0) / (vmax * p.dt)
-        } else {
-            0.0
-        };
         let mut forbid = [false; 6];
         for k in &opts.forbid {
             forbid[*k as usize] = true;
@@ -355,7 +361,7 @@ impl NavMap {
             levels: opts.max_jumps.map_or(1, |j| j as usize + 1),
             goal: goal.0,
             goal_col: self.cell(goal).col,
-            ticks_per_col,
+            ticks_per_col: self.ticks_per_col(),
         };
         with_labels(
             self.node_count() * ctx.levels,

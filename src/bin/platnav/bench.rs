@@ -96,24 +96,10 @@ fn latencies(map: &NavMap, pairs: &[(Cell, Cell)], opts: &SearchOptions) -> Vec<
     v
 }
 
-/// The same heuristic as platnav's exact search, in whole ticks: the larger
-/// of the horizontal bound and the map's landmark bound.
-fn heuristic(map: &NavMap) -> impl Fn(NodeId, NodeId) -> u32 + '_ {
-    let p = map.physics();
-    let nudge = (p.ground_accel * p.dt).min(p.run_speed) * p.dt;
-    let per_col = (1.0 - 0.5 * nudge - 1e-12).max(0.0) / (p.max_speed_x() * p.dt).max(1e-12);
-    move |a: NodeId, b: NodeId| {
-        let across =
-            (f64::from((map.cell(a).col - map.cell(b).col).abs()) * per_col).floor() as u32;
-        across.max(map.lower_bound_ticks(a, b))
-    }
-}
-
 /// Ours against `pathfinding`'s astar and dijkstra on the same graph and
 /// pairs; returns (ours, astar, dijkstra) total seconds, after checking that
 /// every cost agrees.
 fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64, f64), CliError> {
-    let h = heuristic(map);
     let succ = |n: &u32| -> Vec<(u32, u32)> {
         map.link_ids_from(NodeId(*n))
             .map(|id| {
@@ -143,7 +129,7 @@ fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64
             pathfinding::directed::astar::astar(
                 &node(s),
                 succ,
-                |n| h(NodeId(*n), NodeId(goal)),
+                |n| map.lower_bound_ticks(NodeId(*n), NodeId(goal)),
                 |n| *n == goal,
             )
             .map(|(_, c)| c),
