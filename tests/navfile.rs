@@ -207,13 +207,8 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
 
 #[test]
 fn all_18_smb_levels_round_trip_and_answer_identically() {
-    let legend = platnav::VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();
-    let mut files: Vec<_> = std::fs::read_dir("levels/smb")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
+    let legend = common::smb_legend();
+    let files = common::smb_files();
     assert_eq!(files.len(), 18);
     let physics = Physics::smb();
     let check = |path: &std::path::PathBuf| {

@@ -1,26 +1,9 @@
 //! All 18 Super Mario Bros levels are completable with the `smb` preset,
 //! proven by replaying the found input tape on the reference body.
 
-use std::path::Path;
+mod common;
 
-use platnav::{Cell, Level, NavMap, Physics, SearchOptions, VglcLegend};
-
-fn smb_levels() -> Vec<(String, Level)> {
-    let legend = VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();
-    let mut names: Vec<_> = std::fs::read_dir("levels/smb")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|p| {
-            let level = Level::load_vglc(&p, &legend).unwrap();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), level)
-        })
-        .collect()
-}
+use platnav::{Cell, Level, NavMap, Physics, SearchOptions};
 
 /// The standing cell nearest column 2 (lowest first on ties).
 fn start_cell(map: &NavMap) -> Cell {
@@ -67,7 +50,7 @@ fn completes(name: &str, level: &Level) -> Result<(), String> {
 
 #[test]
 fn all_18_smb_levels_are_completable_by_replayed_tapes() {
-    let levels = smb_levels();
+    let levels = common::smb_levels();
     assert_eq!(levels.len(), 18);
     let failures: Vec<String> = std::thread::scope(|s| {
         let (a, b) = levels.split_at(levels.len() / 2);

@@ -5,11 +5,12 @@
 //! One scan of every level at a grid of heights is shared by the tests
 //! (computed once, on two threads).
 
+mod common;
+
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
-use platnav::{Endpoints, Least, Level, Param, Physics, VglcLegend, bisect, evaluate};
+use platnav::{Endpoints, Least, Level, Param, Physics, bisect, evaluate};
 
 /// The scan: 3.6 to 5.2 tiles in steps of 0.4 (so that bisection on
 /// [3.6, 5.2] with tolerance 0.4 only tries grid heights), and 6.4.
@@ -18,24 +19,6 @@ const STEP: f64 = 0.4;
 const LO: f64 = 3.6;
 const HI: f64 = 5.2;
 const EXTRA: [f64; 1] = [6.4];
-
-fn smb_levels() -> Vec<(String, Level)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/smb");
-    let legend = VglcLegend::load(&dir.join("legend.json")).unwrap();
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| {
-            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-            (name, Level::load_vglc(&p, &legend).unwrap())
-        })
-        .collect()
-}
 
 fn key(h: f64) -> i64 {
     (h * 1000.0).round() as i64
@@ -76,7 +59,7 @@ fn scan() -> &'static Scan {
     static SCAN: OnceLock<Scan> = OnceLock::new();
     SCAN.get_or_init(|| {
         let scan = Scan {
-            levels: smb_levels(),
+            levels: common::smb_levels(),
             done: Mutex::new(HashMap::new()),
         };
         let jobs: Vec<(usize, f64)> = (0..scan.levels.len())
