@@ -10,7 +10,7 @@
 use std::ops::Range;
 
 use crate::classify::{Classification, NodeType};
-use crate::landmarks::Landmarks;
+use crate::landmarks::{GoalBound, Landmarks};
 use crate::level::{Cell, Level};
 use crate::links::{Link, LinkKind, LinkOptions, links_from};
 use crate::physics::{Body, Physics, PhysicsError};
@@ -425,9 +425,15 @@ impl NavMap {
         self.ticks_per_col
     }
 
+    /// The goal `to`'s side of the landmark bound, prepared once per search.
+    pub(crate) fn landmark_goal(&self, to: u32) -> GoalBound {
+        self.landmarks.goal(to)
+    }
+
+    /// The landmark bound from `from` to a prepared goal.
     #[inline]
-    pub(crate) fn landmark_bound(&self, from: u32, to: u32) -> u32 {
-        self.landmarks.bound(from, to)
+    pub(crate) fn landmark_bound(&self, from: u32, to: &GoalBound) -> u32 {
+        self.landmarks.bound_to(from, to)
     }
 
     pub(crate) fn edges_from(&self, node: u32) -> &[Edge] {

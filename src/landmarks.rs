@@ -24,15 +24,34 @@ const FAR: u32 = u32::MAX;
 /// Route ticks from and to a few landmark nodes, per node.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Landmarks {
-    k: usize,
-    /// `from[v * k + l]`: ticks from landmark `l` to `v`.
-    from: Vec<u32>,
-    /// `to[v * k + l]`: ticks from `v` to landmark `l`.
-    to: Vec<u32>,
+    /// Per node, its ticks from and to every landmark, in one cache line.
+    blocks: Vec<Block>,
 }
 
 /// The most landmarks a map keeps.
 const MAX_LANDMARKS: usize = 8;
+
+/// One node's landmark distances: `from[l]` ticks from landmark `l` to the
+/// node, `to[l]` ticks from the node to landmark `l` ([`FAR`] when there is
+/// no route, and in the slots of landmarks a small map does not pick, which
+/// then bound nothing). One 64-byte block, so a bound reads one cache line
+/// per node and its fixed-width loop compiles to vector code.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Block {
+    from: [u32; MAX_LANDMARKS],
+    to: [u32; MAX_LANDMARKS],
+}
+
+/// A goal's landmark distances, prepared once per search so that
+/// [`Landmarks::bound_to`] needs no test on the goal's side: `from` holds 0
+/// where the goal is unreachable from the landmark, `to` keeps [`FAR`] where
+/// the goal cannot reach it (both then bound nothing).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GoalBound {
+    from: [u32; MAX_LANDMARKS],
+    to: [u32; MAX_LANDMARKS],
+}
 
 /// Dijkstra over a CSR graph given as `(offsets, targets and ticks)`.
 fn dijkstra(offsets: &[u32], arcs: &[(u32, u32)], start: u32) -> Vec<u32> {
@@ -113,42 +132,70 @@ impl Landmarks {
             }
             pick = next as u32;
         }
-        let k = from_l.len();
-        let mut from = vec![FAR; n * k];
-        let mut to = vec![FAR; n * k];
-        for l in 0..k {
-            for v in 0..n {
-                from[v * k + l] = from_l[l][v];
-                to[v * k + l] = to_l[l][v];
+        let mut blocks = vec![
+            Block {
+                from: [FAR; MAX_LANDMARKS],
+                to: [FAR; MAX_LANDMARKS],
+            };
+            n
+        ];
+        for (l, (f, t)) in from_l.iter().zip(&to_l).enumerate() {
+            for (v, b) in blocks.iter_mut().enumerate() {
+                b.from[l] = f[v];
+                b.to[l] = t[v];
             }
         }
-        Self { k, from, to }
+        Self { blocks }
+    }
+
+    /// `t`'s distances prepared for [`Landmarks::bound_to`]; a goal off the
+    /// table bounds nothing.
+    pub fn goal(&self, t: u32) -> GoalBound {
+        let mut g = GoalBound {
+            from: [0; MAX_LANDMARKS],
+            to: [FAR; MAX_LANDMARKS],
+        };
+        if let Some(b) = self.blocks.get(t as usize) {
+            g.from = b.from.map(|lt| if lt == FAR { 0 } else { lt });
+            g.to = b.to;
+        }
+        g
+    }
+
+    /// A lower bound on the ticks of any route from `v` to the goal `g`
+    /// (0 for a node off the table): the largest, over the landmarks, of
+    /// `d(L, t) - d(L, v)` and `d(v, L) - d(t, L)` where both terms are
+    /// routes. Branch-free: a [`FAR`] `d(L, v)` exceeds every prepared
+    /// `d(L, t)` and a [`FAR`] `d(t, L)` every finite `d(v, L)`, so their
+    /// saturating differences are 0; only a [`FAR`] `d(v, L)` needs a mask.
+    #[inline]
+    pub fn bound_to(&self, v: u32, g: &GoalBound) -> u32 {
+        let Some(b) = self.blocks.get(v as usize) else {
+            return 0;
+        };
+        let mut best = 0;
+        for l in 0..MAX_LANDMARKS {
+            let from = g.from[l].saturating_sub(b.from[l]);
+            let vl = b.to[l];
+            let to = if vl == FAR {
+                0
+            } else {
+                vl.saturating_sub(g.to[l])
+            };
+            best = best.max(from).max(to);
+        }
+        best
     }
 
     /// A lower bound on the ticks of any route from `v` to `t`.
     #[inline]
     pub fn bound(&self, v: u32, t: u32) -> u32 {
-        let k = self.k;
-        let (v, t) = (v as usize * k, t as usize * k);
-        let mut best = 0;
-        for l in 0..k {
-            let (lv, lt) = (self.from[v + l], self.from[t + l]);
-            // From the landmark: needs v reachable from it.
-            if lv != FAR && lt != FAR && lt > lv {
-                best = best.max(lt - lv);
-            }
-            let (vl, tl) = (self.to[v + l], self.to[t + l]);
-            // To the landmark: needs t to reach it.
-            if vl != FAR && tl != FAR && vl > tl {
-                best = best.max(vl - tl);
-            }
-        }
-        best
+        self.bound_to(v, &self.goal(t))
     }
 
     /// Heap bytes held.
     pub fn bytes(&self) -> usize {
-        (self.from.capacity() + self.to.capacity()) * size_of::<u32>()
+        self.blocks.capacity() * size_of::<Block>()
     }
 }
 
@@ -167,5 +214,77 @@ fn measure(
     #[cfg(not(feature = "parallel"))]
     {
         (dijkstra(offsets, fwd, l), dijkstra(rev_off, rev, l))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::links::LinkKind;
+
+    /// The bound as the plain per-landmark rule, with every route test.
+    fn reference(lm: &Landmarks, v: u32, t: u32) -> u32 {
+        let (bv, bt) = (&lm.blocks[v as usize], &lm.blocks[t as usize]);
+        let mut best = 0;
+        for l in 0..MAX_LANDMARKS {
+            let (lv, lt) = (bv.from[l], bt.from[l]);
+            if lv != FAR && lt != FAR && lt > lv {
+                best = best.max(lt - lv);
+            }
+            let (vl, tl) = (bv.to[l], bt.to[l]);
+            if vl != FAR && tl != FAR && vl > tl {
+                best = best.max(vl - tl);
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn branch_free_bound_matches_the_rule_and_never_overestimates() {
+        // Two one-way chains with shortcuts, and an island no one reaches.
+        let n = 30u32;
+        let mut offsets = vec![0u32];
+        let mut edges = Vec::new();
+        for v in 0..n {
+            let mut add = |target: u32, ticks: u16| {
+                edges.push(Edge {
+                    target,
+                    ticks,
+                    kind: LinkKind::Run,
+                    jumps: 0,
+                });
+            };
+            if v < 12 {
+                add((v + 1) % 12, 3 + (v % 4) as u16);
+                add((v * 7 + 2) % 12, 20);
+            } else if v < 26 {
+                add(12 + (v - 11) % 14, 5);
+                if v % 3 == 0 {
+                    add(v - 12, 9);
+                }
+            }
+            offsets.push(edges.len() as u32);
+        }
+        let lm = Landmarks::compute(&offsets, &edges);
+        let fwd: Vec<(u32, u32)> = edges
+            .iter()
+            .map(|e| (e.target, u32::from(e.ticks)))
+            .collect();
+        let (mut far_seen, mut positive) = (false, false);
+        for v in 0..n {
+            let d = dijkstra(&offsets, &fwd, v);
+            for t in 0..n {
+                let b = lm.bound(v, t);
+                positive |= b > 0;
+                assert_eq!(b, reference(&lm, v, t), "{v} -> {t}");
+                if d[t as usize] == FAR {
+                    far_seen = true;
+                } else {
+                    assert!(b <= d[t as usize], "{v} -> {t}: {b} > {}", d[t as usize]);
+                }
+            }
+        }
+        assert!(far_seen && positive);
+        assert!(lm.bound(0, n + 5) == 0 && lm.bound(n + 5, 0) == 0);
     }
 }

@@ -10,6 +10,7 @@
 
 use crate::Physics;
 use crate::graph::{LinkId, NavMap, NodeId};
+use crate::landmarks::GoalBound;
 use crate::level::Cell;
 use crate::links::{LinkKind, settle_tolerance};
 
@@ -129,17 +130,28 @@ struct Ctx<'a> {
     banned: &'a [LinkId],
     forbid: [bool; 6],
     levels: usize,
-    goal: u32,
+    goal: GoalBound,
     goal_col: i32,
     ticks_per_col: f64,
 }
 
 impl Ctx<'_> {
+    /// The node and jump count of a state (no division when jumps are not
+    /// capped, which is one state per node).
+    #[inline]
+    fn split(&self, state: usize) -> (NodeId, usize) {
+        if self.levels == 1 {
+            (NodeId(state as u32), 0)
+        } else {
+            (NodeId((state / self.levels) as u32), state % self.levels)
+        }
+    }
+
     #[inline]
     fn h(&self, node: u32) -> f64 {
         let across = f64::from((self.map.nodes()[node as usize].col - self.goal_col).abs())
             * self.ticks_per_col;
-        across.max(f64::from(self.map.landmark_bound(node, self.goal)))
+        across.max(f64::from(self.map.landmark_bound(node, &self.goal)))
     }
 }
 
@@ -359,18 +371,16 @@ impl NavMap {
             banned,
             forbid,
             levels: opts.max_jumps.map_or(1, |j| j as usize + 1),
-            goal: goal.0,
+            goal: self.landmark_goal(goal.0),
             goal_col: self.cell(goal).col,
             ticks_per_col: self.ticks_per_col(),
         };
-        with_labels(
-            self.node_count() * ctx.levels,
-            ctx.levels,
-            |labels| match opts.beam_width {
+        with_labels(self.node_count(), ctx.levels, |labels| {
+            match opts.beam_width {
                 None => exact(&ctx, labels, start, goal),
                 Some(k) => beam(&ctx, labels, start, goal, k.max(1)),
-            },
-        )
+            }
+        })
     }
 
     /// The cost in ticks of the cheapest route between two standable cells,
@@ -390,15 +400,30 @@ impl NavMap {
     }
 }
 
-/// One label: the best arrival time at a state and how it was reached.
-/// Valid only when `stamp` is the current search's generation, so starting
-/// a search clears nothing.
+/// The hot half of a label: the best arrival time at a state, valid only
+/// when `stamp` is the current search's generation, so starting a search
+/// clears nothing. Every relaxed link reads one, so it is kept to 8 bytes.
 #[derive(Clone, Copy)]
-struct Label {
+struct Best {
     stamp: u32,
     best: u32,
+}
+
+/// The cold half of a label: how its best arrival was reached (written
+/// with [`Best`], read only when the route is traced back).
+#[derive(Clone, Copy)]
+struct Via {
     parent: u32,
     link: u32,
+}
+
+/// A node's heuristic, computed once per search (valid when `stamp` is the
+/// current generation): a node is often labelled again on a cheaper
+/// arrival, and its bound does not change.
+#[derive(Clone, Copy)]
+struct Bound {
+    stamp: u32,
+    h: f64,
 }
 
 const NO_PARENT: u32 = u32::MAX;
@@ -409,67 +434,81 @@ const NO_PARENT: u32 = u32::MAX;
 struct Labels {
     levels: usize,
     generation: u32,
-    labels: Vec<Label>,
+    best: Vec<Best>,
+    via: Vec<Via>,
+    bounds: Vec<Bound>,
     heap: RadixHeap,
 }
 
-thread_local! {
-    static LABELS: std::cell::RefCell<Labels> = const {
-        std::cell::RefCell::new(Labels {
+impl Labels {
+    const fn new() -> Self {
+        Self {
             levels: 1,
             generation: 0,
-            labels: Vec::new(),
+            best: Vec::new(),
+            via: Vec::new(),
+            bounds: Vec::new(),
             heap: RadixHeap::new(),
-        })
-    };
+        }
+    }
 }
 
-/// Runs `f` on this thread's labels, reset for `states` states.
-fn with_labels<R>(states: usize, levels: usize, f: impl FnOnce(&mut Labels) -> R) -> R {
+thread_local! {
+    static LABELS: std::cell::RefCell<Labels> = const { std::cell::RefCell::new(Labels::new()) };
+}
+
+/// Runs `f` on this thread's labels, reset for `nodes` nodes of `levels`
+/// states each.
+fn with_labels<R>(nodes: usize, levels: usize, f: impl FnOnce(&mut Labels) -> R) -> R {
     LABELS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut labels) => {
-            labels.reset(states, levels);
+            labels.reset(nodes, levels);
             f(&mut labels)
         }
         // Not reachable (searches do not nest), but never panic for it.
         Err(_) => {
-            let mut labels = Labels {
-                levels,
-                generation: 0,
-                labels: Vec::new(),
-                heap: RadixHeap::new(),
-            };
-            labels.reset(states, levels);
+            let mut labels = Labels::new();
+            labels.reset(nodes, levels);
             f(&mut labels)
         }
     })
 }
 
 impl Labels {
-    fn reset(&mut self, states: usize, levels: usize) {
+    fn reset(&mut self, nodes: usize, levels: usize) {
         self.levels = levels;
         self.heap.clear();
         if self.generation == u32::MAX {
             self.generation = 0;
-            self.labels.iter_mut().for_each(|l| l.stamp = 0);
+            self.best.iter_mut().for_each(|l| l.stamp = 0);
+            self.bounds.iter_mut().for_each(|b| b.stamp = 0);
         }
         self.generation += 1;
-        if self.labels.len() < states {
-            self.labels.resize(
+        let states = nodes * levels;
+        if self.best.len() < states {
+            self.best.resize(
                 states,
-                Label {
+                Best {
                     stamp: 0,
                     best: u32::MAX,
+                },
+            );
+            self.via.resize(
+                states,
+                Via {
                     parent: NO_PARENT,
                     link: 0,
                 },
             );
         }
+        if self.bounds.len() < nodes {
+            self.bounds.resize(nodes, Bound { stamp: 0, h: 0.0 });
+        }
     }
 
     #[inline]
     fn best(&self, state: usize) -> u32 {
-        let l = &self.labels[state];
+        let l = self.best[state];
         if l.stamp == self.generation {
             l.best
         } else {
@@ -479,12 +518,25 @@ impl Labels {
 
     #[inline]
     fn set(&mut self, state: usize, best: u32, parent: u32, link: u32) {
-        self.labels[state] = Label {
+        self.best[state] = Best {
             stamp: self.generation,
             best,
-            parent,
-            link,
         };
+        self.via[state] = Via { parent, link };
+    }
+
+    /// The heuristic of `node`, computed by `h` on its first use in this
+    /// search.
+    #[inline]
+    fn bound(&mut self, node: u32, h: impl FnOnce() -> f64) -> f64 {
+        let b = &mut self.bounds[node as usize];
+        if b.stamp != self.generation {
+            *b = Bound {
+                stamp: self.generation,
+                h: h(),
+            };
+        }
+        b.h
     }
 
     fn state(&self, node: NodeId, j: usize) -> usize {
@@ -508,12 +560,12 @@ impl Labels {
     fn route(&self, mut state: usize, map: &NavMap) -> Route {
         let mut links = Vec::new();
         loop {
-            let l = self.labels[state];
-            if l.stamp != self.generation || l.parent == NO_PARENT {
+            let v = self.via[state];
+            if self.best[state].stamp != self.generation || v.parent == NO_PARENT {
                 break;
             }
-            links.push(LinkId(l.link));
-            state = l.parent as usize;
+            links.push(LinkId(v.link));
+            state = v.parent as usize;
         }
         links.reverse();
         let ticks = links.iter().map(|&l| map.ticks(l)).sum();
@@ -538,7 +590,7 @@ fn exact(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId) -> Fou
             stats.pruned += 1;
             continue;
         }
-        let node = NodeId((state / ctx.levels) as u32);
+        let (node, _) = ctx.split(state);
         if node == goal {
             break Ok((Some(labels.route(state, ctx.map)), stats));
         }
@@ -571,8 +623,7 @@ fn expand(
         });
     }
     stats.expanded += 1;
-    let node = NodeId((state / ctx.levels) as u32);
-    let j = state % ctx.levels;
+    let (node, j) = ctx.split(state);
     let capped = ctx.opts.max_jumps.is_some();
     let first = ctx.map.link_ids_from(node).start;
     let filter = ctx.forbid.contains(&true) || !ctx.banned.is_empty();
@@ -593,7 +644,8 @@ fn expand(
         }
         let s2 = e.target as usize * ctx.levels + j2;
         labels.set(s2, g2, state as u32, id);
-        push(f64::from(g2) + ctx.h(e.target), g2, s2);
+        let h = labels.bound(e.target, || ctx.h(e.target));
+        push(f64::from(g2) + h, g2, s2);
     }
     Ok(())
 }
@@ -611,7 +663,7 @@ fn beam(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId, width: 
                 stats.pruned += 1;
                 continue;
             }
-            let node = NodeId((state / ctx.levels) as u32);
+            let (node, _) = ctx.split(state);
             if node == goal {
                 if found.is_none_or(|f| g < labels.best(f)) {
                     found = Some(state);
