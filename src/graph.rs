@@ -13,6 +13,7 @@ use crate::classify::{Classification, NodeType};
 use crate::landmarks::{GoalBound, Landmarks};
 use crate::level::{Cell, Level};
 use crate::links::{Link, LinkKind, LinkOptions, links_from};
+use crate::memo::LinkMemo;
 use crate::physics::{Body, Physics, PhysicsError};
 use crate::tape::{self, Tape};
 
@@ -145,6 +146,8 @@ pub struct NavMap {
     landmarks: Landmarks,
     /// The search's bound per column crossed ([`crate::search::ticks_per_col`]).
     ticks_per_col: f64,
+    /// Outcomes of link performances in path replays ([`crate::memo`]).
+    memo: LinkMemo,
 }
 
 impl NavMap {
@@ -276,6 +279,7 @@ impl NavMap {
             tapes,
             landmarks,
             ticks_per_col,
+            memo: LinkMemo::new(links),
         }
     }
 
@@ -481,8 +485,9 @@ impl NavMap {
     }
 
     /// Bytes the map holds on the heap: its level, node types, nodes, the
-    /// cell-to-node table, the offset tables, the link records and the tape
-    /// arena, counted from the vectors' capacities.
+    /// cell-to-node table, the offset tables, the link records, the tape
+    /// arena and, once a path has been queried, the replay memo (at most
+    /// about 1.5 MB), counted from the vectors' capacities.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
@@ -499,6 +504,21 @@ impl NavMap {
             + heap(&self.tape_at)
             + self.landmarks.bytes()
             + heap(&self.tapes)
+            + self.memo.bytes()
+    }
+
+    /// The replay memo's lookups so far as `(hits, misses)`: each link of a
+    /// path [`NavMap::find_path`] proves is one lookup, a hit when the same
+    /// link was performed before from the bit-identical start state (its
+    /// cached outcome is then used, and checked, instead of stepping the
+    /// body again). For measuring; a clone of the map starts at zero.
+    #[must_use]
+    pub fn replay_memo_counts(&self) -> (u64, u64) {
+        self.memo.counts()
+    }
+
+    pub(crate) fn memo(&self) -> &LinkMemo {
+        &self.memo
     }
 
     /// Link counts per kind, in [`LinkKind::ALL`] order.
