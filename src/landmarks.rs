@@ -21,11 +21,20 @@ use crate::graph::Edge;
 /// No route.
 const FAR: u32 = u32::MAX;
 
-/// Route ticks from and to a few landmark nodes, per node.
+/// No route, in a [`Narrow`] block.
+const FAR16: u16 = u16::MAX;
+
+/// Route ticks from and to a few landmark nodes, per node: in [`Narrow`]
+/// blocks when every route to or from a landmark is shorter than
+/// [`FAR16`] ticks (every map of a few hundred cells a side), else in
+/// [`Block`]s. Exactly one of the two is non-empty, unless the map has
+/// fewer than two nodes.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Landmarks {
     /// Per node, its ticks from and to every landmark, in one cache line.
     blocks: Vec<Block>,
+    /// The same in half a cache line.
+    narrow: Vec<Narrow>,
 }
 
 /// The most landmarks a map keeps.
@@ -41,6 +50,15 @@ const MAX_LANDMARKS: usize = 8;
 struct Block {
     from: [u32; MAX_LANDMARKS],
     to: [u32; MAX_LANDMARKS],
+}
+
+/// A [`Block`] in 16 bits per distance ([`FAR16`] for no route): half the
+/// memory, so more of the table stays in cache during a search.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(32))]
+struct Narrow {
+    from: [u16; MAX_LANDMARKS],
+    to: [u16; MAX_LANDMARKS],
 }
 
 /// A goal's landmark distances, prepared once per search so that
@@ -145,7 +163,40 @@ impl Landmarks {
                 b.to[l] = t[v];
             }
         }
-        Self { blocks }
+        let fits = |d: u32| d == FAR || d < u32::from(FAR16);
+        if !blocks
+            .iter()
+            .all(|b| b.from.iter().chain(&b.to).all(|&d| fits(d)))
+        {
+            return Self {
+                blocks,
+                narrow: Vec::new(),
+            };
+        }
+        let narrow = blocks
+            .iter()
+            .map(|b| {
+                let n = |d: u32| u16::try_from(d).unwrap_or(FAR16);
+                Narrow {
+                    from: b.from.map(n),
+                    to: b.to.map(n),
+                }
+            })
+            .collect();
+        Self {
+            blocks: Vec::new(),
+            narrow,
+        }
+    }
+
+    /// Node `v`'s distances from and to the landmarks as 32-bit values
+    /// ([`FAR`] for no route), if `v` is in the table.
+    fn raw(&self, v: u32) -> Option<([u32; MAX_LANDMARKS], [u32; MAX_LANDMARKS])> {
+        let wide = |d: u16| if d == FAR16 { FAR } else { u32::from(d) };
+        match self.narrow.get(v as usize) {
+            Some(b) => Some((b.from.map(wide), b.to.map(wide))),
+            None => self.blocks.get(v as usize).map(|b| (b.from, b.to)),
+        }
     }
 
     /// `t`'s distances prepared for [`Landmarks::bound_to`]; a goal off the
@@ -155,9 +206,9 @@ impl Landmarks {
             from: [0; MAX_LANDMARKS],
             to: [FAR; MAX_LANDMARKS],
         };
-        if let Some(b) = self.blocks.get(t as usize) {
-            g.from = b.from.map(|lt| if lt == FAR { 0 } else { lt });
-            g.to = b.to;
+        if let Some((from, to)) = self.raw(t) {
+            g.from = from.map(|lt| if lt == FAR { 0 } else { lt });
+            g.to = to;
         }
         g
     }
@@ -170,21 +221,20 @@ impl Landmarks {
     /// saturating differences are 0; only a [`FAR`] `d(v, L)` needs a mask.
     #[inline]
     pub fn bound_to(&self, v: u32, g: &GoalBound) -> u32 {
-        let Some(b) = self.blocks.get(v as usize) else {
-            return 0;
-        };
-        let mut best = 0;
-        for l in 0..MAX_LANDMARKS {
-            let from = g.from[l].saturating_sub(b.from[l]);
-            let vl = b.to[l];
-            let to = if vl == FAR {
-                0
-            } else {
-                vl.saturating_sub(g.to[l])
-            };
-            best = best.max(from).max(to);
+        if let Some(b) = self.narrow.get(v as usize) {
+            // A FAR16 `d(L, v)` still exceeds every prepared `d(L, t)`,
+            // which are below FAR16 in a narrow table.
+            bound_of(
+                b.from.map(u32::from),
+                b.to.map(u32::from),
+                u32::from(FAR16),
+                g,
+            )
+        } else if let Some(b) = self.blocks.get(v as usize) {
+            bound_of(b.from, b.to, FAR, g)
+        } else {
+            0
         }
-        best
     }
 
     /// A lower bound on the ticks of any route from `v` to `t`.
@@ -195,8 +245,25 @@ impl Landmarks {
 
     /// Heap bytes held.
     pub fn bytes(&self) -> usize {
-        self.blocks.capacity() * size_of::<Block>()
+        self.blocks.capacity() * size_of::<Block>() + self.narrow.capacity() * size_of::<Narrow>()
     }
+}
+
+/// [`Landmarks::bound_to`] for one node's distances, `far` marking no
+/// route in `to`.
+#[inline]
+fn bound_of(from: [u32; MAX_LANDMARKS], to: [u32; MAX_LANDMARKS], far: u32, g: &GoalBound) -> u32 {
+    let mut best = 0;
+    for l in 0..MAX_LANDMARKS {
+        let f = g.from[l].saturating_sub(from[l]);
+        let t = if to[l] == far {
+            0
+        } else {
+            to[l].saturating_sub(g.to[l])
+        };
+        best = best.max(f).max(t);
+    }
+    best
 }
 
 /// Route ticks from `l` to every node and from every node to `l`.
@@ -224,14 +291,14 @@ mod tests {
 
     /// The bound as the plain per-landmark rule, with every route test.
     fn reference(lm: &Landmarks, v: u32, t: u32) -> u32 {
-        let (bv, bt) = (&lm.blocks[v as usize], &lm.blocks[t as usize]);
+        let (bv, bt) = (lm.raw(v).unwrap(), lm.raw(t).unwrap());
         let mut best = 0;
         for l in 0..MAX_LANDMARKS {
-            let (lv, lt) = (bv.from[l], bt.from[l]);
+            let (lv, lt) = (bv.0[l], bt.0[l]);
             if lv != FAR && lt != FAR && lt > lv {
                 best = best.max(lt - lv);
             }
-            let (vl, tl) = (bv.to[l], bt.to[l]);
+            let (vl, tl) = (bv.1[l], bt.1[l]);
             if vl != FAR && tl != FAR && vl > tl {
                 best = best.max(vl - tl);
             }
@@ -241,6 +308,13 @@ mod tests {
 
     #[test]
     fn branch_free_bound_matches_the_rule_and_never_overestimates() {
+        // Short routes fit the narrow table; long ones need the wide one.
+        for scale in [1u16, 2000] {
+            check_bounds(scale);
+        }
+    }
+
+    fn check_bounds(scale: u16) {
         // Two one-way chains with shortcuts, and an island no one reaches.
         let n = 30u32;
         let mut offsets = vec![0u32];
@@ -255,17 +329,18 @@ mod tests {
                 });
             };
             if v < 12 {
-                add((v + 1) % 12, 3 + (v % 4) as u16);
-                add((v * 7 + 2) % 12, 20);
+                add((v + 1) % 12, (3 + (v % 4) as u16) * scale);
+                add((v * 7 + 2) % 12, 20 * scale);
             } else if v < 26 {
-                add(12 + (v - 11) % 14, 5);
+                add(12 + (v - 11) % 14, 5 * scale);
                 if v % 3 == 0 {
-                    add(v - 12, 9);
+                    add(v - 12, 9 * scale);
                 }
             }
             offsets.push(edges.len() as u32);
         }
         let lm = Landmarks::compute(&offsets, &edges);
+        assert_eq!(lm.narrow.is_empty(), scale > 1);
         let fwd: Vec<(u32, u32)> = edges
             .iter()
             .map(|e| (e.target, u32::from(e.ticks)))

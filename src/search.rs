@@ -161,8 +161,10 @@ impl Ctx<'_> {
 /// queue be a radix heap.
 fn key(f: f64) -> u64 {
     // `as` truncates toward zero: the floor of a non-negative value (and
-    // needs no libm call on targets without SSE4.1).
-    f.max(0.0) as u64
+    // needs no libm call on targets without SSE4.1). Through `i64`, one
+    // conversion instruction: keys are far below 2^63, and a larger `f`
+    // would still saturate, keeping keys monotone.
+    f.max(0.0) as i64 as u64
 }
 
 /// A monotone priority queue of `(key, g, state)`: every key pushed is at
@@ -400,17 +402,17 @@ impl NavMap {
     }
 }
 
-/// The hot half of a label: the best arrival time at a state, valid only
-/// when `stamp` is the current search's generation, so starting a search
-/// clears nothing. Every relaxed link reads one, so it is kept to 8 bytes.
-#[derive(Clone, Copy)]
-struct Best {
-    stamp: u32,
-    best: u32,
-}
+/// The hot half of a label, packed in one `u64`: the search's generation
+/// in the high half, the best arrival time at the state in the low half.
+/// Valid only when the generation is the current one, so starting a search
+/// clears nothing; since generations only grow, one wrapping subtraction of
+/// the current generation's tag gives the arrival time of a current label
+/// and a value above `u32::MAX` for a stale one. Every relaxed link reads
+/// one, so it is kept to 8 bytes.
+type Best = u64;
 
 /// The cold half of a label: how its best arrival was reached (written
-/// with [`Best`], read only when the route is traced back).
+/// with its [`Best`], read only when the route is traced back).
 #[derive(Clone, Copy)]
 struct Via {
     parent: u32,
@@ -434,6 +436,8 @@ const NO_PARENT: u32 = u32::MAX;
 struct Labels {
     levels: usize,
     generation: u32,
+    /// `generation` in the high half: the stamp of current [`Best`]s.
+    tag: u64,
     best: Vec<Best>,
     via: Vec<Via>,
     bounds: Vec<Bound>,
@@ -445,6 +449,7 @@ impl Labels {
         Self {
             levels: 1,
             generation: 0,
+            tag: 0,
             best: Vec::new(),
             via: Vec::new(),
             bounds: Vec::new(),
@@ -480,19 +485,14 @@ impl Labels {
         self.heap.clear();
         if self.generation == u32::MAX {
             self.generation = 0;
-            self.best.iter_mut().for_each(|l| l.stamp = 0);
+            self.best.iter_mut().for_each(|l| *l = 0);
             self.bounds.iter_mut().for_each(|b| b.stamp = 0);
         }
         self.generation += 1;
+        self.tag = u64::from(self.generation) << 32;
         let states = nodes * levels;
         if self.best.len() < states {
-            self.best.resize(
-                states,
-                Best {
-                    stamp: 0,
-                    best: u32::MAX,
-                },
-            );
+            self.best.resize(states, 0);
             self.via.resize(
                 states,
                 Via {
@@ -508,20 +508,19 @@ impl Labels {
 
     #[inline]
     fn best(&self, state: usize) -> u32 {
-        let l = self.best[state];
-        if l.stamp == self.generation {
-            l.best
-        } else {
-            u32::MAX
-        }
+        u32::try_from(self.best[state].wrapping_sub(self.tag)).unwrap_or(u32::MAX)
+    }
+
+    /// True if the label of `state` is no later than `g` (one load, one
+    /// compare: a stale label compares above every `g`).
+    #[inline]
+    fn no_later(&self, state: usize, g: u32) -> bool {
+        self.best[state].wrapping_sub(self.tag) <= u64::from(g)
     }
 
     #[inline]
     fn set(&mut self, state: usize, best: u32, parent: u32, link: u32) {
-        self.best[state] = Best {
-            stamp: self.generation,
-            best,
-        };
+        self.best[state] = self.tag | u64::from(best);
         self.via[state] = Via { parent, link };
     }
 
@@ -548,9 +547,9 @@ impl Labels {
     fn dominated(&self, node: u32, j: usize, g: u32) -> bool {
         let base = node as usize * self.levels;
         if self.levels == 1 {
-            return self.best(base) <= g;
+            return self.no_later(base, g);
         }
-        (base..=base + j).any(|s| self.best(s) <= g)
+        (base..=base + j).any(|s| self.no_later(s, g))
     }
 
     /// Follows parent links back to the start. Parents only ever change to
@@ -561,7 +560,7 @@ impl Labels {
         let mut links = Vec::new();
         loop {
             let v = self.via[state];
-            if self.best[state].stamp != self.generation || v.parent == NO_PARENT {
+            if self.best(state) == u32::MAX || v.parent == NO_PARENT {
                 break;
             }
             links.push(LinkId(v.link));
@@ -627,6 +626,22 @@ fn expand(
     let capped = ctx.opts.max_jumps.is_some();
     let first = ctx.map.link_ids_from(node).start;
     let filter = ctx.forbid.contains(&true) || !ctx.banned.is_empty();
+    if !filter && !capped {
+        // The common case, one state per node and every link allowed: the
+        // loop below without its per-link tests.
+        for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
+            let g2 = g + u32::from(e.ticks);
+            let s2 = e.target as usize;
+            if labels.no_later(s2, g2) {
+                stats.pruned += 1;
+                continue;
+            }
+            labels.set(s2, g2, state as u32, first + k as u32);
+            let h = labels.bound(e.target, || ctx.h(e.target));
+            push(f64::from(g2) + h, g2, s2);
+        }
+        return Ok(());
+    }
     for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
         let id = first + k as u32;
         if filter && (ctx.forbid[e.kind as usize] || ctx.banned.binary_search(&LinkId(id)).is_ok())
