@@ -158,7 +158,7 @@ impl Ctx<'_> {
 /// The exact search's queue key: `f` rounded down to whole ticks. With
 /// integer link costs, flooring keeps the heuristic admissible and
 /// consistent, so keys never decrease along the search, which lets the
-/// queue be a radix heap.
+/// queue be a bucket queue.
 fn key(f: f64) -> u64 {
     // `as` truncates toward zero: the floor of a non-negative value (and
     // needs no libm call on targets without SSE4.1). Through `i64`, one
@@ -167,67 +167,115 @@ fn key(f: f64) -> u64 {
     f.max(0.0) as i64 as u64
 }
 
-/// A monotone priority queue of `(key, g, state)`: every key pushed is at
-/// least the last key popped (A* with a consistent heuristic). Keys live in
-/// buckets by the highest bit in which they differ from the last popped
-/// key, so push is O(1) and each entry moves down at most 64 times.
-struct RadixHeap {
+/// The exact search's queue of `(key, g, state)`: pops a least key, and
+/// among equal keys the entry pushed last. Every key pushed is at least the
+/// last key popped (A* with a consistent heuristic; a smaller one is served
+/// as the last popped key). This is exactly the order the radix heap it
+/// replaces produced (kept in the tests as the reference), so searches
+/// expand the same states in the same order.
+///
+/// Keys near the last popped one live in a ring of [`BucketQueue::RING`]
+/// stacks, one per key, so push and pop are O(1); the rare key beyond the
+/// ring waits in an overflow list, in push order, and moves into its stack
+/// (before any entry pushed there later) once the ring reaches it.
+struct BucketQueue {
+    /// The last key popped: the ring holds keys `last..last + RING`.
     last: u64,
+    /// Entries in the ring.
     len: usize,
-    buckets: [Vec<(u64, u32, u32)>; 65],
+    /// Stack of key `k` at `k % RING`; empty until the first `clear`.
+    ring: Vec<Vec<(u32, u32)>>,
+    /// Entries whose key was beyond the ring when pushed, in push order.
+    over: Vec<(u64, u32, u32)>,
+    /// The least key in `over` (`u64::MAX` when empty).
+    over_min: u64,
 }
 
-impl RadixHeap {
+impl BucketQueue {
+    /// Keys the ring spans.
+    const RING: u64 = 512;
+
     const fn new() -> Self {
         Self {
             last: 0,
             len: 0,
-            buckets: [const { Vec::new() }; 65],
+            ring: Vec::new(),
+            over: Vec::new(),
+            over_min: u64::MAX,
         }
     }
 
     fn clear(&mut self) {
         self.last = 0;
         self.len = 0;
-        self.buckets.iter_mut().for_each(Vec::clear);
+        if self.ring.is_empty() {
+            self.ring = (0..Self::RING).map(|_| Vec::new()).collect();
+        }
+        self.ring.iter_mut().for_each(Vec::clear);
+        self.over.clear();
+        self.over_min = u64::MAX;
     }
 
-    fn bucket(&self, key: u64) -> usize {
-        (64 - (key ^ self.last).leading_zeros()) as usize
+    #[inline]
+    fn stack(&mut self, key: u64) -> &mut Vec<(u32, u32)> {
+        &mut self.ring[(key % Self::RING) as usize]
     }
 
     #[inline]
     fn push(&mut self, key: u64, g: u32, state: u32) {
-        // A key below the last popped one would mean an inconsistent
-        // heuristic; it is served next rather than lost.
         let key = key.max(self.last);
-        let b = self.bucket(key);
-        self.buckets[b].push((key, g, state));
-        self.len += 1;
+        if self.ring.is_empty() {
+            self.clear();
+        }
+        if key - self.last < Self::RING {
+            self.stack(key).push((g, state));
+            self.len += 1;
+        } else {
+            self.over.push((key, g, state));
+            self.over_min = self.over_min.min(key);
+        }
     }
 
     #[inline]
     fn pop(&mut self) -> Option<(u64, u32, u32)> {
         if self.len == 0 {
-            return None;
-        }
-        if self.buckets[0].is_empty() {
-            let i = self.buckets.iter().position(|b| !b.is_empty())?;
-            let moved = std::mem::take(&mut self.buckets[i]);
-            self.last = moved.iter().map(|e| e.0).min().unwrap_or(self.last);
-            for &e in &moved {
-                let b = self.bucket(e.0);
-                self.buckets[b].push(e);
+            if self.over.is_empty() {
+                return None;
             }
-            // Hand the emptied allocation back to its bucket.
-            let mut moved = moved;
-            moved.clear();
-            if self.buckets[i].is_empty() {
-                self.buckets[i] = moved;
-            }
+            self.last = self.over_min;
+            self.admit();
         }
+        while self.stack(self.last).is_empty() {
+            self.last += 1;
+        }
+        let last = self.last;
+        let (g, state) = self.stack(last).pop()?;
         self.len -= 1;
-        self.buckets[0].pop()
+        if self.over_min < self.last + Self::RING {
+            self.admit();
+        }
+        Some((last, g, state))
+    }
+
+    /// Moves the overflow entries the ring now spans into their stacks, in
+    /// push order. Their stacks are empty: a stack's previous key is below
+    /// `last`, and no key they hold has been pushed into the ring yet.
+    fn admit(&mut self) {
+        let end = self.last + Self::RING;
+        let mut over = std::mem::take(&mut self.over);
+        let mut min = u64::MAX;
+        over.retain(|&(key, g, state)| {
+            if key < end {
+                self.ring[(key % Self::RING) as usize].push((g, state));
+                self.len += 1;
+                false
+            } else {
+                min = min.min(key);
+                true
+            }
+        });
+        self.over = over;
+        self.over_min = min;
     }
 }
 
@@ -441,7 +489,7 @@ struct Labels {
     best: Vec<Best>,
     via: Vec<Via>,
     bounds: Vec<Bound>,
-    heap: RadixHeap,
+    heap: BucketQueue,
 }
 
 impl Labels {
@@ -453,7 +501,7 @@ impl Labels {
             best: Vec::new(),
             via: Vec::new(),
             bounds: Vec::new(),
-            heap: RadixHeap::new(),
+            heap: BucketQueue::new(),
         }
     }
 }
@@ -578,7 +626,7 @@ fn exact(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId) -> Fou
     let mut stats = SearchStats::default();
     let s0 = labels.state(start, 0);
     labels.set(s0, 0, NO_PARENT, 0);
-    let mut heap = std::mem::replace(&mut labels.heap, RadixHeap::new());
+    let mut heap = std::mem::replace(&mut labels.heap, BucketQueue::new());
     heap.push(key(ctx.h(start.0)), 0, s0 as u32);
     let found = loop {
         let Some((_, g, state)) = heap.pop() else {
@@ -710,7 +758,120 @@ fn beam(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId, width: 
 
 #[cfg(test)]
 mod tests {
-    use super::RadixHeap;
+    use super::BucketQueue;
+
+    #[test]
+    fn bucket_queue_pops_exactly_as_the_radix_heap_did() {
+        let mut x = 99u64;
+        let mut rand = move || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            x >> 33
+        };
+        let mut overflowed = 0;
+        for trial in 0..40u32 {
+            let (mut queue, mut heap) = (BucketQueue::new(), RadixHeap::new());
+            queue.clear();
+            let mut last = 0;
+            let (mut pops, mut pushed) = (0, 0u32);
+            for round in 0..3000u32 {
+                for _ in 0..rand() % 4 {
+                    // Mostly near the last key, with ties, some far past the
+                    // ring, and now and then below it.
+                    let r = rand();
+                    let k = match r % 16 {
+                        0 => last + BucketQueue::RING + r % 3000,
+                        1 => last.saturating_sub(r % 3),
+                        _ => last + r % (u64::from(trial % 5) * 8 + 2),
+                    };
+                    overflowed += usize::from(k >= last + BucketQueue::RING);
+                    // A unique payload, so that any difference in order shows.
+                    pushed += 1;
+                    queue.push(k, pushed, round);
+                    heap.push(k, pushed, round);
+                }
+                if rand() % 3 > 0 {
+                    let got = queue.pop();
+                    assert_eq!(got, heap.pop(), "trial {trial}, round {round}");
+                    if let Some((k, ..)) = got {
+                        last = k;
+                        pops += 1;
+                    }
+                }
+            }
+            while let Some(e) = heap.pop() {
+                assert_eq!(queue.pop(), Some(e));
+                pops += 1;
+            }
+            assert_eq!(queue.pop(), None);
+            assert!(pops > 1000);
+        }
+        assert!(overflowed > 100);
+    }
+
+    /// The queue the exact search used before [`BucketQueue`], the reference
+    /// for its pop order. A monotone priority queue of `(key, g, state)`: every key pushed is at
+    /// least the last key popped (A* with a consistent heuristic). Keys live in
+    /// buckets by the highest bit in which they differ from the last popped
+    /// key, so push is O(1) and each entry moves down at most 64 times.
+    pub(super) struct RadixHeap {
+        last: u64,
+        len: usize,
+        buckets: [Vec<(u64, u32, u32)>; 65],
+    }
+
+    impl RadixHeap {
+        const fn new() -> Self {
+            Self {
+                last: 0,
+                len: 0,
+                buckets: [const { Vec::new() }; 65],
+            }
+        }
+
+        fn clear(&mut self) {
+            self.last = 0;
+            self.len = 0;
+            self.buckets.iter_mut().for_each(Vec::clear);
+        }
+
+        fn bucket(&self, key: u64) -> usize {
+            (64 - (key ^ self.last).leading_zeros()) as usize
+        }
+
+        #[inline]
+        fn push(&mut self, key: u64, g: u32, state: u32) {
+            // A key below the last popped one would mean an inconsistent
+            // heuristic; it is served next rather than lost.
+            let key = key.max(self.last);
+            let b = self.bucket(key);
+            self.buckets[b].push((key, g, state));
+            self.len += 1;
+        }
+
+        #[inline]
+        fn pop(&mut self) -> Option<(u64, u32, u32)> {
+            if self.len == 0 {
+                return None;
+            }
+            if self.buckets[0].is_empty() {
+                let i = self.buckets.iter().position(|b| !b.is_empty())?;
+                let moved = std::mem::take(&mut self.buckets[i]);
+                self.last = moved.iter().map(|e| e.0).min().unwrap_or(self.last);
+                for &e in &moved {
+                    let b = self.bucket(e.0);
+                    self.buckets[b].push(e);
+                }
+                // Hand the emptied allocation back to its bucket.
+                let mut moved = moved;
+                moved.clear();
+                if self.buckets[i].is_empty() {
+                    self.buckets[i] = moved;
+                }
+            }
+            self.len -= 1;
+            self.buckets[0].pop()
+        }
+    }
 
     #[test]
     fn radix_heap_pops_keys_in_order_while_pushes_stay_monotone() {
