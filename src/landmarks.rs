@@ -52,23 +52,36 @@ struct Block {
     to: [u32; MAX_LANDMARKS],
 }
 
-/// A [`Block`] in 16 bits per distance ([`FAR16`] for no route): half the
-/// memory, so more of the table stays in cache during a search.
+/// A [`Block`] in 16 bits per distance: half the memory, so more of the
+/// table stays in cache during a search. `from` holds [`FAR16`] for no
+/// route; `to` holds the ticks plus one, and 0 for no route, so that with
+/// the goal prepared ([`GoalBound`]) both halves of the bound are plain
+/// differences with no test, which compile to vector code.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(32))]
 struct Narrow {
     from: [u16; MAX_LANDMARKS],
-    to: [u16; MAX_LANDMARKS],
+    to1: [u16; MAX_LANDMARKS],
 }
+
+/// No route from the goal to a landmark, in [`GoalBound::to1`]: far above
+/// every [`Narrow::to1`], so the difference is negative.
+const FAR_GOAL: i32 = 1 << 20;
 
 /// A goal's landmark distances, prepared once per search so that
 /// [`Landmarks::bound_to`] needs no test on the goal's side: `from` holds 0
 /// where the goal is unreachable from the landmark, `to` keeps [`FAR`] where
 /// the goal cannot reach it (both then bound nothing).
+///
+/// For a narrow table, `from16` holds the goal's `d(L, t)` (0 for no
+/// route, below every [`FAR16`] `d(L, v)`) and `to1` its `d(t, L) + 1`
+/// ([`FAR_GOAL`] for no route), as in [`Narrow::to1`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GoalBound {
     from: [u32; MAX_LANDMARKS],
     to: [u32; MAX_LANDMARKS],
+    from16: [i32; MAX_LANDMARKS],
+    to1: [i32; MAX_LANDMARKS],
 }
 
 /// Dijkstra over a CSR graph given as `(offsets, targets and ticks)`.
@@ -177,9 +190,10 @@ impl Landmarks {
             .iter()
             .map(|b| {
                 let n = |d: u32| u16::try_from(d).unwrap_or(FAR16);
+                let plus1 = |d: u32| if d == FAR { 0 } else { n(d + 1) };
                 Narrow {
                     from: b.from.map(n),
-                    to: b.to.map(n),
+                    to1: b.to.map(plus1),
                 }
             })
             .collect();
@@ -194,7 +208,10 @@ impl Landmarks {
     fn raw(&self, v: u32) -> Option<([u32; MAX_LANDMARKS], [u32; MAX_LANDMARKS])> {
         let wide = |d: u16| if d == FAR16 { FAR } else { u32::from(d) };
         match self.narrow.get(v as usize) {
-            Some(b) => Some((b.from.map(wide), b.to.map(wide))),
+            Some(b) => Some((
+                b.from.map(wide),
+                b.to1.map(|d| d.checked_sub(1).map_or(FAR, u32::from)),
+            )),
             None => self.blocks.get(v as usize).map(|b| (b.from, b.to)),
         }
     }
@@ -205,10 +222,16 @@ impl Landmarks {
         let mut g = GoalBound {
             from: [0; MAX_LANDMARKS],
             to: [FAR; MAX_LANDMARKS],
+            from16: [0; MAX_LANDMARKS],
+            to1: [FAR_GOAL; MAX_LANDMARKS],
         };
         if let Some((from, to)) = self.raw(t) {
             g.from = from.map(|lt| if lt == FAR { 0 } else { lt });
             g.to = to;
+            // In a narrow table every finite distance is below FAR16.
+            g.from16 = g.from.map(|d| i32::try_from(d).unwrap_or(0));
+            g.to1 = to
+                .map(|d| i32::try_from(d).map_or(FAR_GOAL, |d| d.saturating_add(1).min(FAR_GOAL)));
         }
         g
     }
@@ -222,14 +245,15 @@ impl Landmarks {
     #[inline]
     pub fn bound_to(&self, v: u32, g: &GoalBound) -> u32 {
         if let Some(b) = self.narrow.get(v as usize) {
-            // A FAR16 `d(L, v)` still exceeds every prepared `d(L, t)`,
-            // which are below FAR16 in a narrow table.
-            bound_of(
-                b.from.map(u32::from),
-                b.to.map(u32::from),
-                u32::from(FAR16),
-                g,
-            )
+            // A FAR16 `d(L, v)` exceeds every prepared `d(L, t)`; a missing
+            // `d(v, L)` is 0 below every prepared `d(t, L) + 1`; a missing
+            // `d(t, L)` is FAR_GOAL, above every `d(v, L) + 1`.
+            let mut best = 0i32;
+            for l in 0..MAX_LANDMARKS {
+                best = best.max(g.from16[l] - i32::from(b.from[l]));
+                best = best.max(i32::from(b.to1[l]) - g.to1[l]);
+            }
+            best.unsigned_abs()
         } else if let Some(b) = self.blocks.get(v as usize) {
             bound_of(b.from, b.to, FAR, g)
         } else {
