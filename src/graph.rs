@@ -386,6 +386,11 @@ impl NavMap {
         NodeId(self.edges[id.0 as usize].target)
     }
 
+    /// A link's kind.
+    pub(crate) fn kind(&self, id: LinkId) -> LinkKind {
+        self.edges[id.0 as usize].kind
+    }
+
     /// A link's duration in ticks.
     #[must_use]
     pub fn ticks(&self, id: LinkId) -> u32 {

@@ -157,7 +157,7 @@ fn realize_with(
         let verbatim = ticks.saturating_sub(SETTLE_SLACK) as usize;
         let target_x = f64::from(to.col) + 0.5;
         let nudge = if let Some((end, nudge)) = memo.and_then(|m| m.get(id.0, &body)) {
-            tape.extend(map.inputs(id).take(verbatim));
+            extend_runs(&mut tape, map, id, verbatim);
             body = end;
             nudge
         } else {
@@ -193,6 +193,18 @@ fn realize_with(
             .is_none_or(|&l| replay(level, p, start, &tape).stands_on(map.cell(map.target(l))))
     );
     Ok(tape)
+}
+
+/// Appends the first `n` inputs of link `id`'s tape, run by run.
+fn extend_runs(tape: &mut Vec<Input>, map: &NavMap, id: LinkId, mut n: usize) {
+    for (input, len) in map.inputs(id).runs() {
+        let len = len.min(n);
+        tape.extend(std::iter::repeat_n(input, len));
+        n -= len;
+        if n == 0 {
+            break;
+        }
+    }
 }
 
 /// The input of settle-slack tick `k`: the nudge (push toward the centre)

@@ -361,18 +361,24 @@ impl NavMap {
             };
             match realize(self, self.cell(s), &route.links) {
                 Ok(inputs) => {
+                    // Each link starts where the previous one ended (the
+                    // route is a chain of parents), so no link's source
+                    // needs looking up.
+                    let mut from = s;
                     let steps = route
                         .links
                         .iter()
                         .map(|&id| {
-                            let l = self.link(id);
-                            PathStep {
+                            let to = self.target(id);
+                            let step = PathStep {
                                 link: id,
-                                kind: l.kind,
-                                from: l.from,
-                                to: l.to,
-                                ticks: l.ticks,
-                            }
+                                kind: self.kind(id),
+                                from: self.cell(from),
+                                to: self.cell(to),
+                                ticks: self.ticks(id),
+                            };
+                            from = to;
+                            step
                         })
                         .collect();
                     return Ok(Path::new(
