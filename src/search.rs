@@ -466,19 +466,15 @@ impl NavMap {
 type Best = u64;
 
 /// The cold half of a label: how its best arrival was reached (written
-/// with its [`Best`], read only when the route is traced back).
+/// with its [`Best`], read when the route is traced back), and the state's
+/// heuristic. A node is often labelled again on a cheaper arrival and its
+/// bound does not change, so when jumps are not capped (one state per
+/// node) a relabelled node's bound is read back from here instead of being
+/// computed again, valid exactly when its [`Best`] is current.
 #[derive(Clone, Copy)]
 struct Via {
     parent: u32,
     link: u32,
-}
-
-/// A node's heuristic, computed once per search (valid when `stamp` is the
-/// current generation): a node is often labelled again on a cheaper
-/// arrival, and its bound does not change.
-#[derive(Clone, Copy)]
-struct Bound {
-    stamp: u32,
     h: f64,
 }
 
@@ -494,7 +490,6 @@ struct Labels {
     tag: u64,
     best: Vec<Best>,
     via: Vec<Via>,
-    bounds: Vec<Bound>,
     heap: BucketQueue,
 }
 
@@ -506,7 +501,6 @@ impl Labels {
             tag: 0,
             best: Vec::new(),
             via: Vec::new(),
-            bounds: Vec::new(),
             heap: BucketQueue::new(),
         }
     }
@@ -540,7 +534,6 @@ impl Labels {
         if self.generation == u32::MAX {
             self.generation = 0;
             self.best.iter_mut().for_each(|l| *l = 0);
-            self.bounds.iter_mut().for_each(|b| b.stamp = 0);
         }
         self.generation += 1;
         self.tag = u64::from(self.generation) << 32;
@@ -552,11 +545,9 @@ impl Labels {
                 Via {
                     parent: NO_PARENT,
                     link: 0,
+                    h: 0.0,
                 },
             );
-        }
-        if self.bounds.len() < nodes {
-            self.bounds.resize(nodes, Bound { stamp: 0, h: 0.0 });
         }
     }
 
@@ -573,23 +564,9 @@ impl Labels {
     }
 
     #[inline]
-    fn set(&mut self, state: usize, best: u32, parent: u32, link: u32) {
+    fn set(&mut self, state: usize, best: u32, parent: u32, link: u32, h: f64) {
         self.best[state] = self.tag | u64::from(best);
-        self.via[state] = Via { parent, link };
-    }
-
-    /// The heuristic of `node`, computed by `h` on its first use in this
-    /// search.
-    #[inline]
-    fn bound(&mut self, node: u32, h: impl FnOnce() -> f64) -> f64 {
-        let b = &mut self.bounds[node as usize];
-        if b.stamp != self.generation {
-            *b = Bound {
-                stamp: self.generation,
-                h: h(),
-            };
-        }
-        b.h
+        self.via[state] = Via { parent, link, h };
     }
 
     fn state(&self, node: NodeId, j: usize) -> usize {
@@ -631,9 +608,10 @@ type Found = Result<(Option<Route>, SearchStats), PathError>;
 fn exact(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId) -> Found {
     let mut stats = SearchStats::default();
     let s0 = labels.state(start, 0);
-    labels.set(s0, 0, NO_PARENT, 0);
+    let h0 = ctx.h(start.0);
+    labels.set(s0, 0, NO_PARENT, 0, h0);
     let mut heap = std::mem::replace(&mut labels.heap, BucketQueue::new());
-    heap.push(key(ctx.h(start.0)), 0, s0 as u32);
+    heap.push(key(h0), 0, s0 as u32);
     let found = loop {
         let Some((_, g, state)) = heap.pop() else {
             break Ok((None, stats));
@@ -686,12 +664,18 @@ fn expand(
         for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
             let g2 = g + u32::from(e.ticks);
             let s2 = e.target as usize;
-            if labels.no_later(s2, g2) {
+            let seen = labels.best[s2];
+            if seen.wrapping_sub(labels.tag) <= u64::from(g2) {
                 stats.pruned += 1;
                 continue;
             }
-            labels.set(s2, g2, state as u32, first + k as u32);
-            let h = labels.bound(e.target, || ctx.h(e.target));
+            // A current label (stamped this search) holds the node's bound.
+            let h = if seen >= labels.tag {
+                labels.via[s2].h
+            } else {
+                ctx.h(e.target)
+            };
+            labels.set(s2, g2, state as u32, first + k as u32, h);
             push(f64::from(g2) + h, g2, s2);
         }
         return Ok(());
@@ -712,8 +696,13 @@ fn expand(
             continue;
         }
         let s2 = e.target as usize * ctx.levels + j2;
-        labels.set(s2, g2, state as u32, id);
-        let h = labels.bound(e.target, || ctx.h(e.target));
+        // With one state per node, a current label holds the node's bound.
+        let h = if ctx.levels == 1 && labels.best[s2] >= labels.tag {
+            labels.via[s2].h
+        } else {
+            ctx.h(e.target)
+        };
+        labels.set(s2, g2, state as u32, id, h);
         push(f64::from(g2) + h, g2, s2);
     }
     Ok(())
@@ -722,7 +711,7 @@ fn expand(
 fn beam(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId, width: usize) -> Found {
     let mut stats = SearchStats::default();
     let s0 = labels.state(start, 0);
-    labels.set(s0, 0, NO_PARENT, 0);
+    labels.set(s0, 0, NO_PARENT, 0, ctx.h(start.0));
     let mut frontier: Vec<(u32, usize)> = vec![(0, s0)];
     let mut found: Option<usize> = None;
     while !frontier.is_empty() {
