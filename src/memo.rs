@@ -170,3 +170,35 @@ impl std::fmt::Debug for LinkMemo {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Cell, Physics};
+
+    #[test]
+    fn memory_is_bounded_and_entries_are_keyed_on_the_exact_start() {
+        assert!(LinkMemo::MAX_SETS * size_of::<Set>() <= 1_600_000);
+        let memo = LinkMemo::new(usize::MAX / 2);
+        assert_eq!(memo.len, LinkMemo::MAX_SETS);
+        assert_eq!(memo.bytes(), 0, "nothing allocated before the first use");
+        let p = Physics::default();
+        let start = Body::standing(Cell::new(3, 4), &p);
+        let mut end = start;
+        end.x += 1.0;
+        memo.put(7, &start, &end, 1);
+        assert_eq!(memo.get(7, &start), Some((end, 1)));
+        // Another link, or a start off by one bit (or -0.0 for 0.0), misses.
+        assert_eq!(memo.get(8, &start), None);
+        let mut nudged = start;
+        nudged.x = f64::from_bits(start.x.to_bits() + 1);
+        assert_eq!(memo.get(7, &nudged), None);
+        let mut signed = start;
+        signed.vx = -0.0;
+        assert_eq!(memo.get(7, &signed), None);
+        assert_eq!(memo.counts(), (1, 3));
+        assert!(memo.bytes() > 0 && memo.bytes() <= 1_600_000);
+        // A clone starts empty.
+        assert_eq!(memo.clone().counts(), (0, 0));
+    }
+}
