@@ -10,9 +10,10 @@
 use std::ops::Range;
 
 use crate::classify::{Classification, NodeType};
-use crate::landmarks::Landmarks;
+use crate::landmarks::{GoalBound, Landmarks};
 use crate::level::{Cell, Level};
 use crate::links::{Link, LinkKind, LinkOptions, links_from};
+use crate::memo::LinkMemo;
 use crate::physics::{Body, Physics, PhysicsError};
 use crate::tape::{self, Tape};
 
@@ -145,6 +146,8 @@ pub struct NavMap {
     landmarks: Landmarks,
     /// The search's bound per column crossed ([`crate::search::ticks_per_col`]).
     ticks_per_col: f64,
+    /// Outcomes of link performances in path replays ([`crate::memo`]).
+    memo: LinkMemo,
 }
 
 impl NavMap {
@@ -276,6 +279,7 @@ impl NavMap {
             tapes,
             landmarks,
             ticks_per_col,
+            memo: LinkMemo::new(links),
         }
     }
 
@@ -382,6 +386,11 @@ impl NavMap {
         NodeId(self.edges[id.0 as usize].target)
     }
 
+    /// A link's kind.
+    pub(crate) fn kind(&self, id: LinkId) -> LinkKind {
+        self.edges[id.0 as usize].kind
+    }
+
     /// A link's duration in ticks.
     #[must_use]
     pub fn ticks(&self, id: LinkId) -> u32 {
@@ -425,9 +434,15 @@ impl NavMap {
         self.ticks_per_col
     }
 
+    /// The goal `to`'s side of the landmark bound, prepared once per search.
+    pub(crate) fn landmark_goal(&self, to: u32) -> GoalBound {
+        self.landmarks.goal(to)
+    }
+
+    /// The landmark bound from `from` to a prepared goal.
     #[inline]
-    pub(crate) fn landmark_bound(&self, from: u32, to: u32) -> u32 {
-        self.landmarks.bound(from, to)
+    pub(crate) fn landmark_bound(&self, from: u32, to: &GoalBound) -> u32 {
+        self.landmarks.bound_to(from, to)
     }
 
     pub(crate) fn edges_from(&self, node: u32) -> &[Edge] {
@@ -475,8 +490,9 @@ impl NavMap {
     }
 
     /// Bytes the map holds on the heap: its level, node types, nodes, the
-    /// cell-to-node table, the offset tables, the link records and the tape
-    /// arena, counted from the vectors' capacities.
+    /// cell-to-node table, the offset tables, the link records, the tape
+    /// arena and, once a path has been queried, the replay memo (at most
+    /// about 1.5 MB), counted from the vectors' capacities.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
@@ -493,6 +509,21 @@ impl NavMap {
             + heap(&self.tape_at)
             + self.landmarks.bytes()
             + heap(&self.tapes)
+            + self.memo.bytes()
+    }
+
+    /// The replay memo's lookups so far as `(hits, misses)`: each link of a
+    /// path [`NavMap::find_path`] proves is one lookup, a hit when the same
+    /// link was performed before from the bit-identical start state (its
+    /// cached outcome is then used, and checked, instead of stepping the
+    /// body again). For measuring; a clone of the map starts at zero.
+    #[must_use]
+    pub fn replay_memo_counts(&self) -> (u64, u64) {
+        self.memo.counts()
+    }
+
+    pub(crate) fn memo(&self) -> &LinkMemo {
+        &self.memo
     }
 
     /// Link counts per kind, in [`LinkKind::ALL`] order.

@@ -21,18 +21,68 @@ use crate::graph::Edge;
 /// No route.
 const FAR: u32 = u32::MAX;
 
-/// Route ticks from and to a few landmark nodes, per node.
+/// No route, in a [`Narrow`] block.
+const FAR16: u16 = u16::MAX;
+
+/// Route ticks from and to a few landmark nodes, per node: in [`Narrow`]
+/// blocks when every route to or from a landmark is shorter than
+/// [`FAR16`] ticks (every map of a few hundred cells a side), else in
+/// [`Block`]s. Exactly one of the two is non-empty, unless the map has
+/// fewer than two nodes.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Landmarks {
-    k: usize,
-    /// `from[v * k + l]`: ticks from landmark `l` to `v`.
-    from: Vec<u32>,
-    /// `to[v * k + l]`: ticks from `v` to landmark `l`.
-    to: Vec<u32>,
+    /// Per node, its ticks from and to every landmark, in one cache line.
+    blocks: Vec<Block>,
+    /// The same in half a cache line.
+    narrow: Vec<Narrow>,
 }
 
 /// The most landmarks a map keeps.
 const MAX_LANDMARKS: usize = 8;
+
+/// One node's landmark distances: `from[l]` ticks from landmark `l` to the
+/// node, `to[l]` ticks from the node to landmark `l` ([`FAR`] when there is
+/// no route, and in the slots of landmarks a small map does not pick, which
+/// then bound nothing). One 64-byte block, so a bound reads one cache line
+/// per node and its fixed-width loop compiles to vector code.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Block {
+    from: [u32; MAX_LANDMARKS],
+    to: [u32; MAX_LANDMARKS],
+}
+
+/// A [`Block`] in 16 bits per distance: half the memory, so more of the
+/// table stays in cache during a search. `from` holds [`FAR16`] for no
+/// route; `to` holds the ticks plus one, and 0 for no route, so that with
+/// the goal prepared ([`GoalBound`]) both halves of the bound are plain
+/// differences with no test, which compile to vector code.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(32))]
+struct Narrow {
+    from: [u16; MAX_LANDMARKS],
+    to1: [u16; MAX_LANDMARKS],
+}
+
+/// No route from the goal to a landmark, in [`GoalBound::to1`]: far above
+/// every [`Narrow::to1`], so the difference is negative.
+const FAR_GOAL: i32 = 1 << 20;
+
+/// A goal's landmark distances, prepared once per search so that
+/// [`Landmarks::bound_to`] needs no test on the goal's side: `from` holds 0
+/// where the goal is unreachable from the landmark, `to` keeps [`FAR`] where
+/// the goal cannot reach it (both then bound nothing).
+///
+/// For a narrow table, `from16` holds the goal's `d(L, t)` (0 for no
+/// route, below every [`FAR16`] `d(L, v)`) and `to1` its `d(t, L) + 1`
+/// ([`FAR_GOAL`] for no route), as in [`Narrow::to1`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GoalBound {
+    from: [u32; MAX_LANDMARKS],
+    to: [u32; MAX_LANDMARKS],
+    from16: [i32; MAX_LANDMARKS],
+    to1: [i32; MAX_LANDMARKS],
+}
 
 /// Dijkstra over a CSR graph given as `(offsets, targets and ticks)`.
 fn dijkstra(offsets: &[u32], arcs: &[(u32, u32)], start: u32) -> Vec<u32> {
@@ -113,43 +163,131 @@ impl Landmarks {
             }
             pick = next as u32;
         }
-        let k = from_l.len();
-        let mut from = vec![FAR; n * k];
-        let mut to = vec![FAR; n * k];
-        for l in 0..k {
-            for v in 0..n {
-                from[v * k + l] = from_l[l][v];
-                to[v * k + l] = to_l[l][v];
+        let mut blocks = vec![
+            Block {
+                from: [FAR; MAX_LANDMARKS],
+                to: [FAR; MAX_LANDMARKS],
+            };
+            n
+        ];
+        for (l, (f, t)) in from_l.iter().zip(&to_l).enumerate() {
+            for (v, b) in blocks.iter_mut().enumerate() {
+                b.from[l] = f[v];
+                b.to[l] = t[v];
             }
         }
-        Self { k, from, to }
+        let fits = |d: u32| d == FAR || d < u32::from(FAR16);
+        if !blocks
+            .iter()
+            .all(|b| b.from.iter().chain(&b.to).all(|&d| fits(d)))
+        {
+            return Self {
+                blocks,
+                narrow: Vec::new(),
+            };
+        }
+        let narrow = blocks
+            .iter()
+            .map(|b| {
+                let n = |d: u32| u16::try_from(d).unwrap_or(FAR16);
+                let plus1 = |d: u32| if d == FAR { 0 } else { n(d + 1) };
+                Narrow {
+                    from: b.from.map(n),
+                    to1: b.to.map(plus1),
+                }
+            })
+            .collect();
+        Self {
+            blocks: Vec::new(),
+            narrow,
+        }
+    }
+
+    /// Node `v`'s distances from and to the landmarks as 32-bit values
+    /// ([`FAR`] for no route), if `v` is in the table.
+    fn raw(&self, v: u32) -> Option<([u32; MAX_LANDMARKS], [u32; MAX_LANDMARKS])> {
+        let wide = |d: u16| if d == FAR16 { FAR } else { u32::from(d) };
+        match self.narrow.get(v as usize) {
+            Some(b) => Some((
+                b.from.map(wide),
+                b.to1.map(|d| d.checked_sub(1).map_or(FAR, u32::from)),
+            )),
+            None => self.blocks.get(v as usize).map(|b| (b.from, b.to)),
+        }
+    }
+
+    /// `t`'s distances prepared for [`Landmarks::bound_to`]; a goal off the
+    /// table bounds nothing.
+    pub fn goal(&self, t: u32) -> GoalBound {
+        let mut g = GoalBound {
+            from: [0; MAX_LANDMARKS],
+            to: [FAR; MAX_LANDMARKS],
+            from16: [0; MAX_LANDMARKS],
+            to1: [FAR_GOAL; MAX_LANDMARKS],
+        };
+        if let Some((from, to)) = self.raw(t) {
+            g.from = from.map(|lt| if lt == FAR { 0 } else { lt });
+            g.to = to;
+            // In a narrow table every finite distance is below FAR16.
+            g.from16 = g.from.map(|d| i32::try_from(d).unwrap_or(0));
+            g.to1 = to
+                .map(|d| i32::try_from(d).map_or(FAR_GOAL, |d| d.saturating_add(1).min(FAR_GOAL)));
+        }
+        g
+    }
+
+    /// A lower bound on the ticks of any route from `v` to the goal `g`
+    /// (0 for a node off the table): the largest, over the landmarks, of
+    /// `d(L, t) - d(L, v)` and `d(v, L) - d(t, L)` where both terms are
+    /// routes. Branch-free: a [`FAR`] `d(L, v)` exceeds every prepared
+    /// `d(L, t)` and a [`FAR`] `d(t, L)` every finite `d(v, L)`, so their
+    /// saturating differences are 0; only a [`FAR`] `d(v, L)` needs a mask.
+    #[inline]
+    pub fn bound_to(&self, v: u32, g: &GoalBound) -> u32 {
+        if let Some(b) = self.narrow.get(v as usize) {
+            // A FAR16 `d(L, v)` exceeds every prepared `d(L, t)`; a missing
+            // `d(v, L)` is 0 below every prepared `d(t, L) + 1`; a missing
+            // `d(t, L)` is FAR_GOAL, above every `d(v, L) + 1`.
+            let mut best = 0i32;
+            for l in 0..MAX_LANDMARKS {
+                best = best.max(g.from16[l] - i32::from(b.from[l]));
+                best = best.max(i32::from(b.to1[l]) - g.to1[l]);
+            }
+            best.unsigned_abs()
+        } else if let Some(b) = self.blocks.get(v as usize) {
+            bound_of(b.from, b.to, FAR, g)
+        } else {
+            0
+        }
     }
 
     /// A lower bound on the ticks of any route from `v` to `t`.
     #[inline]
     pub fn bound(&self, v: u32, t: u32) -> u32 {
-        let k = self.k;
-        let (v, t) = (v as usize * k, t as usize * k);
-        let mut best = 0;
-        for l in 0..k {
-            let (lv, lt) = (self.from[v + l], self.from[t + l]);
-            // From the landmark: needs v reachable from it.
-            if lv != FAR && lt != FAR && lt > lv {
-                best = best.max(lt - lv);
-            }
-            let (vl, tl) = (self.to[v + l], self.to[t + l]);
-            // To the landmark: needs t to reach it.
-            if vl != FAR && tl != FAR && vl > tl {
-                best = best.max(vl - tl);
-            }
-        }
-        best
+        self.bound_to(v, &self.goal(t))
     }
 
     /// Heap bytes held.
     pub fn bytes(&self) -> usize {
-        (self.from.capacity() + self.to.capacity()) * size_of::<u32>()
+        self.blocks.capacity() * size_of::<Block>() + self.narrow.capacity() * size_of::<Narrow>()
     }
+}
+
+/// [`Landmarks::bound_to`] for one node's distances, `far` marking no
+/// route in `to`.
+#[inline]
+fn bound_of(from: [u32; MAX_LANDMARKS], to: [u32; MAX_LANDMARKS], far: u32, g: &GoalBound) -> u32 {
+    let mut best = 0;
+    for l in 0..MAX_LANDMARKS {
+        let f = g.from[l].saturating_sub(from[l]);
+        let t = if to[l] == far {
+            0
+        } else {
+            to[l].saturating_sub(g.to[l])
+        };
+        best = best.max(f).max(t);
+    }
+    best
 }
 
 /// Route ticks from `l` to every node and from every node to `l`.
@@ -167,5 +305,85 @@ fn measure(
     #[cfg(not(feature = "parallel"))]
     {
         (dijkstra(offsets, fwd, l), dijkstra(rev_off, rev, l))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::links::LinkKind;
+
+    /// The bound as the plain per-landmark rule, with every route test.
+    fn reference(lm: &Landmarks, v: u32, t: u32) -> u32 {
+        let (bv, bt) = (lm.raw(v).unwrap(), lm.raw(t).unwrap());
+        let mut best = 0;
+        for l in 0..MAX_LANDMARKS {
+            let (lv, lt) = (bv.0[l], bt.0[l]);
+            if lv != FAR && lt != FAR && lt > lv {
+                best = best.max(lt - lv);
+            }
+            let (vl, tl) = (bv.1[l], bt.1[l]);
+            if vl != FAR && tl != FAR && vl > tl {
+                best = best.max(vl - tl);
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn branch_free_bound_matches_the_rule_and_never_overestimates() {
+        // Short routes fit the narrow table; long ones need the wide one.
+        for scale in [1u16, 2000] {
+            check_bounds(scale);
+        }
+    }
+
+    fn check_bounds(scale: u16) {
+        // Two one-way chains with shortcuts, and an island no one reaches.
+        let n = 30u32;
+        let mut offsets = vec![0u32];
+        let mut edges = Vec::new();
+        for v in 0..n {
+            let mut add = |target: u32, ticks: u16| {
+                edges.push(Edge {
+                    target,
+                    ticks,
+                    kind: LinkKind::Run,
+                    jumps: 0,
+                });
+            };
+            if v < 12 {
+                add((v + 1) % 12, (3 + (v % 4) as u16) * scale);
+                add((v * 7 + 2) % 12, 20 * scale);
+            } else if v < 26 {
+                add(12 + (v - 11) % 14, 5 * scale);
+                if v % 3 == 0 {
+                    add(v - 12, 9 * scale);
+                }
+            }
+            offsets.push(edges.len() as u32);
+        }
+        let lm = Landmarks::compute(&offsets, &edges);
+        assert_eq!(lm.narrow.is_empty(), scale > 1);
+        let fwd: Vec<(u32, u32)> = edges
+            .iter()
+            .map(|e| (e.target, u32::from(e.ticks)))
+            .collect();
+        let (mut far_seen, mut positive) = (false, false);
+        for v in 0..n {
+            let d = dijkstra(&offsets, &fwd, v);
+            for t in 0..n {
+                let b = lm.bound(v, t);
+                positive |= b > 0;
+                assert_eq!(b, reference(&lm, v, t), "{v} -> {t}");
+                if d[t as usize] == FAR {
+                    far_seen = true;
+                } else {
+                    assert!(b <= d[t as usize], "{v} -> {t}: {b} > {}", d[t as usize]);
+                }
+            }
+        }
+        assert!(far_seen && positive);
+        assert!(lm.bound(0, n + 5) == 0 && lm.bound(n + 5, 0) == 0);
     }
 }

@@ -10,6 +10,7 @@ pub mod json;
 mod landmarks;
 mod level;
 mod links;
+mod memo;
 #[cfg(feature = "serde")]
 mod navfile;
 mod path;

@@ -3,6 +3,7 @@
 use crate::graph::{LinkId, NavMap};
 use crate::level::{Cell, Level};
 use crate::links::{LinkKind, SETTLE_SLACK, settle_tolerance};
+use crate::memo::LinkMemo;
 use crate::physics::{Body, Input, Physics};
 use crate::search::SearchStats;
 
@@ -131,7 +132,21 @@ pub fn replay(level: &Level, physics: &Physics, start: Cell, inputs: &[Input]) -
 /// body is more than the settle tolerance off the cell centre (see
 /// [`crate::links`]). Returns the tape, or the first link that did not end at
 /// rest within the tolerance of its cell's centre.
+///
+/// A link already performed from the bit-identical start state takes its
+/// outcome from the map's memo ([`crate::memo`]), which holds exactly what
+/// performing it computed; every link's end is checked either way.
 pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId> {
+    realize_with(map, start, links, Some(map.memo()))
+}
+
+/// [`realize`], with or without a memo.
+fn realize_with(
+    map: &NavMap,
+    start: Cell,
+    links: &[LinkId],
+    memo: Option<&LinkMemo>,
+) -> Result<Vec<Input>, LinkId> {
     let (level, p) = (map.level(), map.physics());
     let tol = settle_tolerance(p) + 1e-9;
     let mut body = Body::standing(start, p);
@@ -140,21 +155,32 @@ pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec
         let ticks = map.ticks(id);
         let to = map.cell(map.target(id));
         let verbatim = ticks.saturating_sub(SETTLE_SLACK) as usize;
-        for input in map.inputs(id).take(verbatim) {
-            body.step(level, p, input);
-            tape.push(input);
-        }
         let target_x = f64::from(to.col) + 0.5;
-        for k in 0..SETTLE_SLACK {
+        let nudge = if let Some((end, nudge)) = memo.and_then(|m| m.get(id.0, &body)) {
+            extend_runs(&mut tape, map, id, verbatim);
+            body = end;
+            nudge
+        } else {
+            let before = body;
+            for input in map.inputs(id).take(verbatim) {
+                body.step(level, p, input);
+                tape.push(input);
+            }
             let err = target_x - body.x;
-            let input = if k == 0 && body.vx == 0.0 && err.abs() > tol {
-                Input::new(if err > 0.0 { 1 } else { -1 }, false, false)
+            let nudge = if body.vx == 0.0 && err.abs() > tol {
+                if err > 0.0 { 1 } else { -1 }
             } else {
-                Input::IDLE
+                0
             };
-            body.step(level, p, input);
-            tape.push(input);
-        }
+            for k in 0..SETTLE_SLACK {
+                body.step(level, p, slack_input(k, nudge));
+            }
+            if let Some(m) = memo {
+                m.put(id.0, &before, &body, nudge);
+            }
+            nudge
+        };
+        tape.extend((0..SETTLE_SLACK).map(|k| slack_input(k, nudge)));
         if !body.stands_on(to) || body.vx != 0.0 || (body.x - target_x).abs() > tol {
             return Err(id);
         }
@@ -167,4 +193,68 @@ pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec
             .is_none_or(|&l| replay(level, p, start, &tape).stands_on(map.cell(map.target(l))))
     );
     Ok(tape)
+}
+
+/// Appends the first `n` inputs of link `id`'s tape, run by run.
+fn extend_runs(tape: &mut Vec<Input>, map: &NavMap, id: LinkId, mut n: usize) {
+    for (input, len) in map.inputs(id).runs() {
+        let len = len.min(n);
+        tape.extend(std::iter::repeat_n(input, len));
+        n -= len;
+        if n == 0 {
+            break;
+        }
+    }
+}
+
+/// The input of settle-slack tick `k`: the nudge (push toward the centre)
+/// on the first, idle otherwise.
+fn slack_input(k: u32, nudge: i8) -> Input {
+    if k == 0 && nudge != 0 {
+        Input::new(nudge, false, false)
+    } else {
+        Input::IDLE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::NodeId;
+    use crate::{SearchOptions, SplitMix64};
+
+    #[test]
+    fn memoised_replay_is_bit_identical_to_stepping_every_link() {
+        let level = Level::generate(64, 64, 42).unwrap();
+        let map = NavMap::build(&level, &Physics::default()).unwrap();
+        let mut rng = SplitMix64::new(3);
+        let n = map.node_count() as u64;
+        let mut routes = Vec::new();
+        while routes.len() < 120 {
+            let (a, b) = (NodeId(rng.below(n) as u32), NodeId(rng.below(n) as u32));
+            if let Ok((Some(route), _)) = map.search_route(a, b, &SearchOptions::default(), &[]) {
+                routes.push((map.cell(a), route.links));
+            }
+        }
+        // Twice over the same routes: the second pass is served by the memo.
+        for pass in 0..2 {
+            let before = map.replay_memo_counts();
+            for (start, links) in &routes {
+                let stepped = realize_with(&map, *start, links, None);
+                assert_eq!(realize(&map, *start, links), stepped);
+                if let Ok(tape) = &stepped {
+                    let end = replay(&level, map.physics(), *start, tape);
+                    let last = links.last().map(|&l| map.cell(map.target(l)));
+                    assert!(last.is_none_or(|c| end.stands_on(c)));
+                }
+            }
+            let (hits, misses) = map.replay_memo_counts();
+            let (hits, misses) = (hits - before.0, misses - before.1);
+            // The second pass finds what the first stored, but for entries
+            // a colliding one replaced (the table is direct-mapped).
+            if pass == 1 {
+                assert!(hits > 2 * misses, "{hits} hits, {misses} misses");
+            }
+        }
+    }
 }

@@ -10,6 +10,7 @@
 
 use crate::Physics;
 use crate::graph::{LinkId, NavMap, NodeId};
+use crate::landmarks::GoalBound;
 use crate::level::Cell;
 use crate::links::{LinkKind, settle_tolerance};
 
@@ -129,91 +130,152 @@ struct Ctx<'a> {
     banned: &'a [LinkId],
     forbid: [bool; 6],
     levels: usize,
-    goal: u32,
+    goal: GoalBound,
     goal_col: i32,
     ticks_per_col: f64,
 }
 
 impl Ctx<'_> {
+    /// The node and jump count of a state (no division when jumps are not
+    /// capped, which is one state per node).
+    #[inline]
+    fn split(&self, state: usize) -> (NodeId, usize) {
+        if self.levels == 1 {
+            (NodeId(state as u32), 0)
+        } else {
+            (NodeId((state / self.levels) as u32), state % self.levels)
+        }
+    }
+
     #[inline]
     fn h(&self, node: u32) -> f64 {
         let across = f64::from((self.map.nodes()[node as usize].col - self.goal_col).abs())
             * self.ticks_per_col;
-        across.max(f64::from(self.map.landmark_bound(node, self.goal)))
+        across.max(f64::from(self.map.landmark_bound(node, &self.goal)))
     }
 }
 
 /// The exact search's queue key: `f` rounded down to whole ticks. With
 /// integer link costs, flooring keeps the heuristic admissible and
 /// consistent, so keys never decrease along the search, which lets the
-/// queue be a radix heap.
+/// queue be a bucket queue.
 fn key(f: f64) -> u64 {
     // `as` truncates toward zero: the floor of a non-negative value (and
-    // needs no libm call on targets without SSE4.1).
-    f.max(0.0) as u64
+    // needs no libm call on targets without SSE4.1). Through `i64`, one
+    // conversion instruction: keys are far below 2^63, and a larger `f`
+    // would still saturate, keeping keys monotone.
+    f.max(0.0) as i64 as u64
 }
 
-/// A monotone priority queue of `(key, g, state)`: every key pushed is at
-/// least the last key popped (A* with a consistent heuristic). Keys live in
-/// buckets by the highest bit in which they differ from the last popped
-/// key, so push is O(1) and each entry moves down at most 64 times.
-struct RadixHeap {
+/// The exact search's queue of `(key, g, state)`: pops a least key, and
+/// among equal keys the entry pushed last. Every key pushed is at least the
+/// last key popped (A* with a consistent heuristic; a smaller one is served
+/// as the last popped key). This is exactly the order the radix heap it
+/// replaces produced (kept in the tests as the reference), so searches
+/// expand the same states in the same order.
+///
+/// Keys near the last popped one live in a ring of [`BucketQueue::RING`]
+/// stacks, one per key, so push and pop are O(1); the rare key beyond the
+/// ring waits in an overflow list, in push order, and moves into its stack
+/// (before any entry pushed there later) once the ring reaches it.
+struct BucketQueue {
+    /// The last key popped: the ring holds keys `last..last + RING`.
     last: u64,
+    /// Entries in the ring.
     len: usize,
-    buckets: [Vec<(u64, u32, u32)>; 65],
+    /// Stack of key `k` at `k % RING`; empty until the first `clear`.
+    ring: Vec<Vec<(u32, u32)>>,
+    /// Entries whose key was beyond the ring when pushed, in push order.
+    over: Vec<(u64, u32, u32)>,
+    /// The least key in `over` (`u64::MAX` when empty).
+    over_min: u64,
 }
 
-impl RadixHeap {
+impl BucketQueue {
+    /// Keys the ring spans.
+    const RING: u64 = 512;
+
     const fn new() -> Self {
         Self {
             last: 0,
             len: 0,
-            buckets: [const { Vec::new() }; 65],
+            ring: Vec::new(),
+            over: Vec::new(),
+            over_min: u64::MAX,
         }
     }
 
     fn clear(&mut self) {
         self.last = 0;
         self.len = 0;
-        self.buckets.iter_mut().for_each(Vec::clear);
+        if self.ring.is_empty() {
+            self.ring = (0..Self::RING).map(|_| Vec::new()).collect();
+        }
+        self.ring.iter_mut().for_each(Vec::clear);
+        self.over.clear();
+        self.over_min = u64::MAX;
     }
 
-    fn bucket(&self, key: u64) -> usize {
-        (64 - (key ^ self.last).leading_zeros()) as usize
+    #[inline]
+    fn stack(&mut self, key: u64) -> &mut Vec<(u32, u32)> {
+        &mut self.ring[(key % Self::RING) as usize]
     }
 
     #[inline]
     fn push(&mut self, key: u64, g: u32, state: u32) {
-        // A key below the last popped one would mean an inconsistent
-        // heuristic; it is served next rather than lost.
         let key = key.max(self.last);
-        let b = self.bucket(key);
-        self.buckets[b].push((key, g, state));
-        self.len += 1;
+        if self.ring.is_empty() {
+            self.clear();
+        }
+        if key - self.last < Self::RING {
+            self.stack(key).push((g, state));
+            self.len += 1;
+        } else {
+            self.over.push((key, g, state));
+            self.over_min = self.over_min.min(key);
+        }
     }
 
     #[inline]
     fn pop(&mut self) -> Option<(u64, u32, u32)> {
         if self.len == 0 {
-            return None;
-        }
-        if self.buckets[0].is_empty() {
-            let i = self.buckets.iter().position(|b| !b.is_empty())?;
-            let moved = std::mem::take(&mut self.buckets[i]);
-            self.last = moved.iter().map(|e| e.0).min().unwrap_or(self.last);
-            for &e in &moved {
-                let b = self.bucket(e.0);
-                self.buckets[b].push(e);
+            if self.over.is_empty() {
+                return None;
             }
-            // Hand the emptied allocation back to its bucket.
-            let mut moved = moved;
-            moved.clear();
-            if self.buckets[i].is_empty() {
-                self.buckets[i] = moved;
-            }
+            self.last = self.over_min;
+            self.admit();
         }
+        while self.stack(self.last).is_empty() {
+            self.last += 1;
+        }
+        let last = self.last;
+        let (g, state) = self.stack(last).pop()?;
         self.len -= 1;
-        self.buckets[0].pop()
+        if self.over_min < self.last + Self::RING {
+            self.admit();
+        }
+        Some((last, g, state))
+    }
+
+    /// Moves the overflow entries the ring now spans into their stacks, in
+    /// push order. Their stacks are empty: a stack's previous key is below
+    /// `last`, and no key they hold has been pushed into the ring yet.
+    fn admit(&mut self) {
+        let end = self.last + Self::RING;
+        let mut over = std::mem::take(&mut self.over);
+        let mut min = u64::MAX;
+        over.retain(|&(key, g, state)| {
+            if key < end {
+                self.ring[(key % Self::RING) as usize].push((g, state));
+                self.len += 1;
+                false
+            } else {
+                min = min.min(key);
+                true
+            }
+        });
+        self.over = over;
+        self.over_min = min;
     }
 }
 
@@ -299,18 +361,24 @@ impl NavMap {
             };
             match realize(self, self.cell(s), &route.links) {
                 Ok(inputs) => {
+                    // Each link starts where the previous one ended (the
+                    // route is a chain of parents), so no link's source
+                    // needs looking up.
+                    let mut from = s;
                     let steps = route
                         .links
                         .iter()
                         .map(|&id| {
-                            let l = self.link(id);
-                            PathStep {
+                            let to = self.target(id);
+                            let step = PathStep {
                                 link: id,
-                                kind: l.kind,
-                                from: l.from,
-                                to: l.to,
-                                ticks: l.ticks,
-                            }
+                                kind: self.kind(id),
+                                from: self.cell(from),
+                                to: self.cell(to),
+                                ticks: self.ticks(id),
+                            };
+                            from = to;
+                            step
                         })
                         .collect();
                     return Ok(Path::new(
@@ -359,18 +427,16 @@ impl NavMap {
             banned,
             forbid,
             levels: opts.max_jumps.map_or(1, |j| j as usize + 1),
-            goal: goal.0,
+            goal: self.landmark_goal(goal.0),
             goal_col: self.cell(goal).col,
             ticks_per_col: self.ticks_per_col(),
         };
-        with_labels(
-            self.node_count() * ctx.levels,
-            ctx.levels,
-            |labels| match opts.beam_width {
+        with_labels(self.node_count(), ctx.levels, |labels| {
+            match opts.beam_width {
                 None => exact(&ctx, labels, start, goal),
                 Some(k) => beam(&ctx, labels, start, goal, k.max(1)),
-            },
-        )
+            }
+        })
     }
 
     /// The cost in ticks of the cheapest route between two standable cells,
@@ -390,15 +456,26 @@ impl NavMap {
     }
 }
 
-/// One label: the best arrival time at a state and how it was reached.
-/// Valid only when `stamp` is the current search's generation, so starting
-/// a search clears nothing.
+/// The hot half of a label, packed in one `u64`: the search's generation
+/// in the high half, the best arrival time at the state in the low half.
+/// Valid only when the generation is the current one, so starting a search
+/// clears nothing; since generations only grow, one wrapping subtraction of
+/// the current generation's tag gives the arrival time of a current label
+/// and a value above `u32::MAX` for a stale one. Every relaxed link reads
+/// one, so it is kept to 8 bytes.
+type Best = u64;
+
+/// The cold half of a label: how its best arrival was reached (written
+/// with its [`Best`], read when the route is traced back), and the state's
+/// heuristic. A node is often labelled again on a cheaper arrival and its
+/// bound does not change, so when jumps are not capped (one state per
+/// node) a relabelled node's bound is read back from here instead of being
+/// computed again, valid exactly when its [`Best`] is current.
 #[derive(Clone, Copy)]
-struct Label {
-    stamp: u32,
-    best: u32,
+struct Via {
     parent: u32,
     link: u32,
+    h: f64,
 }
 
 const NO_PARENT: u32 = u32::MAX;
@@ -409,59 +486,66 @@ const NO_PARENT: u32 = u32::MAX;
 struct Labels {
     levels: usize,
     generation: u32,
-    labels: Vec<Label>,
-    heap: RadixHeap,
+    /// `generation` in the high half: the stamp of current [`Best`]s.
+    tag: u64,
+    best: Vec<Best>,
+    via: Vec<Via>,
+    heap: BucketQueue,
+}
+
+impl Labels {
+    const fn new() -> Self {
+        Self {
+            levels: 1,
+            generation: 0,
+            tag: 0,
+            best: Vec::new(),
+            via: Vec::new(),
+            heap: BucketQueue::new(),
+        }
+    }
 }
 
 thread_local! {
-    static LABELS: std::cell::RefCell<Labels> = const {
-        std::cell::RefCell::new(Labels {
-            levels: 1,
-            generation: 0,
-            labels: Vec::new(),
-            heap: RadixHeap::new(),
-        })
-    };
+    static LABELS: std::cell::RefCell<Labels> = const { std::cell::RefCell::new(Labels::new()) };
 }
 
-/// Runs `f` on this thread's labels, reset for `states` states.
-fn with_labels<R>(states: usize, levels: usize, f: impl FnOnce(&mut Labels) -> R) -> R {
+/// Runs `f` on this thread's labels, reset for `nodes` nodes of `levels`
+/// states each.
+fn with_labels<R>(nodes: usize, levels: usize, f: impl FnOnce(&mut Labels) -> R) -> R {
     LABELS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut labels) => {
-            labels.reset(states, levels);
+            labels.reset(nodes, levels);
             f(&mut labels)
         }
         // Not reachable (searches do not nest), but never panic for it.
         Err(_) => {
-            let mut labels = Labels {
-                levels,
-                generation: 0,
-                labels: Vec::new(),
-                heap: RadixHeap::new(),
-            };
-            labels.reset(states, levels);
+            let mut labels = Labels::new();
+            labels.reset(nodes, levels);
             f(&mut labels)
         }
     })
 }
 
 impl Labels {
-    fn reset(&mut self, states: usize, levels: usize) {
+    fn reset(&mut self, nodes: usize, levels: usize) {
         self.levels = levels;
         self.heap.clear();
         if self.generation == u32::MAX {
             self.generation = 0;
-            self.labels.iter_mut().for_each(|l| l.stamp = 0);
+            self.best.iter_mut().for_each(|l| *l = 0);
         }
         self.generation += 1;
-        if self.labels.len() < states {
-            self.labels.resize(
+        self.tag = u64::from(self.generation) << 32;
+        let states = nodes * levels;
+        if self.best.len() < states {
+            self.best.resize(states, 0);
+            self.via.resize(
                 states,
-                Label {
-                    stamp: 0,
-                    best: u32::MAX,
+                Via {
                     parent: NO_PARENT,
                     link: 0,
+                    h: 0.0,
                 },
             );
         }
@@ -469,22 +553,20 @@ impl Labels {
 
     #[inline]
     fn best(&self, state: usize) -> u32 {
-        let l = &self.labels[state];
-        if l.stamp == self.generation {
-            l.best
-        } else {
-            u32::MAX
-        }
+        u32::try_from(self.best[state].wrapping_sub(self.tag)).unwrap_or(u32::MAX)
+    }
+
+    /// True if the label of `state` is no later than `g` (one load, one
+    /// compare: a stale label compares above every `g`).
+    #[inline]
+    fn no_later(&self, state: usize, g: u32) -> bool {
+        self.best[state].wrapping_sub(self.tag) <= u64::from(g)
     }
 
     #[inline]
-    fn set(&mut self, state: usize, best: u32, parent: u32, link: u32) {
-        self.labels[state] = Label {
-            stamp: self.generation,
-            best,
-            parent,
-            link,
-        };
+    fn set(&mut self, state: usize, best: u32, parent: u32, link: u32, h: f64) {
+        self.best[state] = self.tag | u64::from(best);
+        self.via[state] = Via { parent, link, h };
     }
 
     fn state(&self, node: NodeId, j: usize) -> usize {
@@ -496,9 +578,9 @@ impl Labels {
     fn dominated(&self, node: u32, j: usize, g: u32) -> bool {
         let base = node as usize * self.levels;
         if self.levels == 1 {
-            return self.best(base) <= g;
+            return self.no_later(base, g);
         }
-        (base..=base + j).any(|s| self.best(s) <= g)
+        (base..=base + j).any(|s| self.no_later(s, g))
     }
 
     /// Follows parent links back to the start. Parents only ever change to
@@ -508,12 +590,12 @@ impl Labels {
     fn route(&self, mut state: usize, map: &NavMap) -> Route {
         let mut links = Vec::new();
         loop {
-            let l = self.labels[state];
-            if l.stamp != self.generation || l.parent == NO_PARENT {
+            let v = self.via[state];
+            if self.best(state) == u32::MAX || v.parent == NO_PARENT {
                 break;
             }
-            links.push(LinkId(l.link));
-            state = l.parent as usize;
+            links.push(LinkId(v.link));
+            state = v.parent as usize;
         }
         links.reverse();
         let ticks = links.iter().map(|&l| map.ticks(l)).sum();
@@ -526,9 +608,10 @@ type Found = Result<(Option<Route>, SearchStats), PathError>;
 fn exact(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId) -> Found {
     let mut stats = SearchStats::default();
     let s0 = labels.state(start, 0);
-    labels.set(s0, 0, NO_PARENT, 0);
-    let mut heap = std::mem::replace(&mut labels.heap, RadixHeap::new());
-    heap.push(key(ctx.h(start.0)), 0, s0 as u32);
+    let h0 = ctx.h(start.0);
+    labels.set(s0, 0, NO_PARENT, 0, h0);
+    let mut heap = std::mem::replace(&mut labels.heap, BucketQueue::new());
+    heap.push(key(h0), 0, s0 as u32);
     let found = loop {
         let Some((_, g, state)) = heap.pop() else {
             break Ok((None, stats));
@@ -538,7 +621,7 @@ fn exact(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId) -> Fou
             stats.pruned += 1;
             continue;
         }
-        let node = NodeId((state / ctx.levels) as u32);
+        let (node, _) = ctx.split(state);
         if node == goal {
             break Ok((Some(labels.route(state, ctx.map)), stats));
         }
@@ -571,11 +654,32 @@ fn expand(
         });
     }
     stats.expanded += 1;
-    let node = NodeId((state / ctx.levels) as u32);
-    let j = state % ctx.levels;
+    let (node, j) = ctx.split(state);
     let capped = ctx.opts.max_jumps.is_some();
     let first = ctx.map.link_ids_from(node).start;
     let filter = ctx.forbid.contains(&true) || !ctx.banned.is_empty();
+    if !filter && !capped {
+        // The common case, one state per node and every link allowed: the
+        // loop below without its per-link tests.
+        for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
+            let g2 = g + u32::from(e.ticks);
+            let s2 = e.target as usize;
+            let seen = labels.best[s2];
+            if seen.wrapping_sub(labels.tag) <= u64::from(g2) {
+                stats.pruned += 1;
+                continue;
+            }
+            // A current label (stamped this search) holds the node's bound.
+            let h = if seen >= labels.tag {
+                labels.via[s2].h
+            } else {
+                ctx.h(e.target)
+            };
+            labels.set(s2, g2, state as u32, first + k as u32, h);
+            push(f64::from(g2) + h, g2, s2);
+        }
+        return Ok(());
+    }
     for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
         let id = first + k as u32;
         if filter && (ctx.forbid[e.kind as usize] || ctx.banned.binary_search(&LinkId(id)).is_ok())
@@ -592,8 +696,14 @@ fn expand(
             continue;
         }
         let s2 = e.target as usize * ctx.levels + j2;
-        labels.set(s2, g2, state as u32, id);
-        push(f64::from(g2) + ctx.h(e.target), g2, s2);
+        // With one state per node, a current label holds the node's bound.
+        let h = if ctx.levels == 1 && labels.best[s2] >= labels.tag {
+            labels.via[s2].h
+        } else {
+            ctx.h(e.target)
+        };
+        labels.set(s2, g2, state as u32, id, h);
+        push(f64::from(g2) + h, g2, s2);
     }
     Ok(())
 }
@@ -601,7 +711,7 @@ fn expand(
 fn beam(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId, width: usize) -> Found {
     let mut stats = SearchStats::default();
     let s0 = labels.state(start, 0);
-    labels.set(s0, 0, NO_PARENT, 0);
+    labels.set(s0, 0, NO_PARENT, 0, ctx.h(start.0));
     let mut frontier: Vec<(u32, usize)> = vec![(0, s0)];
     let mut found: Option<usize> = None;
     while !frontier.is_empty() {
@@ -611,7 +721,7 @@ fn beam(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId, width: 
                 stats.pruned += 1;
                 continue;
             }
-            let node = NodeId((state / ctx.levels) as u32);
+            let (node, _) = ctx.split(state);
             if node == goal {
                 if found.is_none_or(|f| g < labels.best(f)) {
                     found = Some(state);
@@ -643,7 +753,120 @@ fn beam(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId, width: 
 
 #[cfg(test)]
 mod tests {
-    use super::RadixHeap;
+    use super::BucketQueue;
+
+    #[test]
+    fn bucket_queue_pops_exactly_as_the_radix_heap_did() {
+        let mut x = 99u64;
+        let mut rand = move || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            x >> 33
+        };
+        let mut overflowed = 0;
+        for trial in 0..40u32 {
+            let (mut queue, mut heap) = (BucketQueue::new(), RadixHeap::new());
+            queue.clear();
+            let mut last = 0;
+            let (mut pops, mut pushed) = (0, 0u32);
+            for round in 0..3000u32 {
+                for _ in 0..rand() % 4 {
+                    // Mostly near the last key, with ties, some far past the
+                    // ring, and now and then below it.
+                    let r = rand();
+                    let k = match r % 16 {
+                        0 => last + BucketQueue::RING + r % 3000,
+                        1 => last.saturating_sub(r % 3),
+                        _ => last + r % (u64::from(trial % 5) * 8 + 2),
+                    };
+                    overflowed += usize::from(k >= last + BucketQueue::RING);
+                    // A unique payload, so that any difference in order shows.
+                    pushed += 1;
+                    queue.push(k, pushed, round);
+                    heap.push(k, pushed, round);
+                }
+                if rand() % 3 > 0 {
+                    let got = queue.pop();
+                    assert_eq!(got, heap.pop(), "trial {trial}, round {round}");
+                    if let Some((k, ..)) = got {
+                        last = k;
+                        pops += 1;
+                    }
+                }
+            }
+            while let Some(e) = heap.pop() {
+                assert_eq!(queue.pop(), Some(e));
+                pops += 1;
+            }
+            assert_eq!(queue.pop(), None);
+            assert!(pops > 1000);
+        }
+        assert!(overflowed > 100);
+    }
+
+    /// The queue the exact search used before [`BucketQueue`], the reference
+    /// for its pop order. A monotone priority queue of `(key, g, state)`: every key pushed is at
+    /// least the last key popped (A* with a consistent heuristic). Keys live in
+    /// buckets by the highest bit in which they differ from the last popped
+    /// key, so push is O(1) and each entry moves down at most 64 times.
+    pub(super) struct RadixHeap {
+        last: u64,
+        len: usize,
+        buckets: [Vec<(u64, u32, u32)>; 65],
+    }
+
+    impl RadixHeap {
+        const fn new() -> Self {
+            Self {
+                last: 0,
+                len: 0,
+                buckets: [const { Vec::new() }; 65],
+            }
+        }
+
+        fn clear(&mut self) {
+            self.last = 0;
+            self.len = 0;
+            self.buckets.iter_mut().for_each(Vec::clear);
+        }
+
+        fn bucket(&self, key: u64) -> usize {
+            (64 - (key ^ self.last).leading_zeros()) as usize
+        }
+
+        #[inline]
+        fn push(&mut self, key: u64, g: u32, state: u32) {
+            // A key below the last popped one would mean an inconsistent
+            // heuristic; it is served next rather than lost.
+            let key = key.max(self.last);
+            let b = self.bucket(key);
+            self.buckets[b].push((key, g, state));
+            self.len += 1;
+        }
+
+        #[inline]
+        fn pop(&mut self) -> Option<(u64, u32, u32)> {
+            if self.len == 0 {
+                return None;
+            }
+            if self.buckets[0].is_empty() {
+                let i = self.buckets.iter().position(|b| !b.is_empty())?;
+                let moved = std::mem::take(&mut self.buckets[i]);
+                self.last = moved.iter().map(|e| e.0).min().unwrap_or(self.last);
+                for &e in &moved {
+                    let b = self.bucket(e.0);
+                    self.buckets[b].push(e);
+                }
+                // Hand the emptied allocation back to its bucket.
+                let mut moved = moved;
+                moved.clear();
+                if self.buckets[i].is_empty() {
+                    self.buckets[i] = moved;
+                }
+            }
+            self.len -= 1;
+            self.buckets[0].pop()
+        }
+    }
 
     #[test]
     fn radix_heap_pops_keys_in_order_while_pushes_stay_monotone() {
