@@ -14,13 +14,19 @@
 //! base, branching into its steering options at each switch tick) comparing
 //! the checks against the level; while they hold, the real performance *is*
 //! the template, landing and settle included, and nothing is simulated.
-//! At the first check that fails, the template is rebuilt from the state
-//! just before that tick in a world that now knows that cell's real class,
-//! and the rebuilt branch is kept for the next cell that meets the same
+//! At the first check that fails, the branch is simulated on from the state
+//! just before that tick in the cell's real terrain (every lookup still
+//! recorded as a check), and kept for the next cell that meets the same
 //! terrain. The tree therefore grows toward the terrain a level actually
 //! has, and a cell pays for simulation only where its surroundings differ
-//! from every cell walked before. The result is identical to simulating
-//! every program from scratch.
+//! from every cell walked before.
+//!
+//! The death test against the level's bottom (PHYSICS.md step 8) is
+//! repeated per cell from each node's deepest point, so falls into pits stay
+//! in the tree. A landing's settle is simulated only when a cell first
+//! needs that link: most landings are beaten by a link already kept, which
+//! the braking lower bound shows before any settle tick. The result is
+//! identical to simulating every program from scratch.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -28,7 +34,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::jump::{Family, families, fly_branch, kind_of, run_family};
-use super::{Best, LinkKind, MAX_ACTION_TICKS, Sim, jump_took_effect, land_target, settle};
+use super::{
+    Best, LinkKind, MAX_ACTION_TICKS, SETTLE_SLACK, Sim, jump_took_effect, land_target, settle,
+};
 use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
 use crate::physics::{Body, Input, Physics, Tiles};
@@ -39,11 +47,10 @@ const DEPTH: f64 = 12.0;
 /// Floor columns on each side of the start in the first assumed world (the
 /// run-up needs them).
 const FLOOR: i32 = 3;
-/// The class of a cell below the level's bottom row; such branches are
-/// simulated exactly, not kept.
-const BELOW: u8 = 4;
 /// The step index of the checks made by the landing procedure.
-const LAND: u32 = u32::MAX;
+const LAND: u32 = u32::MAX - 1;
+/// The step index of the checks made by the settle.
+const SETTLE: u32 = u32::MAX;
 /// Bytes of grown branches one thread keeps before it stops growing the
 /// tree and simulates unseen terrain directly.
 const GROWN_BYTES: usize = 16 << 20;
@@ -111,7 +118,19 @@ struct Outcome {
     to: Cell,
     kind: LinkKind,
     jumps: u8,
-    settle: Vec<Input>,
+    /// Ticks of braking alone to rest (a lower bound on the settle's).
+    braking: u32,
+    /// The body as it landed.
+    landing: Body,
+    settle: Settle,
+}
+
+/// A landing's settle phase: simulated when a cell first needs the link
+/// (most landings are beaten by a link already kept, and never need it).
+enum Settle {
+    Unknown,
+    Failed,
+    Done(Vec<Input>),
 }
 
 /// A stretch of one program between branch points.
@@ -131,6 +150,11 @@ struct Node {
     end: End,
     children: Vec<u32>,
     outcome: Option<Outcome>,
+    /// The deepest the box's top went (`y - h`) over the node's steps,
+    /// leaving out a last step that died below the level's bottom.
+    deepest: f64,
+    /// `y - h` of that last step, when the node died below the bottom.
+    fell_out: Option<f64>,
 }
 
 impl Node {
@@ -141,7 +165,10 @@ impl Node {
             + self.snaps.len() * size_of::<Snap>()
             + self.checks.len() * size_of::<Check>()
             + self.children.len() * 4
-            + self.outcome.as_ref().map_or(0, |o| o.settle.len() * 3)
+            + self.outcome.as_ref().map_or(0, |o| match &o.settle {
+                Settle::Done(t) => t.len() * size_of::<Input>(),
+                _ => 0,
+            })
     }
 }
 
@@ -193,18 +220,22 @@ impl Known {
 
 /// The assumed world a node is simulated in: known facts, else the floor
 /// under the start and nothing; every first use of a cell becomes a check.
-struct World {
+struct World<'r> {
     known: RefCell<Known>,
     checks: RefCell<Vec<Check>>,
     step: std::cell::Cell<u32>,
+    /// The real terrain around a start cell, when a branch is grown for
+    /// it; `None` for the assumed world of the base trees.
+    real: Option<&'r Walker<'r>>,
 }
 
-impl World {
-    fn new(known: Known) -> Self {
+impl<'r> World<'r> {
+    fn new(known: Known, real: Option<&'r Walker<'r>>) -> Self {
         Self {
             known: RefCell::new(known),
             checks: RefCell::new(Vec::new()),
             step: std::cell::Cell::new(0),
+            real,
         }
     }
 
@@ -213,14 +244,18 @@ impl World {
         if let Some(c) = known.get(dc, dr, standable) {
             return c;
         }
-        // Assume standable, and the floor under the start.
-        let class = u8::from(standable || (dr == 1 && dc.abs() <= FLOOR));
-        let fact = Fact {
+        let mut fact = Fact {
             dc,
             dr,
             standable,
-            class,
+            class: 0,
         };
+        fact.class = match self.real {
+            Some(w) => w.real(&fact),
+            // Assume standable, and the floor under the start.
+            None => u8::from(standable || (dr == 1 && dc.abs() <= FLOOR)),
+        };
+        let class = fact.class;
         known.insert(&fact);
         self.checks.borrow_mut().push(Check {
             step: self.step.get(),
@@ -230,7 +265,7 @@ impl World {
     }
 }
 
-impl Tiles for World {
+impl Tiles for World<'_> {
     fn tile_at(&self, col: i64, row: i64) -> Tile {
         let (Ok(c), Ok(r)) = (i32::try_from(col), i32::try_from(row)) else {
             return Tile::Solid;
@@ -238,7 +273,18 @@ impl Tiles for World {
         tile_of(self.fact(c, r, false))
     }
     fn rows(&self) -> f64 {
-        f64::INFINITY
+        self.real.map_or(f64::INFINITY, Walker::rows)
+    }
+}
+
+/// The settle of a landing in `world`, its lookups checked at [`SETTLE`].
+fn settle_in(world: &World<'_>, p: &Physics, o: &Outcome) -> Settle {
+    let mut body = o.landing;
+    let mut tape = Vec::new();
+    if settle(world, p, &mut body, o.to, &mut tape) {
+        Settle::Done(tape)
+    } else {
+        Settle::Failed
     }
 }
 
@@ -276,6 +322,7 @@ impl Grower<'_> {
         t0: usize,
         world: World,
         land_only: bool,
+        want: &dyn Fn(Cell, LinkKind, u32, u8) -> bool,
     ) -> u32 {
         let p = self.p;
         let fam = &self.families[family as usize];
@@ -292,6 +339,8 @@ impl Grower<'_> {
             end: End::Landed,
             children: Vec::new(),
             outcome: None,
+            deepest: f64::NEG_INFINITY,
+            fell_out: None,
         };
         let run_up = fam.base.run_up;
         let until = if steer.is_none() {
@@ -302,7 +351,7 @@ impl Grower<'_> {
         let mut t = t0;
         if !land_only {
             n.end = loop {
-                if t >= MAX_ACTION_TICKS || s.body.y > 1.0 + DEPTH {
+                if t >= MAX_ACTION_TICKS || (world.real.is_none() && s.body.y > 1.0 + DEPTH) {
                     break End::Open;
                 }
                 if until == Some(t) {
@@ -335,31 +384,47 @@ impl Grower<'_> {
         }
         if n.end == End::Landed {
             world.step.set(LAND);
-            let mut body = s.body;
             let stand = |c: Cell| world.fact(c.col, c.row, true) == 1;
-            if let Some((to, _)) = land_target(&world, p, &body, stand) {
-                let mut tape = Vec::new();
-                if settle(&world, p, &mut body, to, &mut tape) {
-                    n.outcome = Some(Outcome {
-                        to,
-                        kind: kind_of(s.jumps),
-                        jumps: s.jumps,
-                        settle: tape,
-                    });
+            if let Some((to, braking)) = land_target(&world, p, &s.body, stand) {
+                let mut o = Outcome {
+                    to,
+                    kind: kind_of(s.jumps),
+                    jumps: s.jumps,
+                    braking,
+                    landing: s.body,
+                    settle: Settle::Unknown,
+                };
+                let action = (t0 + n.inputs.len()) as u32;
+                if want(to, o.kind, action + braking + SETTLE_SLACK, o.jumps) {
+                    world.step.set(SETTLE);
+                    o.settle = settle_in(&world, p, &o);
                 }
+                n.outcome = Some(o);
             }
         }
         n.checks = world.checks.take();
+        // PHYSICS.md step 8 compares `y - h` with the bottom each step; the
+        // walker repeats those comparisons against a real cell's bottom.
+        let rows = world.rows();
+        for (i, snap) in n.snaps.iter().enumerate() {
+            let top = snap.body.y - p.h;
+            if top > rows && i + 1 == n.snaps.len() {
+                n.fell_out = Some(top);
+            } else {
+                n.deepest = n.deepest.max(top);
+            }
+        }
         let id = offset + out.len() as u32;
         let end = n.end;
         let len = n.inputs.len() as u32;
         out.push(n);
         if end == End::Branch {
             let k = until.expect("a branch has a switch") - run_up;
+            let real = world.real;
             let known = world.known.into_inner();
             let mut children = Vec::new();
             for &b in &fam.targets {
-                let w = World::new(known.clone());
+                let w = World::new(known.clone(), real);
                 children.push(self.build(
                     out,
                     offset,
@@ -371,9 +436,10 @@ impl Grower<'_> {
                     t,
                     w,
                     false,
+                    want,
                 ));
             }
-            let w = World::new(known);
+            let w = World::new(known, real);
             children.push(self.build(
                 out,
                 offset,
@@ -385,6 +451,7 @@ impl Grower<'_> {
                 t,
                 w,
                 false,
+                want,
             ));
             out[(id - offset) as usize].children = children;
         }
@@ -415,8 +482,9 @@ impl JumpTemplates {
                 Vec::new(),
                 start,
                 0,
-                World::new(Known::new()),
+                World::new(Known::new(), None),
                 false,
+                &|_, _, _, _| true,
             );
             out
         };
@@ -486,6 +554,17 @@ pub fn clear_caches() {
     GENERATION.fetch_add(1, Ordering::Relaxed);
 }
 
+/// Where a real cell first departs from a node.
+#[derive(Clone, Copy)]
+enum Miss {
+    /// Check `j` fails: the cell's real class is `real`.
+    Check { j: usize, real: u8 },
+    /// The node must be simulated on from this step in the real terrain:
+    /// the death test against the level's bottom comes out otherwise there,
+    /// or (at the node's end) the template stopped following a deep fall.
+    Resume { step: u32 },
+}
+
 /// One thread's grown branches on top of the shared base trees.
 struct Grown {
     base: Arc<JumpTemplates>,
@@ -547,36 +626,49 @@ impl Grown {
         }
     }
 
-    /// The node replacing `id` from its check `j` on, where the real class
-    /// is `real`: from the memo, or built now. `None` when it must not be
-    /// kept (below the level, or the memory budget is spent).
-    fn rebuilt(&mut self, id: u32, j: usize, real: u8) -> Option<u32> {
-        if let Some(&r) = self.rebuilt.get(&(id, j as u32, real)) {
+    /// The node replacing `id` from where a real cell first departs from
+    /// it (`miss`), grown in that cell's real terrain `w`: from the memo, or
+    /// built now. `None` when the memory budget is spent.
+    fn rebuilt(&mut self, id: u32, miss: Miss, w: &Walker<'_>, best: &Best) -> Option<u32> {
+        let key = match miss {
+            Miss::Check { j, real } => (id, j as u32, real),
+            Miss::Resume { step } => (id, u32::MAX - step, u8::MAX),
+        };
+        if let Some(&r) = self.rebuilt.get(&key) {
             return Some(r);
         }
-        if real == BELOW || self.bytes > GROWN_BYTES {
+        if self.bytes > GROWN_BYTES {
             return None;
         }
         let n = self.node(id);
-        let check = n.checks[j];
-        let mut known = self.known_before(id, j);
-        let fact = Fact {
-            class: real,
-            ..check.fact
+        let (known, seed, step) = match miss {
+            Miss::Check { j, real } => {
+                let check = n.checks[j];
+                let mut known = self.known_before(id, j);
+                let fact = Fact {
+                    class: real,
+                    ..check.fact
+                };
+                known.insert(&fact);
+                let mut seed: Vec<Fact> = n.checks[..j]
+                    .iter()
+                    .filter(|c| c.step == check.step)
+                    .map(|c| c.fact)
+                    .collect();
+                seed.push(fact);
+                (known, seed, check.step)
+            }
+            Miss::Resume { step } => {
+                let j = n.checks.partition_point(|c| c.step < step);
+                (self.known_before(id, j), Vec::new(), step)
+            }
         };
-        known.insert(&fact);
-        let mut seed: Vec<Fact> = n.checks[..j]
-            .iter()
-            .filter(|c| c.step == check.step)
-            .map(|c| c.fact)
-            .collect();
-        seed.push(fact);
         let (family, steer) = (n.family, n.steer);
-        let land_only = check.step == LAND;
+        let land_only = step >= LAND;
         let step = if land_only {
             n.inputs.len() as u32
         } else {
-            check.step
+            step
         };
         let from = self.snap_before(id, step);
         let t0 = n.start as usize + step as usize;
@@ -596,13 +688,38 @@ impl Grown {
             seed,
             from,
             t0,
-            World::new(known),
+            World::new(known, Some(w)),
             land_only,
+            &|to, kind, ticks, jumps| best.could_improve(w.at(to), kind, ticks, jumps),
         );
         self.bytes += out.iter().map(Node::bytes).sum::<usize>() + 64;
         self.nodes.extend(out);
-        self.rebuilt.insert((id, j as u32, real), r);
+        self.rebuilt.insert(key, r);
         Some(r)
+    }
+
+    /// Simulates the settle of grown node `id`'s landing in `w`'s terrain
+    /// and keeps it, with its checks, for the cells after.
+    fn settle_for(&mut self, id: u32, w: &Walker<'_>) {
+        let b = self.base.nodes.len() as u32;
+        if id < b {
+            return;
+        }
+        let n = self.node(id);
+        let world = World::new(self.known_before(id, n.checks.len()), Some(w));
+        world.step.set(SETTLE);
+        let Some(o) = &n.outcome else { return };
+        let settle = settle_in(&world, &self.base.p, o);
+        let checks = world.checks.take();
+        let n = &mut self.nodes[(id - b) as usize];
+        self.bytes += checks.len() * size_of::<Check>();
+        if let Settle::Done(t) = &settle {
+            self.bytes += t.len() * size_of::<Input>();
+        }
+        n.checks.extend(checks);
+        if let Some(o) = &mut n.outcome {
+            o.settle = settle;
+        }
     }
 
     /// Appends the tape of node `id` up to its step `i` (all of it for
@@ -673,48 +790,104 @@ impl Walker<'_> {
         if f.standable {
             return u8::from(self.classes.is_standable(Cell::new(c, r)));
         }
-        if i64::from(f.dr) >= self.below {
-            return BELOW;
-        }
         class(self.level.tile_at(i64::from(c), i64::from(r)))
+    }
+
+    /// The level's bottom in the frame, as [`crate::Frame`] has it.
+    fn rows(&self) -> f64 {
+        self.below as f64
+    }
+
+    /// The first step of node `n` whose death test against this cell's
+    /// bottom differs from the node's, if any.
+    fn bottom_miss(&self, n: &Node, p: &Physics) -> Option<u32> {
+        let rows = self.rows();
+        if n.deepest <= rows && n.fell_out.is_none_or(|top| top > rows) {
+            return None;
+        }
+        let last = n.snaps.len().saturating_sub(1);
+        n.snaps.iter().enumerate().find_map(|(i, s)| {
+            let fell = i == last && n.fell_out.is_some();
+            ((s.body.y - p.h > rows) != fell).then_some(i as u32)
+        })
+    }
+
+    /// A cell of the level from a cell of the frame.
+    fn at(&self, c: Cell) -> Cell {
+        Cell::new(self.from.col + c.col, self.from.row + c.row)
+    }
+
+    /// The first of checks `range` of `n` that fails here, and its step.
+    fn first_miss(&self, n: &Node, range: std::ops::Range<usize>) -> Option<(Miss, u32)> {
+        n.checks[range.clone()]
+            .iter()
+            .zip(range)
+            .find_map(|(c, j)| {
+                let real = self.real(&c.fact);
+                (real != c.fact.class).then_some((Miss::Check { j, real }, c.step))
+            })
+    }
+
+    /// Goes on from where this cell departs from node `id`: down the branch
+    /// grown for it, or by exact simulation.
+    fn missed(&self, g: &mut Grown, id: u32, (m, step): (Miss, u32), best: &mut Best) {
+        let step = (step < LAND).then_some(step);
+        match g.rebuilt(id, m, self, best) {
+            Some(r) => self.walk(g, r, best),
+            None => self.exact(g, id, step, best),
+        }
     }
 
     fn walk(&self, g: &mut Grown, id: u32, best: &mut Best) {
         let n = g.node(id);
-        let mut miss = None;
-        for (j, c) in n.checks.iter().enumerate() {
-            let real = self.real(&c.fact);
-            if real != c.fact.class {
-                miss = Some((j, real));
-                break;
-            }
+        let settle_from = n.checks.partition_point(|c| c.step < SETTLE);
+        let mut miss = self.first_miss(n, 0..settle_from);
+        // A step's lookups come before its death test.
+        if let Some(step) = self.bottom_miss(n, self.p)
+            && miss.is_none_or(|(_, at)| at > step)
+        {
+            miss = Some((Miss::Resume { step }, step));
         }
-        if let Some((j, real)) = miss {
-            let step = match n.checks[j].step {
-                LAND => None,
-                s => Some(s),
-            };
-            match g.rebuilt(id, j, real) {
-                Some(r) => self.walk(g, r, best),
-                None => self.exact(g, id, step, best),
-            }
+        if let Some(m) = miss {
+            self.missed(g, id, m, best);
             return;
         }
         match n.end {
             End::Landed => {
-                if let Some(o) = &n.outcome {
-                    let action = n.start + n.inputs.len() as u32;
+                let Some(o) = &n.outcome else { return };
+                let to = self.at(o.to);
+                let action = n.start + n.inputs.len() as u32;
+                let lower_bound = action + o.braking + SETTLE_SLACK;
+                if to == self.from || !best.could_improve(to, o.kind, lower_bound, o.jumps) {
+                    return;
+                }
+                if matches!(o.settle, Settle::Unknown) {
+                    g.settle_for(id, self);
+                }
+                let n = g.node(id);
+                if let Some(m) = self.first_miss(n, settle_from..n.checks.len()) {
+                    self.missed(g, id, m, best);
+                    return;
+                }
+                let Some(o) = &n.outcome else { return };
+                if let Settle::Done(tape) = &o.settle {
                     best.offer_template(
-                        Cell::new(self.from.col + o.to.col, self.from.row + o.to.row),
+                        to,
                         o.kind,
                         action,
-                        action + o.settle.len() as u32,
+                        action + tape.len() as u32,
                         o.jumps,
                         id,
                     );
                 }
             }
-            End::Open => self.exact(g, id, Some(n.inputs.len() as u32), best),
+            End::Open => {
+                let step = n.inputs.len() as u32;
+                match g.rebuilt(id, Miss::Resume { step }, self, best) {
+                    Some(r) => self.walk(g, r, best),
+                    None => self.exact(g, id, Some(step), best),
+                }
+            }
             End::Failed => {}
             End::Branch => {
                 for i in 0..n.children.len() {
@@ -754,8 +927,12 @@ impl Walker<'_> {
 fn materialize(g: &Grown, best: &mut Best) {
     best.fill_templates(|id, tape| {
         g.tape(id, None, tape);
-        if let Some(o) = &g.node(id).outcome {
-            tape.extend_from_slice(&o.settle);
+        if let Some(Outcome {
+            settle: Settle::Done(settle),
+            ..
+        }) = &g.node(id).outcome
+        {
+            tape.extend_from_slice(settle);
         }
     });
 }
