@@ -381,16 +381,26 @@ impl Body {
         // 6. Move y.
         let y_prev = self.y;
         self.y += self.vy * dt;
-        let rows = span(self.y - p.h, self.y);
+        let moved_rows = span(self.y - p.h, self.y);
+        // The rows of `moved_rows` holding a hazard in `cols` (bit `i` for
+        // row `moved_rows.start + i`), when move y looked at every tile of
+        // the box: step 8 then needs no lookup of those rows again.
+        let mut hazards = 0u64;
+        let mut scanned = false;
         let mut snapped = false;
         if self.vy > 0.0 {
+            scanned = true;
             let mut top = f64::INFINITY;
-            for r in rows.clone() {
+            for (i, r) in moved_rows.clone().enumerate() {
                 let t = r as f64;
                 for c in cols.clone() {
                     let lands = match level.tile_at(c, r) {
                         Tile::Solid => true,
                         Tile::OneWay => !input.down && y_prev <= t + EPS,
+                        Tile::Hazard => {
+                            hazards |= 1u64.wrapping_shl(i as u32);
+                            false
+                        }
                         _ => false,
                     };
                     if lands {
@@ -404,11 +414,14 @@ impl Body {
                 snapped = true;
             }
         } else if self.vy < 0.0 {
+            scanned = true;
             let mut bottom = f64::NEG_INFINITY;
-            for r in rows.clone() {
+            for (i, r) in moved_rows.clone().enumerate() {
                 for c in cols.clone() {
-                    if level.tile_at(c, r).is_solid() {
-                        bottom = bottom.max(r as f64 + 1.0);
+                    match level.tile_at(c, r) {
+                        Tile::Solid => bottom = bottom.max(r as f64 + 1.0),
+                        Tile::Hazard => hazards |= 1u64.wrapping_shl(i as u32),
+                        _ => {}
                     }
                 }
             }
@@ -418,11 +431,6 @@ impl Body {
                 snapped = true;
             }
         }
-        let rows = if snapped {
-            span(self.y - p.h, self.y)
-        } else {
-            rows
-        };
 
         // 7. Contacts.
         self.grounded = false;
@@ -441,12 +449,25 @@ impl Body {
         }
 
         // 8. Death.
-        if self.y - p.h > level.rows()
-            || rows
-                .into_iter()
-                .any(|r| cols.clone().any(|c| level.tile_at(c, r) == Tile::Hazard))
-        {
+        if self.y - p.h > level.rows() {
             self.dead = true;
+        } else if scanned && !snapped {
+            // The box is the one move y scanned.
+            self.dead = hazards != 0;
+        } else {
+            let rows = span(self.y - p.h, self.y);
+            // Rows move y scanned answer from `hazards` (whose bits cannot
+            // alias: at most 64 rows); the others are looked up, in order.
+            let known = moved_rows.end.wrapping_sub(moved_rows.start) as u64;
+            let known = if scanned && known <= 64 { known } else { 0 };
+            self.dead = rows.into_iter().any(|r| {
+                let i = r.wrapping_sub(moved_rows.start) as u64;
+                if i < known {
+                    hazards >> i & 1 != 0
+                } else {
+                    cols.clone().any(|c| level.tile_at(c, r) == Tile::Hazard)
+                }
+            });
         }
 
         self.jump_held_last_tick = input.jump;
