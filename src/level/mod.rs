@@ -420,12 +420,14 @@ impl Level {
     #[must_use]
     #[inline]
     pub fn tile_at(&self, col: i64, row: i64) -> Tile {
-        if col < 0 || col >= self.width as i64 || row < 0 {
-            Tile::Solid
-        } else if row >= self.height as i64 {
-            Tile::Empty
-        } else {
+        // One unsigned comparison per axis: negative values wrap above any
+        // side (at most `MAX_SIDE`).
+        if (col as u64) < self.width as u64 && (row as u64) < self.height as u64 {
             self.tiles[row as usize * self.width + col as usize]
+        } else if (col as u64) >= self.width as u64 || row < 0 {
+            Tile::Solid
+        } else {
+            Tile::Empty
         }
     }
 
