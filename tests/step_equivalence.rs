@@ -7,7 +7,8 @@
 //! bit-identical after every tick, through a [`Level`], through a [`Frame`]
 //! and through a recording view that logs the first lookup of every cell the
 //! way the link templates' assumed world does: fast paths may skip repeated
-//! lookups, never first ones, and never reorder them.
+//! lookups, never first ones, and never reorder them. Levels without
+//! hazards take the shortcut of [`Tiles::has_hazards`].
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -391,4 +392,29 @@ fn fast_step_is_bit_identical_to_the_plain_step() {
     // The sample must exercise both outcomes of the hazard test.
     assert!(ticks > 300_000 && hazard_free_ticks > 100_000);
     assert!(hazard_deaths > 100, "{hazard_deaths} deaths on hazards");
+}
+
+#[test]
+fn has_hazards_follows_every_constructor_and_change() {
+    let truth = |l: &Level| l.tiles().contains(&Tile::Hazard);
+    let mut rng = SplitMix64::new(11);
+    for seed in 0..200u64 {
+        let mut l = level(seed, seed % 3);
+        assert_eq!(l.has_hazards(), truth(&l), "seed {seed}");
+        let rebuilt = Level::new(l.width(), l.height(), l.tiles().to_vec()).unwrap();
+        assert_eq!(rebuilt.has_hazards(), truth(&l));
+        let parsed: Level = l.to_string().parse().unwrap();
+        assert_eq!(parsed.has_hazards(), truth(&l));
+        for _ in 0..200 {
+            let c = Cell::new(
+                rng.below(l.width() as u64 + 2) as i32 - 1,
+                rng.below(l.height() as u64 + 2) as i32 - 1,
+            );
+            let t = [Tile::Empty, Tile::Solid, Tile::Hazard, Tile::OneWay][rng.below(4) as usize];
+            l.set(c, t);
+            assert_eq!(l.has_hazards(), truth(&l));
+            assert_eq!(Frame::new(&l, c).has_hazards(), truth(&l));
+        }
+    }
+    assert!(!Level::empty(3, 3).unwrap().has_hazards());
 }

@@ -19,6 +19,13 @@ pub trait Tiles {
     /// The number of rows above the open bottom border (step 8 of
     /// `PHYSICS.md`: a body with `y - h` greater than this is dead).
     fn rows(&self) -> f64;
+    /// False only when no tile is a [`Tile::Hazard`], so that step 8 of
+    /// `PHYSICS.md` may skip its hazard lookups. The default, `true`, is
+    /// always correct: the body then looks the hazards up.
+    #[inline]
+    fn has_hazards(&self) -> bool {
+        true
+    }
 }
 
 impl Tiles for Level {
@@ -29,6 +36,10 @@ impl Tiles for Level {
     #[inline]
     fn rows(&self) -> f64 {
         self.height() as f64
+    }
+    #[inline]
+    fn has_hazards(&self) -> bool {
+        Level::has_hazards(self)
     }
 }
 
@@ -84,6 +95,10 @@ impl Tiles for Frame<'_> {
     #[inline]
     fn rows(&self) -> f64 {
         (self.level.height() as i64 - self.row) as f64
+    }
+    #[inline]
+    fn has_hazards(&self) -> bool {
+        self.level.has_hazards()
     }
 }
 
@@ -451,6 +466,8 @@ impl Body {
         // 8. Death.
         if self.y - p.h > level.rows() {
             self.dead = true;
+        } else if !level.has_hazards() {
+            // Nothing to overlap.
         } else if scanned && !snapped {
             // The box is the one move y scanned.
             self.dead = hazards != 0;
