@@ -1,6 +1,6 @@
 //! Seeded random levels, for tests and benchmarks.
 
-use super::{Level, LevelError, Tile};
+use super::{Cell, Level, LevelError, Tile};
 
 /// SplitMix64: a tiny, fast, well-mixed PRNG, stable across platforms and
 /// crate versions (so a seed names the same level forever).
@@ -46,9 +46,7 @@ impl Level {
         let mut rng = SplitMix64::new(seed);
         let (w, h) = (width as i64, height as i64);
         let set = |level: &mut Level, c: i64, r: i64, t: Tile| {
-            if c >= 0 && r >= 0 && c < w && r < h {
-                level.tiles[r as usize * width + c as usize] = t;
-            }
+            level.set(Cell::new(c as i32, r as i32), t);
         };
         // Ground, two rows thick where there is room, with pits.
         let mut c = 0;

@@ -336,11 +336,40 @@ pub fn read_text(path: &FsPath) -> Result<String, LevelError> {
 ///
 /// The left, right and top borders behave as solid; below the bottom row is
 /// open (a body that falls out dies). See `PHYSICS.md`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Eq)]
 pub struct Level {
     width: usize,
     height: usize,
     tiles: Vec<Tile>,
+    /// How many tiles are hazards: a summary of `tiles` that every
+    /// constructor computes and [`Level::set`] keeps, so the body can skip
+    /// its hazard test on levels without any. Not part of the level's
+    /// identity (equality, hashing and `Debug` see the grid only).
+    hazards: usize,
+}
+
+impl PartialEq for Level {
+    fn eq(&self, other: &Self) -> bool {
+        self.width == other.width && self.height == other.height && self.tiles == other.tiles
+    }
+}
+
+impl std::hash::Hash for Level {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.width.hash(state);
+        self.height.hash(state);
+        self.tiles.hash(state);
+    }
+}
+
+impl fmt::Debug for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Level")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("tiles", &self.tiles)
+            .finish()
+    }
 }
 
 impl Level {
@@ -358,10 +387,12 @@ impl Level {
                 len: tiles.len(),
             });
         }
+        let hazards = tiles.iter().filter(|&&t| t == Tile::Hazard).count();
         Ok(Self {
             width,
             height,
             tiles,
+            hazards,
         })
     }
 
@@ -375,6 +406,7 @@ impl Level {
             width,
             height,
             tiles: vec![Tile::Empty; width * height],
+            hazards: 0,
         })
     }
 
@@ -420,23 +452,35 @@ impl Level {
     #[must_use]
     #[inline]
     pub fn tile_at(&self, col: i64, row: i64) -> Tile {
-        if col < 0 || col >= self.width as i64 || row < 0 {
-            Tile::Solid
-        } else if row >= self.height as i64 {
-            Tile::Empty
-        } else {
+        // One unsigned comparison per axis: negative values wrap above any
+        // side (at most `MAX_SIDE`).
+        if (col as u64) < self.width as u64 && (row as u64) < self.height as u64 {
             self.tiles[row as usize * self.width + col as usize]
+        } else if (col as u64) >= self.width as u64 || row < 0 {
+            Tile::Solid
+        } else {
+            Tile::Empty
         }
     }
 
     /// Sets the tile at `cell`; returns false (and changes nothing) off the map.
     pub fn set(&mut self, cell: Cell, tile: Tile) -> bool {
         if self.contains(cell) {
-            self.tiles[cell.row as usize * self.width + cell.col as usize] = tile;
+            let slot = &mut self.tiles[cell.row as usize * self.width + cell.col as usize];
+            self.hazards -= usize::from(*slot == Tile::Hazard);
+            self.hazards += usize::from(tile == Tile::Hazard);
+            *slot = tile;
             true
         } else {
             false
         }
+    }
+
+    /// Whether any tile is a [`Tile::Hazard`] (kept as tiles are set).
+    #[must_use]
+    #[inline]
+    pub fn has_hazards(&self) -> bool {
+        self.hazards > 0
     }
 
     /// All tiles, row-major, top row first.

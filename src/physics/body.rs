@@ -4,6 +4,8 @@
 //! validation and the path follower all drive this code, so planned and
 //! performed motion cannot drift apart.
 
+use std::ops::Range;
+
 use crate::level::{Cell, Level, Tile};
 
 /// What the body sees of a level: the tile at every cell (borders
@@ -17,6 +19,13 @@ pub trait Tiles {
     /// The number of rows above the open bottom border (step 8 of
     /// `PHYSICS.md`: a body with `y - h` greater than this is dead).
     fn rows(&self) -> f64;
+    /// False only when no tile is a [`Tile::Hazard`], so that step 8 of
+    /// `PHYSICS.md` may skip its hazard lookups. The default, `true`, is
+    /// always correct: the body then looks the hazards up.
+    #[inline]
+    fn has_hazards(&self) -> bool {
+        true
+    }
 }
 
 impl Tiles for Level {
@@ -27,6 +36,10 @@ impl Tiles for Level {
     #[inline]
     fn rows(&self) -> f64 {
         self.height() as f64
+    }
+    #[inline]
+    fn has_hazards(&self) -> bool {
+        Level::has_hazards(self)
     }
 }
 
@@ -82,6 +95,10 @@ impl Tiles for Frame<'_> {
     #[inline]
     fn rows(&self) -> f64 {
         (self.level.height() as i64 - self.row) as f64
+    }
+    #[inline]
+    fn has_hazards(&self) -> bool {
+        self.level.has_hazards()
     }
 }
 
@@ -194,7 +211,7 @@ fn inearest(x: f64) -> i64 {
 /// the EPS test; the range is exactly the tiles `c` with
 /// `min(hi, c + 1) - max(lo, c) > EPS`.
 #[inline]
-fn span(lo: f64, hi: f64) -> std::ops::Range<i64> {
+fn span(lo: f64, hi: f64) -> Range<i64> {
     let mut first = ifloor(lo);
     let mut last = ifloor(hi);
     if !overlaps(lo, hi, first as f64, first as f64 + 1.0) {
@@ -205,6 +222,19 @@ fn span(lo: f64, hi: f64) -> std::ops::Range<i64> {
     }
     // Half-open: loops over a `Range` compile tighter than `RangeInclusive`.
     first..last + 1
+}
+
+/// Whether a solid tile of column `edge`'s nearest integer plus `shift`
+/// touches a box side at `edge` (within EPS) on one of `rows` (the box's
+/// row span): the wall tests of step 7, for a row span computed once.
+#[inline]
+fn wall_at<T: Tiles + ?Sized>(level: &T, edge: f64, shift: i64, rows: Range<i64>) -> bool {
+    let c = inearest(edge);
+    if (c as f64 - edge).abs() > EPS {
+        return false;
+    }
+    let col = c + shift;
+    rows.into_iter().any(|r| level.tile_at(col, r).is_solid())
 }
 
 impl Body {
@@ -268,39 +298,33 @@ impl Body {
     /// overlaps it vertically.
     #[must_use]
     pub fn touches_wall_left<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
-        let edge = self.x - p.w / 2.0;
-        let c = inearest(edge);
-        if (c as f64 - edge).abs() > EPS {
-            return false;
-        }
-        let col = c - 1;
-        span(self.y - p.h, self.y).any(|r| level.tile_at(col, r).is_solid())
+        wall_at(level, self.x - p.w / 2.0, -1, span(self.y - p.h, self.y))
     }
 
     /// A solid tile or border touches the box's right side (within EPS) and
     /// overlaps it vertically.
     #[must_use]
     pub fn touches_wall_right<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
-        let edge = self.x + p.w / 2.0;
-        let c = inearest(edge);
-        if (c as f64 - edge).abs() > EPS {
-            return false;
-        }
-        let col = c;
-        span(self.y - p.h, self.y).any(|r| level.tile_at(col, r).is_solid())
+        wall_at(level, self.x + p.w / 2.0, 0, span(self.y - p.h, self.y))
     }
 
     /// Advances one tick, following `PHYSICS.md` step by step.
+    ///
+    /// Each tile span is computed once and reused while the box keeps that
+    /// side (`span` is a pure function of the same `f64` values, so the
+    /// tiles looked up, and their order, are those of the plain rules).
     pub fn step<T: Tiles + ?Sized>(&mut self, level: &T, p: &Physics, input: Input) {
         if self.dead {
             return;
         }
         let dt = p.dt;
         let pressed = input.jump && !self.jump_held_last_tick;
+        // The rows of the box as the tick starts: y changes first in step 6.
+        let rows = span(self.y - p.h, self.y);
         let (wall_left, wall_right) = if p.wall_jump.is_some() && !self.grounded {
             (
-                self.touches_wall_left(level, p),
-                self.touches_wall_right(level, p),
+                wall_at(level, self.x - p.w / 2.0, -1, rows.clone()),
+                wall_at(level, self.x + p.w / 2.0, 0, rows.clone()),
             )
         } else {
             (false, false)
@@ -345,13 +369,12 @@ impl Body {
 
         // 5. Move x.
         self.x += self.vx * dt;
+        let mut cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
         {
-            let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
-            let (y0, y1) = (self.y - p.h, self.y);
             let mut min_left = f64::INFINITY;
             let mut max_right = f64::NEG_INFINITY;
-            for r in span(y0, y1) {
-                for c in span(x0, x1) {
+            for r in rows {
+                for c in cols.clone() {
                     if level.tile_at(c, r).is_solid() {
                         min_left = min_left.min(c as f64);
                         max_right = max_right.max(c as f64 + 1.0);
@@ -361,8 +384,10 @@ impl Body {
             if min_left.is_finite() {
                 if self.vx > 0.0 {
                     self.x = min_left - p.w / 2.0;
+                    cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
                 } else if self.vx < 0.0 {
                     self.x = max_right + p.w / 2.0;
+                    cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
                 }
                 self.vx = 0.0;
             }
@@ -371,41 +396,54 @@ impl Body {
         // 6. Move y.
         let y_prev = self.y;
         self.y += self.vy * dt;
-        {
-            let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
-            let (y0, y1) = (self.y - p.h, self.y);
-            if self.vy > 0.0 {
-                let mut top = f64::INFINITY;
-                for r in span(y0, y1) {
-                    let t = r as f64;
-                    for c in span(x0, x1) {
-                        let lands = match level.tile_at(c, r) {
-                            Tile::Solid => true,
-                            Tile::OneWay => !input.down && y_prev <= t + EPS,
-                            _ => false,
-                        };
-                        if lands {
-                            top = top.min(t);
+        let moved_rows = span(self.y - p.h, self.y);
+        // The rows of `moved_rows` holding a hazard in `cols` (bit `i` for
+        // row `moved_rows.start + i`), when move y looked at every tile of
+        // the box: step 8 then needs no lookup of those rows again.
+        let mut hazards = 0u64;
+        let mut scanned = false;
+        let mut snapped = false;
+        if self.vy > 0.0 {
+            scanned = true;
+            let mut top = f64::INFINITY;
+            for (i, r) in moved_rows.clone().enumerate() {
+                let t = r as f64;
+                for c in cols.clone() {
+                    let lands = match level.tile_at(c, r) {
+                        Tile::Solid => true,
+                        Tile::OneWay => !input.down && y_prev <= t + EPS,
+                        Tile::Hazard => {
+                            hazards |= 1u64.wrapping_shl(i as u32);
+                            false
                         }
+                        _ => false,
+                    };
+                    if lands {
+                        top = top.min(t);
                     }
                 }
-                if top.is_finite() {
-                    self.y = top;
-                    self.vy = 0.0;
-                }
-            } else if self.vy < 0.0 {
-                let mut bottom = f64::NEG_INFINITY;
-                for r in span(y0, y1) {
-                    for c in span(x0, x1) {
-                        if level.tile_at(c, r).is_solid() {
-                            bottom = bottom.max(r as f64 + 1.0);
-                        }
+            }
+            if top.is_finite() {
+                self.y = top;
+                self.vy = 0.0;
+                snapped = true;
+            }
+        } else if self.vy < 0.0 {
+            scanned = true;
+            let mut bottom = f64::NEG_INFINITY;
+            for (i, r) in moved_rows.clone().enumerate() {
+                for c in cols.clone() {
+                    match level.tile_at(c, r) {
+                        Tile::Solid => bottom = bottom.max(r as f64 + 1.0),
+                        Tile::Hazard => hazards |= 1u64.wrapping_shl(i as u32),
+                        _ => {}
                     }
                 }
-                if bottom.is_finite() {
-                    self.y = bottom + p.h;
-                    self.vy = 0.0;
-                }
+            }
+            if bottom.is_finite() {
+                self.y = bottom + p.h;
+                self.vy = 0.0;
+                snapped = true;
             }
         }
 
@@ -414,8 +452,7 @@ impl Body {
         if self.vy == 0.0 {
             let row = inearest(self.y);
             if (row as f64 - self.y).abs() <= EPS {
-                let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
-                self.grounded = span(x0, x1).any(|c| match level.tile_at(c, row) {
+                self.grounded = cols.clone().any(|c| match level.tile_at(c, row) {
                     Tile::Solid => true,
                     Tile::OneWay => !input.down,
                     _ => false,
@@ -427,8 +464,27 @@ impl Body {
         }
 
         // 8. Death.
-        if self.y - p.h > level.rows() || self.overlaps_kind(level, p, Tile::Hazard) {
+        if self.y - p.h > level.rows() {
             self.dead = true;
+        } else if !level.has_hazards() {
+            // Nothing to overlap.
+        } else if scanned && !snapped {
+            // The box is the one move y scanned.
+            self.dead = hazards != 0;
+        } else {
+            let rows = span(self.y - p.h, self.y);
+            // Rows move y scanned answer from `hazards` (whose bits cannot
+            // alias: at most 64 rows); the others are looked up, in order.
+            let known = moved_rows.end.wrapping_sub(moved_rows.start) as u64;
+            let known = if scanned && known <= 64 { known } else { 0 };
+            self.dead = rows.into_iter().any(|r| {
+                let i = r.wrapping_sub(moved_rows.start) as u64;
+                if i < known {
+                    hazards >> i & 1 != 0
+                } else {
+                    cols.clone().any(|c| level.tile_at(c, r) == Tile::Hazard)
+                }
+            });
         }
 
         self.jump_held_last_tick = input.jump;
