@@ -52,7 +52,8 @@ fn walk_off(mut s: Sim<'_>, d: i8, walk_limit: usize) -> Option<Sim<'_>> {
 /// landed sim of each, or `None` where it died or timed out.
 fn flights(mut base: Sim<'_>, d: i8) -> Vec<Option<Sim<'_>>> {
     let air_start = base.tape.len();
-    let mv = move |m: i8| move |_: usize, _: &crate::physics::Body| Some(Input::new(m, false, false));
+    let mv =
+        move |m: i8| move |_: usize, _: &crate::physics::Body| Some(Input::new(m, false, false));
     // Branches in program order after the base: (k, 0), (k, -d) for each k.
     let mut branches: Vec<Option<Option<Sim<'_>>>> = Vec::with_capacity(2 * SWITCH_TICKS.len());
     let mut base_end = None;
