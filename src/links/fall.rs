@@ -55,14 +55,14 @@ fn flights(mut base: Sim<'_>, d: i8) -> Vec<Option<Sim<'_>>> {
     let mv =
         move |m: i8| move |_: usize, _: &crate::physics::Body| Some(Input::new(m, false, false));
     // Branches in program order after the base: (k, 0), (k, -d) for each k.
-    let mut branches: Vec<Option<Option<Sim<'_>>>> = Vec::with_capacity(2 * SWITCH_TICKS.len());
+    let mut branches = Vec::with_capacity(2 * SWITCH_TICKS.len());
     let mut base_end = None;
     for &k in &SWITCH_TICKS {
         match base.run(mv(d), Some(air_start + k)) {
             Flight::Paused => {
                 for b in [0, -d] {
                     let mut s = base.clone();
-                    branches.push(Some(s.fly(mv(b)).then_some(s)));
+                    branches.push(s.fly(mv(b)).then_some(s));
                 }
             }
             end => {
@@ -76,14 +76,10 @@ fn flights(mut base: Sim<'_>, d: i8) -> Vec<Option<Sim<'_>>> {
         None => base.fly(mv(d)),
     };
     let base = landed.then_some(base);
-    // A switch after the base ended changes nothing: that program is the base.
-    branches.resize_with(2 * SWITCH_TICKS.len(), || None);
-    let mut out = Vec::with_capacity(1 + branches.len());
+    let mut out = Vec::with_capacity(1 + 2 * SWITCH_TICKS.len());
     out.push(base.clone());
-    out.extend(
-        branches
-            .into_iter()
-            .map(|b| b.unwrap_or_else(|| base.clone())),
-    );
+    out.extend(branches);
+    // A switch after the base ended changes nothing: that program is the base.
+    out.resize(1 + 2 * SWITCH_TICKS.len(), base);
     out
 }

@@ -218,8 +218,9 @@ impl Known {
     }
 }
 
-/// The assumed world a node is simulated in: known facts, else the floor
-/// under the start and nothing; every first use of a cell becomes a check.
+/// The world a node is simulated in: known facts, else a real cell's
+/// terrain (grown branches) or the floor under the start and nothing (the
+/// base trees); every first use of a cell becomes a check.
 struct World<'r> {
     known: RefCell<Known>,
     checks: RefCell<Vec<Check>>,
@@ -244,18 +245,18 @@ impl<'r> World<'r> {
         if let Some(c) = known.get(dc, dr, standable) {
             return c;
         }
-        let mut fact = Fact {
+        let cell = Fact {
             dc,
             dr,
             standable,
             class: 0,
         };
-        fact.class = match self.real {
-            Some(w) => w.real(&fact),
+        let class = match self.real {
+            Some(w) => w.real(&cell),
             // Assume standable, and the floor under the start.
             None => u8::from(standable || (dr == 1 && dc.abs() <= FLOOR)),
         };
-        let class = fact.class;
+        let fact = Fact { class, ..cell };
         known.insert(&fact);
         self.checks.borrow_mut().push(Check {
             step: self.step.get(),
@@ -800,7 +801,7 @@ impl Walker<'_> {
 
     /// The first step of node `n` whose death test against this cell's
     /// bottom differs from the node's, if any.
-    fn bottom_miss(&self, n: &Node, p: &Physics) -> Option<u32> {
+    fn bottom_miss(&self, n: &Node) -> Option<u32> {
         let rows = self.rows();
         if n.deepest <= rows && n.fell_out.is_none_or(|top| top > rows) {
             return None;
@@ -808,7 +809,7 @@ impl Walker<'_> {
         let last = n.snaps.len().saturating_sub(1);
         n.snaps.iter().enumerate().find_map(|(i, s)| {
             let fell = i == last && n.fell_out.is_some();
-            ((s.body.y - p.h > rows) != fell).then_some(i as u32)
+            ((s.body.y - self.p.h > rows) != fell).then_some(i as u32)
         })
     }
 
@@ -843,7 +844,7 @@ impl Walker<'_> {
         let settle_from = n.checks.partition_point(|c| c.step < SETTLE);
         let mut miss = self.first_miss(n, 0..settle_from);
         // A step's lookups come before its death test.
-        if let Some(step) = self.bottom_miss(n, self.p)
+        if let Some(step) = self.bottom_miss(n)
             && miss.is_none_or(|(_, at)| at > step)
         {
             miss = Some((Miss::Resume { step }, step));
@@ -883,10 +884,7 @@ impl Walker<'_> {
             }
             End::Open => {
                 let step = n.inputs.len() as u32;
-                match g.rebuilt(id, Miss::Resume { step }, self, best) {
-                    Some(r) => self.walk(g, r, best),
-                    None => self.exact(g, id, Some(step), best),
-                }
+                self.missed(g, id, (Miss::Resume { step }, step), best);
             }
             End::Failed => {}
             End::Branch => {
