@@ -73,6 +73,51 @@ pub(crate) struct Edge {
     pub jumps: u8,
 }
 
+/// One step of the search's reduced graph ([`NavMap::hops_from`]): of the
+/// links from one node to another, the one with the fewest ticks (the first
+/// in id order among equals).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hop {
+    /// The target node.
+    pub target: u32,
+    /// The link's id.
+    pub link: u32,
+    /// Duration in ticks.
+    pub ticks: u32,
+}
+
+/// Each node's [`Hop`]s, in link id order: `(offsets, hops)` as in
+/// [`NavMap`]'s link arrays.
+fn reduce(offsets: &[u32], edges: &[Edge]) -> (Vec<u32>, Vec<Hop>) {
+    let mut hop_at = Vec::with_capacity(offsets.len());
+    let mut hops = Vec::with_capacity(edges.len());
+    hop_at.push(0u32);
+    let mut order: Vec<u32> = Vec::new();
+    for w in offsets.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        // The first fewest-ticks link per target, kept in id order.
+        order.clear();
+        order.extend(a..b);
+        order.sort_unstable_by_key(|&id| {
+            let e = &edges[id as usize];
+            (e.target, e.ticks, id)
+        });
+        order.dedup_by_key(|id| edges[*id as usize].target);
+        order.sort_unstable();
+        hops.extend(order.iter().map(|&id| {
+            let e = &edges[id as usize];
+            Hop {
+                target: e.target,
+                link: id,
+                ticks: u32::from(e.ticks),
+            }
+        }));
+        hop_at.push(hops.len() as u32);
+    }
+    hops.shrink_to_fit();
+    (hop_at, hops)
+}
+
 /// No node on a cell, in [`NavMap`]'s cell table.
 const NO_NODE: u32 = u32::MAX;
 
@@ -136,6 +181,12 @@ pub struct NavMap {
     offsets: Vec<u32>,
     /// Per link, by id.
     edges: Vec<Edge>,
+    /// `hop_at[n]..hop_at[n + 1]` are node `n`'s [`Hop`]s in `hops`.
+    hop_at: Vec<u32>,
+    /// The search's reduced graph: per node and target, the link with the
+    /// fewest ticks. A search that allows every link relaxes only these,
+    /// since a slower parallel link can never label its target.
+    hops: Vec<Hop>,
     /// Action ticks per link.
     action: Vec<u16>,
     /// `tape_at[l]..tape_at[l + 1]` is link `l`'s tape in `tapes`.
@@ -265,6 +316,7 @@ impl NavMap {
         }
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
         let landmarks = Landmarks::compute(&offsets, &edges);
+        let (hop_at, hops) = reduce(&offsets, &edges);
         let ticks_per_col = crate::search::ticks_per_col(&physics);
         Self {
             level,
@@ -274,6 +326,8 @@ impl NavMap {
             node_at,
             offsets,
             edges,
+            hop_at,
+            hops,
             action,
             tape_at,
             tapes,
@@ -453,6 +507,22 @@ impl NavMap {
         &self.edges[a..b]
     }
 
+    /// Node `node`'s [`Hop`]s, and how many of its links they leave out.
+    #[inline]
+    pub(crate) fn hops_from(&self, node: u32) -> (&[Hop], usize) {
+        let n = node as usize;
+        let (a, b) = (self.hop_at[n] as usize, self.hop_at[n + 1] as usize);
+        let links = (self.offsets[n + 1] - self.offsets[n]) as usize;
+        (&self.hops[a..b], links - (b - a))
+    }
+
+    /// The links the exact search relaxes from `node`: of its links to each
+    /// target, the one with the fewest ticks (the lowest id among equals), in
+    /// id order. Any cheapest route can be made of these alone.
+    pub fn fastest_links_from(&self, node: NodeId) -> impl Iterator<Item = LinkId> + '_ {
+        self.hops_from(node.0).0.iter().map(|h| LinkId(h.link))
+    }
+
     /// A link's per-tick inputs, performed from standing on its source cell.
     pub fn inputs(&self, id: LinkId) -> Tape<'_> {
         let i = id.0 as usize;
@@ -505,6 +575,8 @@ impl NavMap {
             + heap(&self.node_at)
             + heap(&self.offsets)
             + heap(&self.edges)
+            + heap(&self.hop_at)
+            + heap(&self.hops)
             + heap(&self.action)
             + heap(&self.tape_at)
             + self.landmarks.bytes()

@@ -660,9 +660,15 @@ fn expand(
     let filter = ctx.forbid.contains(&true) || !ctx.banned.is_empty();
     if !filter && !capped {
         // The common case, one state per node and every link allowed: the
-        // loop below without its per-link tests.
-        for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
-            let g2 = g + u32::from(e.ticks);
+        // loop below without its per-link tests, over the reduced graph. A
+        // link it leaves out has a sibling to the same target that is no
+        // slower and comes first: its label would be dropped as dominated
+        // at once, or pushed and then dropped when popped, so leaving it out
+        // changes no label, no pop order and so no route.
+        let (hops, dominated) = ctx.map.hops_from(node.0);
+        stats.pruned += dominated;
+        for e in hops {
+            let g2 = g + e.ticks;
             let s2 = e.target as usize;
             let seen = labels.best[s2];
             if seen.wrapping_sub(labels.tag) <= u64::from(g2) {
@@ -675,7 +681,7 @@ fn expand(
             } else {
                 ctx.h(e.target)
             };
-            labels.set(s2, g2, state as u32, first + k as u32, h);
+            labels.set(s2, g2, state as u32, e.link, h);
             push(f64::from(g2) + h, g2, s2);
         }
         return Ok(());
@@ -753,7 +759,55 @@ fn beam(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId, width: 
 
 #[cfg(test)]
 mod tests {
-    use super::BucketQueue;
+    use super::{BucketQueue, SearchOptions};
+    use crate::graph::{LinkId, NavMap, NodeId};
+    use crate::{Level, Physics};
+
+    /// The search over the reduced graph ([`NavMap::fastest_links_from`])
+    /// against the same search over every link: a ban on a link id no map
+    /// has sends it down the general loop, which relaxes all of them. Same
+    /// routes to the link, same expansions, exact and beam.
+    #[test]
+    fn reduced_graph_changes_no_route() {
+        let level = Level::generate(48, 48, 7).unwrap();
+        let map = NavMap::build(&level, &Physics::default()).unwrap();
+        let n = map.node_count() as u32;
+        let mut dropped = 0;
+        for v in 0..n {
+            let all: Vec<LinkId> = map.link_ids_from(NodeId(v)).map(LinkId).collect();
+            let kept: Vec<LinkId> = map.fastest_links_from(NodeId(v)).collect();
+            dropped += all.len() - kept.len();
+            // Brute force: per target, the first link with the fewest ticks.
+            let want: Vec<LinkId> = all
+                .iter()
+                .copied()
+                .filter(|&l| {
+                    all.iter().all(|&o| {
+                        map.target(o) != map.target(l)
+                            || map.ticks(o) > map.ticks(l)
+                            || (map.ticks(o) == map.ticks(l) && o >= l)
+                    })
+                })
+                .collect();
+            assert_eq!(kept, want, "node {v}");
+        }
+        assert!(dropped > 0, "the level has parallel links to reduce");
+        let never = [LinkId(u32::MAX)];
+        let mut compared = 0;
+        for i in 0..150u32 {
+            let (s, g) = (NodeId(i * 7919 % n), NodeId(i * 104_729 % n));
+            for opts in [SearchOptions::default(), SearchOptions::beam(4)] {
+                let (fast, a) = map.search_route(s, g, &opts, &[]).unwrap();
+                let (full, b) = map.search_route(s, g, &opts, &never).unwrap();
+                assert_eq!(a.expanded, b.expanded, "{s:?} -> {g:?}");
+                let key = |r: Option<super::Route>| r.map(|r| (r.links, r.ticks));
+                let (fast, full) = (key(fast), key(full));
+                compared += usize::from(fast.is_some());
+                assert_eq!(fast, full, "{s:?} -> {g:?}");
+            }
+        }
+        assert!(compared > 100, "only {compared} routes found");
+    }
 
     #[test]
     fn bucket_queue_pops_exactly_as_the_radix_heap_did() {

@@ -98,16 +98,13 @@ fn latencies(map: &NavMap, pairs: &[(Cell, Cell)], opts: &SearchOptions) -> Vec<
 
 /// Ours against `pathfinding`'s astar and dijkstra on the same graph and
 /// pairs; returns (ours, astar, dijkstra) total seconds, after checking that
-/// every cost agrees.
+/// every cost agrees. The peers get the graph our search relaxes: per node
+/// and target, the fastest link ([`NavMap::fastest_links_from`]), and astar
+/// the same lower bound.
 fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64, f64), CliError> {
     let succ = |n: &u32| -> Vec<(u32, u32)> {
-        map.link_ids_from(NodeId(*n))
-            .map(|id| {
-                (
-                    map.target(platnav::LinkId(id)).0,
-                    map.ticks(platnav::LinkId(id)),
-                )
-            })
+        map.fastest_links_from(NodeId(*n))
+            .map(|id| (map.target(id).0, map.ticks(id)))
             .collect()
     };
     let opts = SearchOptions::default();
