@@ -24,6 +24,7 @@
 mod drop;
 mod fall;
 mod jump;
+mod landing;
 mod run;
 mod template;
 
@@ -31,6 +32,7 @@ pub use template::clear_caches;
 mod wall_jump;
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
@@ -294,9 +296,11 @@ impl<'a> Sim<'a> {
     pub fn land(self, kind: LinkKind, best: &Best) -> Option<Link> {
         let classes = self.classes;
         let frame = self.frame;
-        let (target, braking) = land_target(&self.frame, self.p, &self.body, |c| {
-            classes.is_standable(frame.to_level(c))
-        })?;
+        let terrain = landing::InFrame {
+            frame: &frame,
+            standable: |c| classes.is_standable(frame.to_level(c)),
+        };
+        let (target, braking) = landing::land_target(&terrain, self.p, &self.body)?;
         let target = self.frame.to_level(target);
         let lower_bound = self.tape.len() as u32 + braking + SETTLE_SLACK;
         if !best.could_improve(target, kind, lower_bound, self.jumps) {
@@ -310,7 +314,13 @@ impl<'a> Sim<'a> {
     pub fn settle_to(mut self, target: Cell, kind: LinkKind) -> Option<Link> {
         let action_ticks = self.tape.len() as u32;
         let t = self.frame.to_frame(target);
-        if !settle(&self.frame, self.p, &mut self.body, t, &mut self.tape) {
+        let classes = self.classes;
+        let frame = self.frame;
+        let terrain = landing::InFrame {
+            frame: &frame,
+            standable: |c| classes.is_standable(frame.to_level(c)),
+        };
+        if !landing::settle(&terrain, self.p, &self.body, t, &mut self.tape) {
             return None;
         }
         Some(Link {
@@ -334,6 +344,18 @@ pub(crate) fn land_target<T: Tiles + ?Sized>(
     body: &Body,
     standable: impl Fn(Cell) -> bool,
 ) -> Option<(Cell, u32)> {
+    let mut low = f64::NEG_INFINITY;
+    land_target_low(tiles, p, body, standable, &mut low)
+}
+
+/// [`land_target`], raising `low` to the largest `y - h` a step reaches.
+fn land_target_low<T: Tiles + ?Sized>(
+    tiles: &T,
+    p: &Physics,
+    body: &Body,
+    standable: impl Fn(Cell) -> bool,
+    low: &mut f64,
+) -> Option<(Cell, u32)> {
     let landed = body.standing_cell()?;
     let mut probe = *body;
     let mut braking = 0u32;
@@ -342,6 +364,7 @@ pub(crate) fn land_target<T: Tiles + ?Sized>(
             break;
         }
         probe.step(tiles, p, Input::IDLE);
+        *low = low.max(probe.y - p.h);
         braking += 1;
         if !probe.grounded || probe.dead {
             break;
@@ -366,6 +389,19 @@ pub(crate) fn settle<T: Tiles + ?Sized>(
     target: Cell,
     tape: &mut Vec<Input>,
 ) -> bool {
+    let mut low = f64::NEG_INFINITY;
+    settle_low(tiles, p, body, target, tape, &mut low)
+}
+
+/// [`settle`], raising `low` to the largest `y - h` a step reaches.
+fn settle_low<T: Tiles + ?Sized>(
+    tiles: &T,
+    p: &Physics,
+    body: &mut Body,
+    target: Cell,
+    tape: &mut Vec<Input>,
+    low: &mut f64,
+) -> bool {
     if target == Cell::new(0, 0) {
         return false;
     }
@@ -379,6 +415,7 @@ pub(crate) fn settle<T: Tiles + ?Sized>(
             }
             Some(input) => {
                 body.step(tiles, p, input);
+                *low = low.max(body.y - p.h);
                 tape.push(input);
                 if body.dead || !body.grounded {
                     return false;
@@ -391,6 +428,7 @@ pub(crate) fn settle<T: Tiles + ?Sized>(
     }
     for _ in 0..SETTLE_SLACK {
         body.step(tiles, p, Input::IDLE);
+        *low = low.max(body.y - p.h);
         tape.push(Input::IDLE);
     }
     body.stands_on(target)
@@ -465,20 +503,62 @@ pub(crate) fn sweep_cells(
     cells
 }
 
+/// A `HashMap` for the builders' small integer and float-bit keys, hashed
+/// with FxHash's multiply-rotate per word instead of SipHash: the keys come
+/// from the level and physics, not from an adversary, and the hashing was a
+/// tenth of the template walk.
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+
+/// The hasher of [`FastMap`].
+#[derive(Default)]
+pub(crate) struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
 /// Keeps the best link per `(to, kind)` (fewest ticks, then fewest jumps).
 pub(crate) struct Best {
     from: Cell,
-    map: HashMap<(Cell, LinkKind), Link>,
+    map: FastMap<(Cell, LinkKind), Link>,
     /// Kept links whose tapes are still in the templates, by template node.
-    pending: HashMap<(Cell, LinkKind), u32>,
+    pending: FastMap<(Cell, LinkKind), u32>,
 }
 
 impl Best {
     pub fn new(from: Cell) -> Self {
         Self {
             from,
-            map: HashMap::new(),
-            pending: HashMap::new(),
+            map: FastMap::default(),
+            pending: FastMap::default(),
         }
     }
 

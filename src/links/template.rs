@@ -29,13 +29,13 @@
 //! identical to simulating every program from scratch.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::jump::{Family, families, fly_branch, kind_of, run_family};
 use super::{
-    Best, LinkKind, MAX_ACTION_TICKS, SETTLE_SLACK, Sim, jump_took_effect, land_target, settle,
+    Best, FastMap, LinkKind, MAX_ACTION_TICKS, SETTLE_SLACK, Sim, jump_took_effect, land_target,
+    settle,
 };
 use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
@@ -177,7 +177,7 @@ impl Node {
 #[derive(Clone)]
 struct Known {
     window: Vec<u8>,
-    rest: HashMap<(i32, i32, bool), u8>,
+    rest: FastMap<(i32, i32, bool), u8>,
 }
 
 /// The window's half-width and half-height in cells.
@@ -189,7 +189,7 @@ impl Known {
     fn new() -> Self {
         Self {
             window: vec![UNKNOWN; (4 * WX * WY) as usize * 2],
-            rest: HashMap::new(),
+            rest: FastMap::default(),
         }
     }
 
@@ -555,6 +555,11 @@ pub fn clear_caches() {
     GENERATION.fetch_add(1, Ordering::Relaxed);
 }
 
+/// The cache generation [`clear_caches`] last moved to.
+pub(super) fn generation() -> u64 {
+    GENERATION.load(Ordering::Relaxed)
+}
+
 /// Where a real cell first departs from a node.
 #[derive(Clone, Copy)]
 enum Miss {
@@ -574,7 +579,7 @@ struct Grown {
     nodes: Vec<Node>,
     bytes: usize,
     /// (node, check index, real class) to the node rebuilt for it.
-    rebuilt: HashMap<(u32, u32, u8), u32>,
+    rebuilt: FastMap<(u32, u32, u8), u32>,
 }
 
 thread_local! {
@@ -756,7 +761,7 @@ pub(super) fn generate(
                 generation,
                 nodes: Vec::new(),
                 bytes: 0,
-                rebuilt: HashMap::new(),
+                rebuilt: FastMap::default(),
             });
         }
         let grown = g.as_mut().expect("set above");

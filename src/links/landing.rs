@@ -1,0 +1,409 @@
+//! A per-thread memo of what follows a landing: where the body comes to
+//! rest ([`land_target`]) and the settle onto that cell ([`settle`]), for
+//! the links simulated cell by cell. (Template branches keep their own
+//! landings; there this memo cost more than it saved.)
+//!
+//! Both are pure functions of the body's state in its link's [`Frame`],
+//! the physics, and the tiles (and standable cells) they look at. Frames
+//! make motion translation-invariant to the last bit, so the same landing
+//! state recurs across many cells: every fall or jump of the same shape
+//! over the same local terrain lands the same way. An entry is keyed on the
+//! exact state (and the target, for a settle) and keeps every tile and
+//! standable cell the computation read, with what it read; it is served
+//! only where all of them read the same again, and then the computation
+//! would take exactly the same steps, so a hit returns exactly what
+//! computing would. The one input that is not a lookup is the bottom death
+//! test (`PHYSICS.md` step 8), which compares `y - h` with the frame's row
+//! count: an entry records the largest `y - h` its steps reached and is
+//! served only in frames where that does not die, as it did not where it
+//! was computed (computations that did die there are not kept).
+//!
+//! The memo keeps at most [`MEMO_BYTES`] per thread and starts over when
+//! full, when the physics changes, and after [`super::clear_caches`].
+
+use std::cell::RefCell;
+
+use super::FastMap;
+use crate::level::{Cell, Tile};
+use crate::physics::{Body, Frame, Input, Physics, Tiles};
+
+/// The most bytes one thread's memo holds before it starts over.
+const MEMO_BYTES: usize = 16 << 20;
+
+/// The most entries (terrains) kept under one key.
+const WAYS: usize = 8;
+
+/// Where a landing is worked out: the tiles its steps look up (`T`), the
+/// standable test it asks, and side-effect-free looks at both for checking
+/// whether an entry holds.
+pub(crate) trait Terrain<T: Tiles + ?Sized> {
+    /// The tiles the body steps in.
+    fn tiles(&self) -> &T;
+    /// The standable test as the computation asks it.
+    fn standable(&self, c: Cell) -> bool;
+    /// What [`Tiles::tile_at`] on [`Terrain::tiles`] returns, with no side
+    /// effect.
+    fn peek_tile(&self, col: i32, row: i32) -> Tile;
+    /// What [`Terrain::standable`] returns, with no side effect.
+    fn peek_standable(&self, c: Cell) -> bool;
+}
+
+/// A frame and its level's standable test (in frame cells).
+pub(crate) struct InFrame<'a, F> {
+    pub frame: &'a Frame<'a>,
+    pub standable: F,
+}
+
+impl<'a, F: Fn(Cell) -> bool> Terrain<Frame<'a>> for InFrame<'a, F> {
+    fn tiles(&self) -> &Frame<'a> {
+        self.frame
+    }
+    fn standable(&self, c: Cell) -> bool {
+        (self.standable)(c)
+    }
+    fn peek_tile(&self, col: i32, row: i32) -> Tile {
+        self.frame.tile_at(i64::from(col), i64::from(row))
+    }
+    fn peek_standable(&self, c: Cell) -> bool {
+        (self.standable)(c)
+    }
+}
+
+/// One lookup a computation made, and its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Read {
+    col: i32,
+    row: i32,
+    seen: Seen,
+}
+
+/// A lookup's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    Tile(Tile),
+    Standable(bool),
+}
+
+impl Read {
+    /// Which lookup: the cell and whether it asked for standability.
+    fn what(&self) -> (i32, i32, bool) {
+        (self.col, self.row, matches!(self.seen, Seen::Standable(_)))
+    }
+}
+
+/// A [`Tiles`] that notes every lookup.
+struct Recorder<'a, T: ?Sized> {
+    inner: &'a T,
+    reads: &'a RefCell<Vec<Read>>,
+}
+
+impl<T: Tiles + ?Sized> Tiles for Recorder<'_, T> {
+    #[inline]
+    fn tile_at(&self, col: i64, row: i64) -> Tile {
+        let t = self.inner.tile_at(col, row);
+        // A lookup beyond 32-bit cells (no level has them) is noted as one
+        // no entry is served for.
+        let (col, row) = match (i32::try_from(col), i32::try_from(row)) {
+            (Ok(c), Ok(r)) => (c, r),
+            _ => (i32::MIN, i32::MIN),
+        };
+        self.reads.borrow_mut().push(Read {
+            col,
+            row,
+            seen: Seen::Tile(t),
+        });
+        t
+    }
+    #[inline]
+    fn rows(&self) -> f64 {
+        self.inner.rows()
+    }
+    #[inline]
+    fn has_hazards(&self) -> bool {
+        self.inner.has_hazards()
+    }
+}
+
+/// What an entry holds.
+#[derive(Clone)]
+enum Out {
+    Target(Option<(Cell, u32)>),
+    /// The settle's inputs, or `None` when it failed.
+    Settle(Option<Box<[Input]>>),
+}
+
+struct Entry {
+    /// Each distinct lookup with its answer.
+    reads: Box<[Read]>,
+    /// The largest `y - h` of any step: the entry holds where the bottom
+    /// is at least this low.
+    low: f64,
+    out: Out,
+}
+
+impl Entry {
+    fn bytes(&self) -> usize {
+        size_of::<Self>()
+            + self.reads.len() * size_of::<Read>()
+            + match &self.out {
+                Out::Settle(Some(t)) => t.len() * size_of::<Input>(),
+                _ => 0,
+            }
+    }
+
+    fn holds<T: Tiles + ?Sized>(&self, terrain: &impl Terrain<T>) -> bool {
+        self.low <= terrain.tiles().rows()
+            && self.reads.iter().all(|r| match r.seen {
+                Seen::Tile(t) => r.col != i32::MIN && terrain.peek_tile(r.col, r.row) == t,
+                Seen::Standable(s) => terrain.peek_standable(Cell::new(r.col, r.row)) == s,
+            })
+    }
+}
+
+/// The exact body state, the settle target (or none), and whether the
+/// level has hazards.
+type Key = [u64; 6];
+
+fn key(body: &Body, target: Option<Cell>, hazards: bool) -> Key {
+    let flags = u64::from(body.grounded)
+        | u64::from(body.jump_held_last_tick) << 1
+        | u64::from(body.dead) << 2
+        | u64::from(hazards) << 3
+        | u64::from(target.is_some()) << 4
+        | u64::from(body.air_jumps_left) << 32;
+    let t = target.map_or(0, |c| {
+        u64::from(c.col as u32) << 32 | u64::from(c.row as u32)
+    });
+    [
+        body.x.to_bits(),
+        body.y.to_bits(),
+        body.vx.to_bits(),
+        body.vy.to_bits(),
+        flags,
+        t,
+    ]
+}
+
+struct Memo {
+    physics: Physics,
+    generation: u64,
+    map: FastMap<Key, Vec<Entry>>,
+    bytes: usize,
+}
+
+thread_local! {
+    static MEMO: RefCell<Option<Memo>> = const { RefCell::new(None) };
+}
+
+/// Runs `compute` through this thread's memo under `key`: served where an
+/// entry's every lookup holds in `terrain`, else computed with lookups
+/// noted, and kept. `compute` gets the tiles to step in, the standable test
+/// to ask, and where to note the largest `y - h` its steps reach.
+fn memoized<T: Tiles + ?Sized>(
+    terrain: &impl Terrain<T>,
+    p: &Physics,
+    key: Key,
+    compute: impl FnOnce(&Recorder<'_, T>, &dyn Fn(Cell) -> bool, &mut f64) -> Out,
+) -> Out {
+    let generation = super::template::generation();
+    let hit = MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        let fresh = m
+            .as_ref()
+            .is_none_or(|m| m.generation != generation || m.physics != *p);
+        if fresh {
+            *m = Some(Memo {
+                physics: p.clone(),
+                generation,
+                map: FastMap::default(),
+                bytes: 0,
+            });
+        }
+        let m = m.as_ref()?;
+        let e = m.map.get(&key)?.iter().find(|e| e.holds(terrain))?;
+        Some(e.out.clone())
+    });
+    if let Some(out) = hit {
+        return out;
+    }
+    let reads = RefCell::new(Vec::new());
+    let rec = Recorder {
+        inner: terrain.tiles(),
+        reads: &reads,
+    };
+    let ask = |c: Cell| {
+        let s = terrain.standable(c);
+        reads.borrow_mut().push(Read {
+            col: c.col,
+            row: c.row,
+            seen: Seen::Standable(s),
+        });
+        s
+    };
+    let mut low = f64::NEG_INFINITY;
+    let out = compute(&rec, &ask, &mut low);
+    // Kept only when no step died below the bottom (see the module doc);
+    // a NaN never compares, and so is never kept.
+    if low <= terrain.tiles().rows() {
+        let entry = Entry {
+            reads: first_of_each(reads.into_inner()).into_boxed_slice(),
+            low,
+            out: out.clone(),
+        };
+        MEMO.with(|m| {
+            if let Some(m) = m.borrow_mut().as_mut() {
+                if m.bytes > MEMO_BYTES {
+                    m.map.clear();
+                    m.bytes = 0;
+                }
+                let list = m.map.entry(key).or_default();
+                if list.len() < WAYS {
+                    m.bytes += entry.bytes() + size_of::<Key>() + 16;
+                    list.push(entry);
+                }
+            }
+        });
+    }
+    out
+}
+
+/// Each distinct lookup once (a repeat has the same answer: the terrain
+/// does not change during a computation).
+fn first_of_each(mut reads: Vec<Read>) -> Vec<Read> {
+    reads.sort_unstable_by_key(Read::what);
+    reads.dedup_by_key(|r| r.what());
+    reads
+}
+
+/// [`super::land_target`] in `terrain`, through the memo.
+pub(crate) fn land_target<T: Tiles + ?Sized>(
+    terrain: &impl Terrain<T>,
+    p: &Physics,
+    body: &Body,
+) -> Option<(Cell, u32)> {
+    let key = key(body, None, terrain.tiles().has_hazards());
+    match memoized(terrain, p, key, |tiles, ask, low| {
+        Out::Target(super::land_target_low(tiles, p, body, ask, low))
+    }) {
+        Out::Target(t) => t,
+        Out::Settle(_) => None,
+    }
+}
+
+/// [`super::settle`] in `terrain`, through the memo: the inputs appended
+/// to `tape`, or false when the settle fails (and then `tape` is as it
+/// was).
+pub(crate) fn settle<T: Tiles + ?Sized>(
+    terrain: &impl Terrain<T>,
+    p: &Physics,
+    body: &Body,
+    target: Cell,
+    tape: &mut Vec<Input>,
+) -> bool {
+    let key = key(body, Some(target), terrain.tiles().has_hazards());
+    match memoized(terrain, p, key, |tiles, _, low| {
+        let (mut b, mut inputs) = (*body, Vec::new());
+        let ok = super::settle_low(tiles, p, &mut b, target, &mut inputs, low);
+        Out::Settle(ok.then(|| inputs.into_boxed_slice()))
+    }) {
+        Out::Settle(Some(inputs)) => {
+            tape.extend_from_slice(&inputs);
+            true
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    /// A body that just landed running right, in the frame of the cell it
+    /// started from.
+    fn landed(p: &Physics) -> Body {
+        Body {
+            vx: p.run_speed,
+            ..Body::standing(Cell::new(0, 0), p)
+        }
+    }
+
+    fn direct(
+        frame: &Frame<'_>,
+        p: &Physics,
+        body: &Body,
+    ) -> (Option<(Cell, u32)>, bool, Vec<Input>) {
+        let standable =
+            |c: Cell| frame.tile_at(i64::from(c.col), i64::from(c.row + 1)) == Tile::Solid;
+        let t = super::super::land_target(frame, p, body, standable);
+        let mut tape = Vec::new();
+        let mut b = *body;
+        let ok = super::super::settle(frame, p, &mut b, Cell::new(2, 0), &mut tape);
+        // A failed settle's inputs are never used.
+        if !ok {
+            tape.clear();
+        }
+        (t, ok, tape)
+    }
+
+    fn memo(
+        frame: &Frame<'_>,
+        p: &Physics,
+        body: &Body,
+    ) -> (Option<(Cell, u32)>, bool, Vec<Input>) {
+        let standable =
+            |c: Cell| frame.tile_at(i64::from(c.col), i64::from(c.row + 1)) == Tile::Solid;
+        let terrain = InFrame { frame, standable };
+        let t = land_target(&terrain, p, body);
+        let mut tape = Vec::new();
+        let ok = settle(&terrain, p, body, Cell::new(2, 0), &mut tape);
+        (t, ok, tape)
+    }
+
+    fn entries() -> usize {
+        MEMO.with(|m| {
+            m.borrow()
+                .as_ref()
+                .map_or(0, |m| m.map.values().map(Vec::len).sum())
+        })
+    }
+
+    /// Served where every read holds, recomputed where one does not: the
+    /// same answers as computing directly either way.
+    #[test]
+    fn serves_only_where_the_terrain_it_read_holds() {
+        let p = Physics::default();
+        // Row 3 stands on a floor; a pit two cells right of column 5 on the
+        // lower floor, none on the upper; the same floor at columns 2 and 20.
+        let level: Level = "\
+##############################
+#............................#
+#............................#
+#............................#
+###########################..#
+#............................#
+#............................#
+#............................#
+#####.########################
+"
+        .parse()
+        .unwrap();
+        let body = landed(&p);
+        let a = Frame::new(&level, Cell::new(2, 3));
+        let b = Frame::new(&level, Cell::new(20, 3));
+        let pit = Frame::new(&level, Cell::new(3, 7));
+        let first = memo(&a, &p, &body);
+        assert_eq!(first, direct(&a, &p, &body));
+        assert!(first.1, "the settle on flat ground succeeds");
+        let kept = entries();
+        assert_eq!(kept, 2, "a landing and a settle kept");
+        // Same terrain around another cell: served, nothing new kept.
+        assert_eq!(memo(&b, &p, &body), direct(&b, &p, &body));
+        assert_eq!(entries(), kept);
+        // A pit under the settle: a read differs, so computed and kept.
+        let there = memo(&pit, &p, &body);
+        assert_eq!(there, direct(&pit, &p, &body));
+        assert_ne!(there, first, "the pit changes the outcome");
+        assert!(entries() > kept);
+    }
+}
