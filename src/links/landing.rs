@@ -302,7 +302,7 @@ pub(crate) fn settle<T: Tiles + ?Sized>(
 ) -> bool {
     let key = key(body, Some(target), terrain.tiles().has_hazards());
     match memoized(terrain, p, key, |tiles, _, low| {
-        let (mut b, mut inputs) = (*body, Vec::new());
+        let (mut b, mut inputs) = (*body, Vec::with_capacity(32));
         let ok = super::settle_low(tiles, p, &mut b, target, &mut inputs, low);
         Out::Settle(ok.then(|| inputs.into_boxed_slice()))
     }) {

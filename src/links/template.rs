@@ -181,8 +181,8 @@ struct Known {
 }
 
 /// The window's half-width and half-height in cells.
-const WX: i32 = 24;
-const WY: i32 = 24;
+const WX: i32 = 16;
+const WY: i32 = 12;
 const UNKNOWN: u8 = u8::MAX;
 
 impl Known {
@@ -234,7 +234,7 @@ impl<'r> World<'r> {
     fn new(known: Known, real: Option<&'r Walker<'r>>) -> Self {
         Self {
             known: RefCell::new(known),
-            checks: RefCell::new(Vec::new()),
+            checks: RefCell::new(Vec::with_capacity(16)),
             step: std::cell::Cell::new(0),
             real,
         }
@@ -281,7 +281,7 @@ impl Tiles for World<'_> {
 /// The settle of a landing in `world`, its lookups checked at [`SETTLE`].
 fn settle_in(world: &World<'_>, p: &Physics, o: &Outcome) -> Settle {
     let mut body = o.landing;
-    let mut tape = Vec::new();
+    let mut tape = Vec::with_capacity(32);
     if settle(world, p, &mut body, o.to, &mut tape) {
         Settle::Done(tape)
     } else {
@@ -334,8 +334,10 @@ impl Grower<'_> {
             parent,
             start: t0 as u32,
             seed,
-            inputs: Vec::new(),
-            snaps: Vec::new(),
+            // Room for a typical node's steps, so that pushing them does
+            // not reallocate; the snapshots are trimmed when it is done.
+            inputs: Vec::with_capacity(32),
+            snaps: Vec::with_capacity(32),
             checks: Vec::new(),
             end: End::Landed,
             children: Vec::new(),
@@ -404,6 +406,7 @@ impl Grower<'_> {
             }
         }
         n.checks = world.checks.take();
+        n.snaps.shrink_to_fit();
         // PHYSICS.md step 8 compares `y - h` with the bottom each step; the
         // walker repeats those comparisons against a real cell's bottom.
         let rows = world.rows();
