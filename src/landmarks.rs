@@ -406,11 +406,11 @@ mod tests {
         best
     }
 
+    /// Offsets and arcs, forward then reverse.
+    type Csr = (Vec<u32>, Vec<(u32, u32)>, Vec<u32>, Vec<(u32, u32)>);
+
     /// A graph as `(offsets, arcs, reverse offsets, reverse arcs)`.
-    fn csr(
-        n: usize,
-        arcs: &[(u32, u32)],
-    ) -> (Vec<u32>, Vec<(u32, u32)>, Vec<u32>, Vec<(u32, u32)>) {
+    fn csr(n: usize, arcs: &[(u32, u32)]) -> Csr {
         let build = |pairs: Vec<(u32, u32)>| {
             let mut off = vec![0u32; n + 1];
             for &(a, _) in &pairs {
