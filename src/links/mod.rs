@@ -504,9 +504,11 @@ pub(crate) fn sweep_cells(
 }
 
 /// A `HashMap` for the builders' small integer and float-bit keys, hashed
-/// with FxHash's multiply-rotate per word instead of SipHash: the keys come
-/// from the level and physics, not from an adversary, and the hashing was a
-/// tenth of the template walk.
+/// with FxHash's multiply-rotate per word instead of SipHash, which took
+/// about 6% of an SMB build. The keys (cells near one start, template node
+/// numbers, exact body states) follow from the level and physics rather
+/// than being chosen freely, and every such map is bounded: by one cell's
+/// links, or by a memory budget.
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
 /// The hasher of [`FastMap`].
