@@ -24,6 +24,7 @@
 use std::cell::RefCell;
 
 use super::FastMap;
+use crate::classify::Classification;
 use crate::level::{Cell, Tile};
 use crate::physics::{Body, Frame, Input, Physics, Tiles};
 
@@ -33,39 +34,21 @@ const MEMO_BYTES: usize = 16 << 20;
 /// The most entries (terrains) kept under one key.
 const WAYS: usize = 8;
 
-/// Where a landing is worked out: the tiles its steps look up (`T`), the
-/// standable test it asks, and side-effect-free looks at both for checking
-/// whether an entry holds.
-pub(crate) trait Terrain<T: Tiles + ?Sized> {
-    /// The tiles the body steps in.
-    fn tiles(&self) -> &T;
-    /// The standable test as the computation asks it.
-    fn standable(&self, c: Cell) -> bool;
-    /// What [`Tiles::tile_at`] on [`Terrain::tiles`] returns, with no side
-    /// effect.
-    fn peek_tile(&self, col: i32, row: i32) -> Tile;
-    /// What [`Terrain::standable`] returns, with no side effect.
-    fn peek_standable(&self, c: Cell) -> bool;
+/// Where a landing is worked out: a link's frame, and the level's
+/// standable cells seen from it.
+pub(crate) struct InFrame<'a> {
+    frame: &'a Frame<'a>,
+    classes: &'a Classification,
 }
 
-/// A frame and its level's standable test (in frame cells).
-pub(crate) struct InFrame<'a, F> {
-    pub frame: &'a Frame<'a>,
-    pub standable: F,
-}
-
-impl<'a, F: Fn(Cell) -> bool> Terrain<Frame<'a>> for InFrame<'a, F> {
-    fn tiles(&self) -> &Frame<'a> {
-        self.frame
+impl<'a> InFrame<'a> {
+    pub fn new(frame: &'a Frame<'a>, classes: &'a Classification) -> Self {
+        Self { frame, classes }
     }
+
+    /// Whether a frame cell is standable.
     fn standable(&self, c: Cell) -> bool {
-        (self.standable)(c)
-    }
-    fn peek_tile(&self, col: i32, row: i32) -> Tile {
-        self.frame.tile_at(i64::from(col), i64::from(row))
-    }
-    fn peek_standable(&self, c: Cell) -> bool {
-        (self.standable)(c)
+        self.classes.is_standable(self.frame.to_level(c))
     }
 }
 
@@ -151,11 +134,14 @@ impl Entry {
             }
     }
 
-    fn holds<T: Tiles + ?Sized>(&self, terrain: &impl Terrain<T>) -> bool {
-        self.low <= terrain.tiles().rows()
+    fn holds(&self, terrain: &InFrame<'_>) -> bool {
+        self.low <= terrain.frame.rows()
             && self.reads.iter().all(|r| match r.seen {
-                Seen::Tile(t) => r.col != i32::MIN && terrain.peek_tile(r.col, r.row) == t,
-                Seen::Standable(s) => terrain.peek_standable(Cell::new(r.col, r.row)) == s,
+                Seen::Tile(t) => {
+                    r.col != i32::MIN
+                        && terrain.frame.tile_at(i64::from(r.col), i64::from(r.row)) == t
+                }
+                Seen::Standable(s) => terrain.standable(Cell::new(r.col, r.row)) == s,
             })
     }
 }
@@ -199,11 +185,11 @@ thread_local! {
 /// entry's every lookup holds in `terrain`, else computed with lookups
 /// noted, and kept. `compute` gets the tiles to step in, the standable test
 /// to ask, and where to note the largest `y - h` its steps reach.
-fn memoized<T: Tiles + ?Sized>(
-    terrain: &impl Terrain<T>,
+fn memoized<'a>(
+    terrain: &InFrame<'a>,
     p: &Physics,
     key: Key,
-    compute: impl FnOnce(&Recorder<'_, T>, &dyn Fn(Cell) -> bool, &mut f64) -> Out,
+    compute: impl FnOnce(&Recorder<'_, Frame<'a>>, &dyn Fn(Cell) -> bool, &mut f64) -> Out,
 ) -> Out {
     let generation = super::template::generation();
     let hit = MEMO.with(|m| {
@@ -228,7 +214,7 @@ fn memoized<T: Tiles + ?Sized>(
     }
     let reads = RefCell::new(Vec::new());
     let rec = Recorder {
-        inner: terrain.tiles(),
+        inner: terrain.frame,
         reads: &reads,
     };
     let ask = |c: Cell| {
@@ -244,7 +230,7 @@ fn memoized<T: Tiles + ?Sized>(
     let out = compute(&rec, &ask, &mut low);
     // Kept only when no step died below the bottom (see the module doc);
     // a NaN never compares, and so is never kept.
-    if low <= terrain.tiles().rows() {
+    if low <= terrain.frame.rows() {
         let entry = Entry {
             reads: first_of_each(reads.into_inner()).into_boxed_slice(),
             low,
@@ -276,12 +262,8 @@ fn first_of_each(mut reads: Vec<Read>) -> Vec<Read> {
 }
 
 /// [`super::land_target`] in `terrain`, through the memo.
-pub(crate) fn land_target<T: Tiles + ?Sized>(
-    terrain: &impl Terrain<T>,
-    p: &Physics,
-    body: &Body,
-) -> Option<(Cell, u32)> {
-    let key = key(body, None, terrain.tiles().has_hazards());
+pub(crate) fn land_target(terrain: &InFrame<'_>, p: &Physics, body: &Body) -> Option<(Cell, u32)> {
+    let key = key(body, None, terrain.frame.has_hazards());
     match memoized(terrain, p, key, |tiles, ask, low| {
         Out::Target(super::land_target_low(tiles, p, body, ask, low))
     }) {
@@ -293,14 +275,14 @@ pub(crate) fn land_target<T: Tiles + ?Sized>(
 /// [`super::settle`] in `terrain`, through the memo: the inputs appended
 /// to `tape`, or false when the settle fails (and then `tape` is as it
 /// was).
-pub(crate) fn settle<T: Tiles + ?Sized>(
-    terrain: &impl Terrain<T>,
+pub(crate) fn settle(
+    terrain: &InFrame<'_>,
     p: &Physics,
     body: &Body,
     target: Cell,
     tape: &mut Vec<Input>,
 ) -> bool {
-    let key = key(body, Some(target), terrain.tiles().has_hazards());
+    let key = key(body, Some(target), terrain.frame.has_hazards());
     match memoized(terrain, p, key, |tiles, _, low| {
         let (mut b, mut inputs) = (*body, Vec::with_capacity(32));
         let ok = super::settle_low(tiles, p, &mut b, target, &mut inputs, low);
@@ -319,6 +301,10 @@ mod tests {
     use super::*;
     use crate::level::Level;
 
+    /// A rest cell with braking ticks, whether the settle succeeded, and
+    /// its inputs.
+    type Landing = (Option<(Cell, u32)>, bool, Vec<Input>);
+
     /// A body that just landed running right, in the frame of the cell it
     /// started from.
     fn landed(p: &Physics) -> Body {
@@ -328,35 +314,24 @@ mod tests {
         }
     }
 
-    fn direct(
-        frame: &Frame<'_>,
-        p: &Physics,
-        body: &Body,
-    ) -> (Option<(Cell, u32)>, bool, Vec<Input>) {
-        let standable =
-            |c: Cell| frame.tile_at(i64::from(c.col), i64::from(c.row + 1)) == Tile::Solid;
-        let t = super::super::land_target(frame, p, body, standable);
+    /// Where the body comes to rest and its settle onto frame cell (2, 0),
+    /// simulated directly; a failed settle's inputs are never used.
+    fn direct(terrain: &InFrame<'_>, p: &Physics, body: &Body) -> Landing {
+        let t = super::super::land_target(terrain.frame, p, body, |c| terrain.standable(c));
         let mut tape = Vec::new();
         let mut b = *body;
-        let ok = super::super::settle(frame, p, &mut b, Cell::new(2, 0), &mut tape);
-        // A failed settle's inputs are never used.
+        let ok = super::super::settle(terrain.frame, p, &mut b, Cell::new(2, 0), &mut tape);
         if !ok {
             tape.clear();
         }
         (t, ok, tape)
     }
 
-    fn memo(
-        frame: &Frame<'_>,
-        p: &Physics,
-        body: &Body,
-    ) -> (Option<(Cell, u32)>, bool, Vec<Input>) {
-        let standable =
-            |c: Cell| frame.tile_at(i64::from(c.col), i64::from(c.row + 1)) == Tile::Solid;
-        let terrain = InFrame { frame, standable };
-        let t = land_target(&terrain, p, body);
+    /// The same through the memo.
+    fn memo(terrain: &InFrame<'_>, p: &Physics, body: &Body) -> Landing {
+        let t = land_target(terrain, p, body);
         let mut tape = Vec::new();
-        let ok = settle(&terrain, p, body, Cell::new(2, 0), &mut tape);
+        let ok = settle(terrain, p, body, Cell::new(2, 0), &mut tape);
         (t, ok, tape)
     }
 
@@ -388,10 +363,10 @@ mod tests {
 "
         .parse()
         .unwrap();
+        let classes = Classification::new(&level, &p);
         let body = landed(&p);
-        let a = Frame::new(&level, Cell::new(2, 3));
-        let b = Frame::new(&level, Cell::new(20, 3));
-        let pit = Frame::new(&level, Cell::new(3, 7));
+        let frames = [(2, 3), (20, 3), (3, 7)].map(|(c, r)| Frame::new(&level, Cell::new(c, r)));
+        let [a, b, pit] = frames.each_ref().map(|f| InFrame::new(f, &classes));
         let first = memo(&a, &p, &body);
         assert_eq!(first, direct(&a, &p, &body));
         assert!(first.1, "the settle on flat ground succeeds");

@@ -294,12 +294,7 @@ impl<'a> Sim<'a> {
     /// that kind that this one cannot beat: coming to rest takes at least
     /// one tick per `ground_accel * dt` of speed, plus the slack.
     pub fn land(self, kind: LinkKind, best: &Best) -> Option<Link> {
-        let classes = self.classes;
-        let frame = self.frame;
-        let terrain = landing::InFrame {
-            frame: &frame,
-            standable: |c| classes.is_standable(frame.to_level(c)),
-        };
+        let terrain = landing::InFrame::new(&self.frame, self.classes);
         let (target, braking) = landing::land_target(&terrain, self.p, &self.body)?;
         let target = self.frame.to_level(target);
         let lower_bound = self.tape.len() as u32 + braking + SETTLE_SLACK;
@@ -314,12 +309,7 @@ impl<'a> Sim<'a> {
     pub fn settle_to(mut self, target: Cell, kind: LinkKind) -> Option<Link> {
         let action_ticks = self.tape.len() as u32;
         let t = self.frame.to_frame(target);
-        let classes = self.classes;
-        let frame = self.frame;
-        let terrain = landing::InFrame {
-            frame: &frame,
-            standable: |c| classes.is_standable(frame.to_level(c)),
-        };
+        let terrain = landing::InFrame::new(&self.frame, self.classes);
         if !landing::settle(&terrain, self.p, &self.body, t, &mut self.tape) {
             return None;
         }
