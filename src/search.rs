@@ -656,15 +656,14 @@ fn expand(
     stats.expanded += 1;
     let (node, j) = ctx.split(state);
     let capped = ctx.opts.max_jumps.is_some();
-    let first = ctx.map.link_ids_from(node).start;
     let filter = ctx.forbid.contains(&true) || !ctx.banned.is_empty();
     if !filter && !capped {
         // The common case, one state per node and every link allowed: the
         // loop below without its per-link tests, over the reduced graph. A
-        // link it leaves out has a sibling to the same target that is no
-        // slower and comes first: its label would be dropped as dominated
-        // at once, or pushed and then dropped when popped, so leaving it out
-        // changes no label, no pop order and so no route.
+        // link it leaves out has a sibling to the same target that is
+        // faster, or as fast and earlier: its label would be dropped as
+        // dominated at once, or pushed, overwritten and dropped when popped,
+        // so leaving it out changes no label, no pop order and so no route.
         let (hops, dominated) = ctx.map.hops_from(node.0);
         stats.pruned += dominated;
         for e in hops {
@@ -686,6 +685,7 @@ fn expand(
         }
         return Ok(());
     }
+    let first = ctx.map.link_ids_from(node).start;
     for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
         let id = first + k as u32;
         if filter && (ctx.forbid[e.kind as usize] || ctx.banned.binary_search(&LinkId(id)).is_ok())

@@ -715,9 +715,9 @@ impl Grown {
             return;
         }
         let n = self.node(id);
+        let Some(o) = &n.outcome else { return };
         let world = World::new(self.known_before(id, n.checks.len()), Some(w));
         world.step.set(SETTLE);
-        let Some(o) = &n.outcome else { return };
         let settle = settle_in(&world, &self.base.p, o);
         let checks = world.checks.take();
         let n = &mut self.nodes[(id - b) as usize];
