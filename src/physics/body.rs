@@ -186,11 +186,6 @@ pub struct Body {
     pub dead: bool,
 }
 
-#[inline]
-fn overlaps(a0: f64, a1: f64, b0: f64, b1: f64) -> bool {
-    a1.min(b1) - a0.max(b0) > EPS
-}
-
 /// `floor` as an integer, without a libm call (exact for |x| < 2^62;
 /// larger values saturate, which no level can reach).
 #[inline]
@@ -214,10 +209,13 @@ fn inearest(x: f64) -> i64 {
 fn span(lo: f64, hi: f64) -> Range<i64> {
     let mut first = ifloor(lo);
     let mut last = ifloor(hi);
-    if !overlaps(lo, hi, first as f64, first as f64 + 1.0) {
+    // The overlap of each end tile `[t, t + 1]`, without the operand its
+    // floor makes redundant: `max(lo, t) = lo` for `t = floor(lo)`, and
+    // `min(hi, t + 1) = hi` for `t = floor(hi)` (finite `lo <= hi`).
+    if hi.min(first as f64 + 1.0) - lo <= EPS {
         first += 1;
     }
-    if !overlaps(lo, hi, last as f64, last as f64 + 1.0) {
+    if hi - lo.max(last as f64) <= EPS {
         last -= 1;
     }
     // Half-open: loops over a `Range` compile tighter than `RangeInclusive`.
@@ -371,22 +369,24 @@ impl Body {
         self.x += self.vx * dt;
         let mut cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
         {
-            let mut min_left = f64::INFINITY;
-            let mut max_right = f64::NEG_INFINITY;
-            for r in rows {
+            // The leftmost and rightmost solid columns, as integers (exact
+            // as floats: columns are far below 2^53).
+            let mut min_left = i64::MAX;
+            let mut max_right = i64::MIN;
+            for r in rows.clone() {
                 for c in cols.clone() {
                     if level.tile_at(c, r).is_solid() {
-                        min_left = min_left.min(c as f64);
-                        max_right = max_right.max(c as f64 + 1.0);
+                        min_left = min_left.min(c);
+                        max_right = max_right.max(c);
                     }
                 }
             }
-            if min_left.is_finite() {
+            if min_left != i64::MAX {
                 if self.vx > 0.0 {
-                    self.x = min_left - p.w / 2.0;
+                    self.x = min_left as f64 - p.w / 2.0;
                     cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
                 } else if self.vx < 0.0 {
-                    self.x = max_right + p.w / 2.0;
+                    self.x = (max_right as f64 + 1.0) + p.w / 2.0;
                     cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
                 }
                 self.vx = 0.0;
@@ -403,15 +403,17 @@ impl Body {
         let mut hazards = 0u64;
         let mut scanned = false;
         let mut snapped = false;
+        // The row the body landed on in move y, if it did.
+        let mut landed = None;
         if self.vy > 0.0 {
             scanned = true;
-            let mut top = f64::INFINITY;
+            // The highest row landed on.
+            let mut top = i64::MAX;
             for (i, r) in moved_rows.clone().enumerate() {
-                let t = r as f64;
                 for c in cols.clone() {
                     let lands = match level.tile_at(c, r) {
                         Tile::Solid => true,
-                        Tile::OneWay => !input.down && y_prev <= t + EPS,
+                        Tile::OneWay => !input.down && y_prev <= r as f64 + EPS,
                         Tile::Hazard => {
                             hazards |= 1u64.wrapping_shl(i as u32);
                             false
@@ -419,29 +421,31 @@ impl Body {
                         _ => false,
                     };
                     if lands {
-                        top = top.min(t);
+                        top = top.min(r);
                     }
                 }
             }
-            if top.is_finite() {
-                self.y = top;
+            if top != i64::MAX {
+                landed = Some(top);
+                self.y = top as f64;
                 self.vy = 0.0;
                 snapped = true;
             }
         } else if self.vy < 0.0 {
             scanned = true;
-            let mut bottom = f64::NEG_INFINITY;
+            // The last solid row: rows are scanned top down.
+            let mut bottom = i64::MIN;
             for (i, r) in moved_rows.clone().enumerate() {
                 for c in cols.clone() {
                     match level.tile_at(c, r) {
-                        Tile::Solid => bottom = bottom.max(r as f64 + 1.0),
+                        Tile::Solid => bottom = r,
                         Tile::Hazard => hazards |= 1u64.wrapping_shl(i as u32),
                         _ => {}
                     }
                 }
             }
-            if bottom.is_finite() {
-                self.y = bottom + p.h;
+            if bottom != i64::MIN {
+                self.y = (bottom as f64 + 1.0) + p.h;
                 self.vy = 0.0;
                 snapped = true;
             }
@@ -450,8 +454,9 @@ impl Body {
         // 7. Contacts.
         self.grounded = false;
         if self.vy == 0.0 {
-            let row = inearest(self.y);
-            if (row as f64 - self.y).abs() <= EPS {
+            // Landed, the feet are exactly on the row's top.
+            let row = landed.unwrap_or_else(|| inearest(self.y));
+            if landed.is_some() || (row as f64 - self.y).abs() <= EPS {
                 self.grounded = cols.clone().any(|c| match level.tile_at(c, row) {
                     Tile::Solid => true,
                     Tile::OneWay => !input.down,
@@ -472,7 +477,13 @@ impl Body {
             // The box is the one move y scanned.
             self.dead = hazards != 0;
         } else {
-            let rows = span(self.y - p.h, self.y);
+            // A body snapped back to where it started the tick (standing)
+            // has the rows it started with.
+            let rows = if self.y == y_prev {
+                rows
+            } else {
+                span(self.y - p.h, self.y)
+            };
             // Rows move y scanned answer from `hazards` (whose bits cannot
             // alias: at most 64 rows); the others are looked up, in order.
             let known = moved_rows.end.wrapping_sub(moved_rows.start) as u64;
