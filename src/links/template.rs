@@ -147,6 +147,9 @@ struct Node {
     inputs: Vec<Input>,
     snaps: Vec<Snap>,
     checks: Vec<Check>,
+    /// The checks before the settle's: `checks[..settle_from]` have steps
+    /// below [`SETTLE`] (the settle's are only ever appended after them).
+    settle_from: u32,
     end: End,
     children: Vec<u32>,
     outcome: Option<Outcome>,
@@ -339,6 +342,7 @@ impl Grower<'_> {
             inputs: Vec::with_capacity(32),
             snaps: Vec::with_capacity(32),
             checks: Vec::new(),
+            settle_from: 0,
             end: End::Landed,
             children: Vec::new(),
             outcome: None,
@@ -406,6 +410,7 @@ impl Grower<'_> {
             }
         }
         n.checks = world.checks.take();
+        n.settle_from = n.checks.partition_point(|c| c.step < SETTLE) as u32;
         n.snaps.shrink_to_fit();
         // PHYSICS.md step 8 compares `y - h` with the bottom each step; the
         // walker repeats those comparisons against a real cell's bottom.
@@ -849,7 +854,7 @@ impl Walker<'_> {
 
     fn walk(&self, g: &mut Grown, id: u32, best: &mut Best) {
         let n = g.node(id);
-        let settle_from = n.checks.partition_point(|c| c.step < SETTLE);
+        let settle_from = n.settle_from as usize;
         let mut miss = self.first_miss(n, 0..settle_from);
         // A step's lookups come before its death test.
         if let Some(step) = self.bottom_miss(n)
