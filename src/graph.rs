@@ -82,13 +82,17 @@ pub(crate) struct Hop {
     pub target: u32,
     /// The link's id.
     pub link: u32,
-    /// Duration in ticks.
-    pub ticks: u32,
+    /// Duration in ticks (at most [`crate::MAX_LINK_TICKS`]).
+    pub ticks: u16,
+    /// The target node's column (a level is at most [`crate::MAX_SIDE`]
+    /// wide), so that the search's column bound needs no lookup of the
+    /// node: the hop is already in cache.
+    pub col: u16,
 }
 
 /// Each node's [`Hop`]s, in link id order: `(offsets, hops)` as in
 /// [`NavMap`]'s link arrays.
-fn reduce(offsets: &[u32], edges: &[Edge]) -> (Vec<u32>, Vec<Hop>) {
+fn reduce(offsets: &[u32], edges: &[Edge], nodes: &[Cell]) -> (Vec<u32>, Vec<Hop>) {
     let mut hop_at = Vec::with_capacity(offsets.len());
     let mut hops = Vec::with_capacity(edges.len());
     hop_at.push(0u32);
@@ -109,7 +113,9 @@ fn reduce(offsets: &[u32], edges: &[Edge]) -> (Vec<u32>, Vec<Hop>) {
             Hop {
                 target: e.target,
                 link: id,
-                ticks: u32::from(e.ticks),
+                ticks: e.ticks,
+                // Always in range: columns are below `MAX_SIDE` = 2^16.
+                col: u16::try_from(nodes[e.target as usize].col).unwrap_or(u16::MAX),
             }
         }));
         hop_at.push(hops.len() as u32);
@@ -316,7 +322,7 @@ impl NavMap {
         }
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
         let landmarks = Landmarks::compute(&offsets, &edges);
-        let (hop_at, hops) = reduce(&offsets, &edges);
+        let (hop_at, hops) = reduce(&offsets, &edges, &nodes);
         let ticks_per_col = crate::search::ticks_per_col(&physics);
         Self {
             level,

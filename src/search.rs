@@ -149,8 +149,13 @@ impl Ctx<'_> {
 
     #[inline]
     fn h(&self, node: u32) -> f64 {
-        let across = f64::from((self.map.nodes()[node as usize].col - self.goal_col).abs())
-            * self.ticks_per_col;
+        self.h_at(node, self.map.nodes()[node as usize].col)
+    }
+
+    /// [`Ctx::h`] for a node in column `col`.
+    #[inline]
+    fn h_at(&self, node: u32, col: i32) -> f64 {
+        let across = f64::from((col - self.goal_col).abs()) * self.ticks_per_col;
         across.max(f64::from(self.map.landmark_bound(node, &self.goal)))
     }
 }
@@ -667,7 +672,7 @@ fn expand(
         let (hops, dominated) = ctx.map.hops_from(node.0);
         stats.pruned += dominated;
         for e in hops {
-            let g2 = g + e.ticks;
+            let g2 = g + u32::from(e.ticks);
             let s2 = e.target as usize;
             let seen = labels.best[s2];
             if seen.wrapping_sub(labels.tag) <= u64::from(g2) {
@@ -678,7 +683,7 @@ fn expand(
             let h = if seen >= labels.tag {
                 labels.via[s2].h
             } else {
-                ctx.h(e.target)
+                ctx.h_at(e.target, i32::from(e.col))
             };
             labels.set(s2, g2, state as u32, e.link, h);
             push(f64::from(g2) + h, g2, s2);
