@@ -70,9 +70,9 @@ struct Narrow {
     to1: [u16; MAX_LANDMARKS],
 }
 
-/// No route from the goal to a landmark, in [`GoalBound::to1`]: far above
-/// every [`Narrow::to1`], so the difference is negative.
-const FAR_GOAL: i32 = 1 << 20;
+/// No route from the goal to a landmark, in [`GoalBound::to1`]: at least
+/// every [`Narrow::to1`], so the saturating difference is 0.
+const FAR_GOAL: u16 = u16::MAX;
 
 /// A goal's landmark distances, prepared once per search so that
 /// [`Landmarks::bound_to`] needs no test on the goal's side: `from` holds 0
@@ -86,8 +86,8 @@ const FAR_GOAL: i32 = 1 << 20;
 pub(crate) struct GoalBound {
     from: [u32; MAX_LANDMARKS],
     to: [u32; MAX_LANDMARKS],
-    from16: [i32; MAX_LANDMARKS],
-    to1: [i32; MAX_LANDMARKS],
+    from16: [u16; MAX_LANDMARKS],
+    to1: [u16; MAX_LANDMARKS],
 }
 
 /// Dijkstra over a CSR graph given as `(offsets, targets and ticks)`.
@@ -243,9 +243,8 @@ impl Landmarks {
             g.from = from.map(|lt| if lt == FAR { 0 } else { lt });
             g.to = to;
             // In a narrow table every finite distance is below FAR16.
-            g.from16 = g.from.map(|d| i32::try_from(d).unwrap_or(0));
-            g.to1 = to
-                .map(|d| i32::try_from(d).map_or(FAR_GOAL, |d| d.saturating_add(1).min(FAR_GOAL)));
+            g.from16 = g.from.map(|d| u16::try_from(d).unwrap_or(0));
+            g.to1 = to.map(|d| u16::try_from(d.saturating_add(1)).unwrap_or(FAR_GOAL));
         }
         g
     }
@@ -261,13 +260,15 @@ impl Landmarks {
         if let Some(b) = self.narrow.get(v as usize) {
             // A FAR16 `d(L, v)` exceeds every prepared `d(L, t)`; a missing
             // `d(v, L)` is 0 below every prepared `d(t, L) + 1`; a missing
-            // `d(t, L)` is FAR_GOAL, above every `d(v, L) + 1`.
-            let mut best = 0i32;
+            // `d(t, L)` is FAR_GOAL, at least every `d(v, L) + 1`. The
+            // differences saturate at 0, where the bound starts anyway, so
+            // the loop runs in 16-bit lanes (eight to an SSE2 register).
+            let mut best = 0u16;
             for l in 0..MAX_LANDMARKS {
-                best = best.max(g.from16[l] - i32::from(b.from[l]));
-                best = best.max(i32::from(b.to1[l]) - g.to1[l]);
+                best = best.max(g.from16[l].saturating_sub(b.from[l]));
+                best = best.max(b.to1[l].saturating_sub(g.to1[l]));
             }
-            best.unsigned_abs()
+            u32::from(best)
         } else if let Some(b) = self.blocks.get(v as usize) {
             bound_of(b.from, b.to, FAR, g)
         } else {
