@@ -31,7 +31,8 @@ const FAR16: u16 = u16::MAX;
 /// fewer than two nodes.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Landmarks {
-    /// Per node, its ticks from and to every landmark, in one cache line.
+    /// Per node, its ticks from and to every landmark, in one aligned
+    /// block.
     blocks: Vec<Block>,
     /// The same in half the bytes.
     narrow: Vec<Narrow>,
@@ -59,10 +60,11 @@ struct Block {
 }
 
 /// A [`Block`] in 16 bits per distance (128 bytes, two cache lines): half
-/// the memory, so more of the table stays in cache during a search. `from` holds [`FAR16`] for no
-/// route; `to` holds the ticks plus one, and 0 for no route, so that with
-/// the goal prepared ([`GoalBound`]) both halves of the bound are plain
-/// differences with no test, which compile to vector code.
+/// the memory, so more of the table stays in cache during a search. `from`
+/// holds [`FAR16`] for no route; `to` holds the ticks plus one, and 0 for
+/// no route, so that with the goal prepared ([`GoalBound`]) both halves of
+/// the bound are saturating differences with no test, which compile to
+/// vector code.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(128))]
 struct Narrow {
