@@ -212,10 +212,15 @@ fn span(lo: f64, hi: f64) -> Range<i64> {
     // The overlap of each end tile `[t, t + 1]`, without the operand its
     // floor makes redundant: `max(lo, t) = lo` for `t = floor(lo)`, and
     // `min(hi, t + 1) = hi` for `t = floor(hi)` (finite `lo <= hi`).
-    if hi.min(first as f64 + 1.0) - lo <= EPS {
+    // Plain comparisons rather than `min` and `max`, which add NaN handling:
+    // they pick the same value here, as `t` is never NaN (a NaN `hi` or `lo`
+    // loses either way), and a zero's sign is moot to the EPS test.
+    let t = first as f64 + 1.0;
+    if (if hi < t { hi } else { t }) - lo <= EPS {
         first += 1;
     }
-    if hi - lo.max(last as f64) <= EPS {
+    let t = last as f64;
+    if hi - (if lo > t { lo } else { t }) <= EPS {
         last -= 1;
     }
     // Half-open: loops over a `Range` compile tighter than `RangeInclusive`.
