@@ -74,7 +74,11 @@ impl Read {
     }
 }
 
-/// A [`Tiles`] that notes every lookup.
+/// How many of the latest noted lookups a new one is compared with.
+const RECENT: usize = 12;
+
+/// A [`Tiles`] that notes every lookup (a repeat of a recent one only
+/// once).
 struct Recorder<'a, T: ?Sized> {
     inner: &'a T,
     reads: &'a RefCell<Vec<Read>>,
@@ -90,11 +94,19 @@ impl<T: Tiles + ?Sized> Tiles for Recorder<'_, T> {
             (Ok(c), Ok(r)) => (c, r),
             _ => (i32::MIN, i32::MIN),
         };
-        self.reads.borrow_mut().push(Read {
+        let read = Read {
             col,
             row,
             seen: Seen::Tile(t),
-        });
+        };
+        // A step looks at the few tiles under the box, and the next step at
+        // mostly the same ones: a repeat of a recent lookup is not noted
+        // again, which leaves far less for `first_of_each` to sort.
+        let mut reads = self.reads.borrow_mut();
+        let recent = reads.len().saturating_sub(RECENT);
+        if !reads[recent..].contains(&read) {
+            reads.push(read);
+        }
         t
     }
     #[inline]
