@@ -198,9 +198,10 @@ impl Known {
 
     #[inline]
     fn slot(dc: i32, dr: i32, standable: bool) -> Option<usize> {
-        let (x, y) = (dc + WX, dr + WY);
-        (x >= 0 && y >= 0 && x < 2 * WX && y < 2 * WY)
-            .then(|| (((y * 2 * WX + x) as usize) << 1) | usize::from(standable))
+        // One unsigned comparison per axis (a negative offset wraps high).
+        let (x, y) = (dc.wrapping_add(WX) as u32, dr.wrapping_add(WY) as u32);
+        (x < 2 * WX as u32 && y < 2 * WY as u32)
+            .then(|| (((y * 2 * WX as u32 + x) as usize) << 1) | usize::from(standable))
     }
 
     #[inline]
@@ -243,7 +244,21 @@ impl<'r> World<'r> {
         }
     }
 
+    /// The class of a cell: known already (most lookups), or learned now.
+    #[inline]
     fn fact(&self, dc: i32, dr: i32, standable: bool) -> u8 {
+        if let Some(i) = Known::slot(dc, dr, standable) {
+            let c = self.known.borrow().window[i];
+            if c != UNKNOWN {
+                return c;
+            }
+        }
+        self.learn(dc, dr, standable)
+    }
+
+    /// [`World::fact`] beyond the facts in the window.
+    #[inline(never)]
+    fn learn(&self, dc: i32, dr: i32, standable: bool) -> u8 {
         let mut known = self.known.borrow_mut();
         if let Some(c) = known.get(dc, dr, standable) {
             return c;
@@ -270,6 +285,7 @@ impl<'r> World<'r> {
 }
 
 impl Tiles for World<'_> {
+    #[inline]
     fn tile_at(&self, col: i64, row: i64) -> Tile {
         let (Ok(c), Ok(r)) = (i32::try_from(col), i32::try_from(row)) else {
             return Tile::Solid;
