@@ -134,30 +134,35 @@ enum Settle {
 }
 
 /// A stretch of one program between branch points.
+///
+/// Laid out for the walk, which visits many nodes per cell: what it reads
+/// of every node (the checks, where the settle's begin, the bottom test,
+/// the end) shares the node's first cache line.
+#[repr(C, align(64))]
 struct Node {
-    family: u32,
-    /// The steering of a branch (`None` on the base).
-    steer: Option<(usize, i8)>,
-    /// The node this one continues, after that many of its steps.
-    parent: Option<(u32, u32)>,
-    /// Tape index of the node's first step.
-    start: u32,
-    /// Facts known before the first step beyond those of the prefix.
-    seed: Vec<Fact>,
-    inputs: Vec<Input>,
-    snaps: Vec<Snap>,
     checks: Vec<Check>,
-    /// The checks before the settle's: `checks[..settle_from]` have steps
-    /// below [`SETTLE`] (the settle's are only ever appended after them).
-    settle_from: u32,
-    end: End,
-    children: Vec<u32>,
-    outcome: Option<Outcome>,
     /// The deepest the box's top went (`y - h`) over the node's steps,
     /// leaving out a last step that died below the level's bottom.
     deepest: f64,
     /// `y - h` of that last step, when the node died below the bottom.
     fell_out: Option<f64>,
+    /// The checks before the settle's: `checks[..settle_from]` have steps
+    /// below [`SETTLE`] (the settle's are only ever appended after them).
+    settle_from: u32,
+    /// Tape index of the node's first step.
+    start: u32,
+    end: End,
+    children: Vec<u32>,
+    inputs: Vec<Input>,
+    outcome: Option<Outcome>,
+    family: u32,
+    /// The steering of a branch (`None` on the base).
+    steer: Option<(usize, i8)>,
+    /// The node this one continues, after that many of its steps.
+    parent: Option<(u32, u32)>,
+    /// Facts known before the first step beyond those of the prefix.
+    seed: Vec<Fact>,
+    snaps: Vec<Snap>,
 }
 
 impl Node {
