@@ -342,13 +342,13 @@ impl Body {
     /// on the ground). Move y lowers the box by `vy * dt`; the shortcut
     /// goes on only when the moved box overlaps row `row` and, above it,
     /// only rows it started on (its top moved down, and the box is taller
-    /// than EPS plus rounding, so its first row cannot move up). Those hold
-    /// no solid tile (move x found none there), and their one-way tiles lie
-    /// above `y_prev + EPS`, so
-    /// the only landing row is `row`: the body lands back on it when it
-    /// holds a solid tile under the box, or a one-way one without `down`,
-    /// which is also step 7's test, so it ends grounded where it started
-    /// the tick, and step 8 tests the start rows.
+    /// than EPS plus rounding, so its first row cannot move up). Those
+    /// hold no solid tile (move x found none there), and their one-way
+    /// tiles lie above `y_prev + EPS`, so the only landing row is `row`:
+    /// the body lands back on it when it holds a solid tile under the box,
+    /// or a one-way one without `down`, which is also step 7's test. So it
+    /// ends grounded where it started the tick, and step 8 tests the start
+    /// rows.
     #[inline]
     fn run_on_ground<T: Tiles + ?Sized>(&mut self, level: &T, p: &Physics, input: Input) -> bool {
         let pressed = input.jump && !self.jump_held_last_tick;
