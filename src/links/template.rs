@@ -52,8 +52,10 @@ const LAND: u32 = u32::MAX - 1;
 /// The step index of the checks made by the settle.
 const SETTLE: u32 = u32::MAX;
 /// Bytes of grown branches one thread keeps before it stops growing the
-/// tree and simulates unseen terrain directly.
-const GROWN_BYTES: usize = 16 << 20;
+/// tree and simulates unseen terrain directly; past half of it, only
+/// departures met before are grown. (The unit tests take a small budget,
+/// so that they reach both.)
+const GROWN_BYTES: usize = if cfg!(test) { 128 << 10 } else { 16 << 20 };
 
 /// The class of a tile as the body tells them apart.
 #[inline]
@@ -609,6 +611,8 @@ struct Grown {
     bytes: usize,
     /// (node, check index, real class) to the node rebuilt for it.
     rebuilt: FastMap<(u32, u32, u8), u32>,
+    /// Departures met once and not grown (see [`Grown::rebuilt`]).
+    seen_once: FastMap<(u32, u32, u8), ()>,
 }
 
 thread_local! {
@@ -663,7 +667,8 @@ impl Grown {
 
     /// The node replacing `id` from where a real cell first departs from
     /// it (`miss`), grown in that cell's real terrain `w`: from the memo, or
-    /// built now. `None` when the memory budget is spent.
+    /// built now. `None` when the memory budget is spent, or half spent and
+    /// this departure is new.
     fn rebuilt(&mut self, id: u32, miss: Miss, w: &Walker<'_>, best: &Best) -> Option<u32> {
         let key = match miss {
             Miss::Check { j, real } => (id, j as u32, real),
@@ -673,6 +678,13 @@ impl Grown {
             return Some(r);
         }
         if self.bytes > GROWN_BYTES {
+            return None;
+        }
+        // Past half the budget, a departure is grown only when it recurs:
+        // most first departures are never met again, and growing them
+        // spent the budget that recurring terrain needed.
+        if self.bytes > GROWN_BYTES / 2 && self.seen_once.insert(key, ()).is_none() {
+            self.bytes += 32;
             return None;
         }
         let n = self.node(id);
@@ -791,6 +803,7 @@ pub(super) fn generate(
                 nodes: Vec::new(),
                 bytes: 0,
                 rebuilt: FastMap::default(),
+                seen_once: FastMap::default(),
             });
         }
         let grown = g.as_mut().expect("set above");
@@ -1004,6 +1017,7 @@ mod tests {
             (Level::generate(48, 32, 3).unwrap(), Physics::default()),
             (Level::generate(40, 20, 9).unwrap(), Physics::agile()),
         ];
+        let (mut held_back, mut spent) = (false, false);
         for (level, p) in cases {
             // Twice: the second pass walks branches the first one grew.
             for pass in 0..2 {
@@ -1014,6 +1028,14 @@ mod tests {
                     assert_eq!(a, b, "pass {pass}");
                 }
             }
+            GROWN.with(|g| {
+                if let Some(g) = g.borrow().as_ref() {
+                    held_back |= !g.seen_once.is_empty();
+                    spent |= g.bytes > GROWN_BYTES;
+                }
+            });
         }
+        // The budget's two limits were reached, and changed no link.
+        assert!(held_back && spent, "held back {held_back}, spent {spent}");
     }
 }
