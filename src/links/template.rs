@@ -254,22 +254,16 @@ impl<'r> World<'r> {
     /// The class of a cell: known already (most lookups), or learned now.
     #[inline]
     fn fact(&self, dc: i32, dr: i32, standable: bool) -> u8 {
-        if let Some(i) = Known::slot(dc, dr, standable) {
-            let c = self.known.borrow().window[i];
-            if c != UNKNOWN {
-                return c;
-            }
+        if let Some(c) = self.known.borrow().get(dc, dr, standable) {
+            return c;
         }
         self.learn(dc, dr, standable)
     }
 
-    /// [`World::fact`] beyond the facts in the window.
+    /// [`World::fact`] for a cell not known yet.
     #[inline(never)]
     fn learn(&self, dc: i32, dr: i32, standable: bool) -> u8 {
         let mut known = self.known.borrow_mut();
-        if let Some(c) = known.get(dc, dr, standable) {
-            return c;
-        }
         let cell = Fact {
             dc,
             dr,
