@@ -259,6 +259,17 @@ fn wall_at<T: Tiles + ?Sized>(level: &T, edge: f64, shift: i64, rows: Range<i64>
     rows.into_iter().any(|r| level.tile_at(col, r).is_solid())
 }
 
+/// Whether row `row` holds ground under columns `cols`, as step 7 asks: a
+/// solid tile, or a one-way one unless `down` is held.
+#[inline]
+fn ground_at<T: Tiles + ?Sized>(level: &T, row: i64, cols: Range<i64>, down: bool) -> bool {
+    cols.into_iter().any(|c| match level.tile_at(c, row) {
+        Tile::Solid => true,
+        Tile::OneWay => !down,
+        _ => false,
+    })
+}
+
 impl Body {
     /// Standing on `cell` as `PHYSICS.md` defines a start: `x = col + 0.5`,
     /// feet on top of row `row + 1`, at rest, grounded, every air jump left.
@@ -390,12 +401,7 @@ impl Body {
             }
         }
         // 6. and 7.: lands back on `row`, grounded.
-        let ground = cols.clone().any(|c| match level.tile_at(c, row) {
-            Tile::Solid => true,
-            Tile::OneWay => !input.down,
-            _ => false,
-        });
-        if !ground {
+        if !ground_at(level, row, cols.clone(), input.down) {
             return false;
         }
         self.x = x;
@@ -563,11 +569,7 @@ impl Body {
             // Landed, the feet are exactly on the row's top.
             let row = landed.unwrap_or_else(|| inearest(self.y));
             if landed.is_some() || (row as f64 - self.y).abs() <= EPS {
-                self.grounded = cols.clone().any(|c| match level.tile_at(c, row) {
-                    Tile::Solid => true,
-                    Tile::OneWay => !input.down,
-                    _ => false,
-                });
+                self.grounded = ground_at(level, row, cols.clone(), input.down);
             }
         }
         if self.grounded {
