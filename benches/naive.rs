@@ -31,7 +31,8 @@
 use std::collections::HashMap;
 
 use platnav::{
-    Body, Cell, Classification, Frame, Input, Level, LinkKind, NavMap, Physics, SETTLE_SLACK, Tile,
+    Body, Cell, Classification, Frame, Input, JumpVariety, Level, LinkKind, NavMap, Physics,
+    SETTLE_SLACK, Tile,
 };
 
 /// A link found by the naive builder, in level coordinates.
@@ -147,11 +148,22 @@ pub fn build(level: &Level, physics: &Physics) -> Vec<NaiveLink> {
 /// [`build`], simulating in `coords`.
 #[must_use]
 pub fn build_in(level: &Level, physics: &Physics, coords: Coords) -> Vec<NaiveLink> {
+    build_with(level, physics, coords, JumpVariety::Full)
+}
+
+/// [`build_in`], trying the `jumps` set of jump programs.
+#[must_use]
+pub fn build_with(
+    level: &Level,
+    physics: &Physics,
+    coords: Coords,
+    jumps: JumpVariety,
+) -> Vec<NaiveLink> {
     let classes = Classification::new(level, physics);
     let cells: Vec<Cell> = classes.standable_cells().collect();
     cells
         .into_iter()
-        .flat_map(|from| links_from(level, physics, &classes, from, coords))
+        .flat_map(|from| links_from(level, physics, &classes, from, coords, jumps))
         .collect()
 }
 
@@ -163,6 +175,7 @@ pub fn links_from(
     classes: &Classification,
     from: Cell,
     coords: Coords,
+    jumps: JumpVariety,
 ) -> Vec<NaiveLink> {
     let (frame, start) = match coords {
         Coords::Frame => (Frame::new(level, from), Cell::new(0, 0)),
@@ -173,6 +186,7 @@ pub fn links_from(
         start,
         p,
         classes,
+        jumps,
     };
     let mut best = Best::default();
     run_links(&ctx, from, &mut best);
@@ -197,6 +211,8 @@ struct Ctx<'a> {
     start: Cell,
     p: &'a Physics,
     classes: &'a Classification,
+    /// The jump programs to try.
+    jumps: JumpVariety,
 }
 
 impl Ctx<'_> {
@@ -559,18 +575,29 @@ fn jump_links(ctx: &Ctx<'_>, best: &mut Best) {
     let p = ctx.p;
     let apex = apex_ticks(p);
     let full = full_speed_ticks(p);
+    let coarse = ctx.jumps == JumpVariety::Coarse;
     let holds = if p.jump_cut_speed >= p.jump_speed {
         vec![apex]
+    } else if coarse {
+        tick_set([4, 11, apex], apex)
     } else {
         tick_set([2, 4, 7, 11, 16, apex], apex)
     };
-    let switches = tick_set([3, 8, apex / 2, apex, apex + apex / 2], 4 * apex);
+    let switches = if coarse {
+        tick_set([8, apex, apex + apex / 2], 4 * apex)
+    } else {
+        tick_set([3, 8, apex / 2, apex, apex + apex / 2], 4 * apex)
+    };
     for dir in [-1i8, 0, 1] {
         let targets: Vec<i8> = if dir == 0 { vec![-1, 1] } else { vec![0, -dir] };
         let run_ups = if dir == 0 {
             vec![0]
         } else {
-            let mut v = vec![0, full / 2, full];
+            let mut v = if coarse {
+                vec![0, full]
+            } else {
+                vec![0, full / 2, full]
+            };
             v.dedup();
             v
         };

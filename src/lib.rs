@@ -36,7 +36,7 @@ pub use level::{
 pub use level::{ColorLegend, MAX_PIXELS};
 #[cfg(feature = "tiled")]
 pub use level::{MAX_LAYER_CELLS, MAX_TILECOUNT, MAX_XML_DEPTH, TileKind, TileMapping};
-pub use links::{Link, LinkKind, LinkOptions, SETTLE_SLACK, clear_caches};
+pub use links::{JumpVariety, Link, LinkKind, LinkOptions, SETTLE_SLACK, clear_caches};
 #[cfg(feature = "serde")]
 pub use navfile::{MAX_LINK_TICKS, MAX_LINKS_PER_NODE, NAVMAP_FORMAT_VERSION, NavFileError};
 pub use path::{Path, PathStep, replay};

@@ -175,6 +175,23 @@ fn links_json_tapes_replay_from_their_start_to_their_end() {
 }
 
 #[test]
+fn coarse_jumps_build_a_map_with_fewer_jump_links() {
+    let jump_links = |jumps: &str| -> usize {
+        let args = ["links", "levels/demo.txt", "--jumps", jumps];
+        let out = platnav(&args);
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.split("jump ")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|d| d.parse().ok())
+            .unwrap_or_else(|| panic!("no jump count in\n{text}"))
+    };
+    let (full, coarse) = (jump_links("full"), jump_links("coarse"));
+    assert!(0 < coarse && coarse < full, "coarse {coarse}, full {full}");
+}
+
+#[test]
 fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
     let dir = std::env::temp_dir().join(format!("platnav-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -259,6 +276,10 @@ fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
             ],
             "beam",
         ),
+        (
+            vec!["links", "levels/demo.txt", "--jumps", "bogus"],
+            "bogus",
+        ),
         (vec!["frobnicate"], "frobnicate"),
     ];
     for (args, needle) in cases {
@@ -267,7 +288,11 @@ fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
-        if !args.contains(&"frobnicate") && !args.contains(&"1;1") {
+        // Argument errors from the parser add a usage hint line.
+        if !["frobnicate", "1;1", "bogus"]
+            .iter()
+            .any(|a| args.contains(a))
+        {
             assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         }
         assert!(out.stdout.is_empty(), "{args:?} printed to stdout");

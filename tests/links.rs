@@ -4,7 +4,9 @@ mod common;
 
 use std::collections::HashSet;
 
-use platnav::{Body, Cell, Level, LinkKind, NavMap, Physics, SETTLE_SLACK, Tile};
+use platnav::{
+    Body, Cell, Level, LinkKind, LinkOptions, NavMap, Physics, SETTLE_SLACK, SearchOptions, Tile,
+};
 
 fn assert_every_tape_replays(map: &NavMap) {
     let (level, p) = (map.level(), map.physics());
@@ -148,4 +150,59 @@ fn drop_links_start_on_one_way_platforms() {
         assert!(l.to.row > l.from.row);
         assert!(map.inputs(l.id).next().is_some_and(|i| i.down));
     }
+}
+
+#[test]
+fn coarse_jumps_find_no_link_the_full_set_does_not_match_or_beat() {
+    let mut cases: Vec<(Level, Physics)> = vec![(common::demo(), Physics::agile())];
+    for level in common::random_levels(3) {
+        cases.push((level.clone(), Physics::default()));
+        cases.push((level, Physics::smb()));
+    }
+    let (mut fewer, mut slower_routes) = (0, 0);
+    for (level, p) in cases {
+        let full = common::build(&level, &p);
+        let coarse = NavMap::build_with(&level, &p, &LinkOptions::coarse()).unwrap();
+        assert_every_tape_replays(&coarse);
+        assert_eq!(full.node_count(), coarse.node_count());
+        let best: std::collections::HashMap<_, _> = full
+            .links()
+            .map(|l| ((l.from, l.to, l.kind), (l.ticks, l.jumps)))
+            .collect();
+        for l in coarse.links() {
+            let f = best.get(&(l.from, l.to, l.kind));
+            assert!(
+                f.is_some_and(|&f| f <= (l.ticks, l.jumps)),
+                "{:?} {} -> {} in {} ticks: full set has {f:?}",
+                l.kind,
+                l.from,
+                l.to,
+                l.ticks
+            );
+            if !matches!(l.kind, LinkKind::Jump | LinkKind::DoubleJump) {
+                assert_eq!(f, Some(&(l.ticks, l.jumps)), "{l:?}");
+            }
+        }
+        fewer += usize::from(coarse.link_count() < full.link_count());
+        // No route is faster with fewer programs; the exact search finds
+        // the fastest in each map.
+        let cells = full.nodes();
+        for (i, &a) in cells.iter().enumerate().step_by(7) {
+            let b = cells[(i * 13 + 5) % cells.len()];
+            let opts = SearchOptions::default();
+            match (full.find_path(a, b, &opts), coarse.find_path(a, b, &opts)) {
+                (Ok(f), Ok(c)) => {
+                    assert!(f.ticks() <= c.ticks(), "{a} -> {b}");
+                    slower_routes += usize::from(f.ticks() < c.ticks());
+                }
+                (Err(_), Ok(c)) => panic!("{a} -> {b}: only the coarse map routes it ({c:?})"),
+                _ => {}
+            }
+        }
+    }
+    assert!(fewer > 0, "the coarse set never found fewer links");
+    assert!(
+        slower_routes > 0,
+        "no route got slower: the sets may not differ"
+    );
 }

@@ -11,14 +11,25 @@ mod naive;
 
 use std::path::Path;
 
-use platnav::{Level, LoadOptions, NavMap, Physics, VglcLegend, load_level};
+use platnav::{
+    JumpVariety, Level, LinkOptions, LoadOptions, NavMap, Physics, VglcLegend, load_level,
+};
 
 /// Builds both ways and fails with every difference listed.
 fn assert_same(name: &str, level: &Level, physics: &Physics) {
-    let map = NavMap::build(level, physics).unwrap();
+    assert_same_with(name, level, physics, JumpVariety::Full);
+}
+
+/// [`assert_same`] with the `jumps` set of jump programs.
+fn assert_same_with(name: &str, level: &Level, physics: &Physics, jumps: JumpVariety) {
+    let options = LinkOptions {
+        jumps,
+        ..LinkOptions::default()
+    };
+    let map = NavMap::build_with(level, physics, &options).unwrap();
     let real = naive::links_of(&map);
     assert!(!real.is_empty(), "{name}: no links at all");
-    let in_frame = naive::build_in(level, physics, naive::Coords::Frame);
+    let in_frame = naive::build_with(level, physics, naive::Coords::Frame, jumps);
     let diffs = naive::differences(&in_frame, &real);
     if diffs.is_empty() {
         return;
@@ -76,6 +87,19 @@ fn generated_default() {
 }
 
 #[test]
+fn generated_coarse_jumps() {
+    for (seed, physics) in [(1, Physics::default()), (5, Physics::agile())] {
+        let level = Level::generate(32, 24, seed).unwrap();
+        assert_same_with(
+            &format!("generated 32x24 seed {seed}, coarse jumps"),
+            &level,
+            &physics,
+            JumpVariety::Coarse,
+        );
+    }
+}
+
+#[test]
 fn generated_agile() {
     let level = Level::generate(32, 24, 5).unwrap();
     assert_same("generated 32x24 seed 5, agile", &level, &Physics::agile());
@@ -93,4 +117,10 @@ fn smb_1_1_start_smb() {
         .collect();
     let level = Level::new(w, full.height(), tiles).unwrap();
     assert_same("SMB 1-1, first 80 columns", &level, &Physics::smb());
+    assert_same_with(
+        "SMB 1-1, first 80 columns, coarse jumps",
+        &level,
+        &Physics::smb(),
+        JumpVariety::Coarse,
+    );
 }

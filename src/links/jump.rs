@@ -1,14 +1,17 @@
 //! Jump and double-jump links.
 //!
-//! The program family, for each direction `d` in {-1, 0, +1}:
+//! The program family, for each direction `d` in {-1, 0, +1}, with
+//! [`JumpVariety::Full`] (the [`JumpVariety::Coarse`] set in brackets, a
+//! subset of each):
 //! - run-up: `r` ticks of `move = d` on the ground before the press
-//!   (0, half and all of the ticks to reach full speed; 0 only for `d = 0`);
+//!   (0, half and all of the ticks to reach full speed [0 and all]; 0 only
+//!   for `d = 0`);
 //! - hold: the jump is held for `H` ticks (2, 4, 7, 11, 16 and the apex tick
-//!   count), giving variable height when `jump_cut_speed` is lower than
-//!   `jump_speed`;
+//!   count [4, 11 and the apex tick count]), giving variable height when
+//!   `jump_cut_speed` is lower than `jump_speed`;
 //! - steering: `move = d` in the air, or after `k` flight ticks (3, 8, half
-//!   the apex ticks, the apex ticks, 1.5 times them) switch to idle or to
-//!   `-d` (for `d = 0`: to -1 or +1);
+//!   the apex ticks, the apex ticks, 1.5 times them [8, the apex ticks, 1.5
+//!   times them]) switch to idle or to `-d` (for `d = 0`: to -1 or +1);
 //! - double jump (when `air_jumps > 0`): full first jump, release, press
 //!   again at flight tick `t2` (half, one and 1.5 times the apex ticks) and
 //!   hold 4 ticks or to the apex, steering as above from `t2` on.
@@ -16,7 +19,7 @@
 //! Programs that share a prefix share its simulation: the body is cloned at
 //! each steering switch instead of being re-run from the start.
 
-use super::{Best, Flight, LinkKind, Sim, apex_ticks, full_speed_ticks, tick_set};
+use super::{Best, Flight, JumpVariety, LinkKind, Sim, apex_ticks, full_speed_ticks, tick_set};
 use crate::physics::{Body, Input, Physics};
 
 /// The part of a program before any steering switch.
@@ -109,23 +112,34 @@ pub(super) fn run_family(mut s: Sim<'_>, fam: &Family, best: &mut Best) {
     }
 }
 
-/// The jump program families for `p`.
-pub(super) fn families(p: &Physics) -> Vec<Family> {
+/// The jump program families for `p`, of the `variety` set.
+pub(super) fn families(p: &Physics, variety: JumpVariety) -> Vec<Family> {
     let apex = apex_ticks(p);
     let full = full_speed_ticks(p);
+    let coarse = variety == JumpVariety::Coarse;
     let holds = if p.jump_cut_speed >= p.jump_speed {
         vec![apex]
+    } else if coarse {
+        tick_set([4, 11, apex], apex)
     } else {
         tick_set([2, 4, 7, 11, 16, apex], apex)
     };
-    let switches = tick_set([3, 8, apex / 2, apex, apex + apex / 2], 4 * apex);
+    let switches = if coarse {
+        tick_set([8, apex, apex + apex / 2], 4 * apex)
+    } else {
+        tick_set([3, 8, apex / 2, apex, apex + apex / 2], 4 * apex)
+    };
     let mut out = Vec::new();
     for dir in [-1i8, 0, 1] {
         let targets: Vec<i8> = if dir == 0 { vec![-1, 1] } else { vec![0, -dir] };
         let run_ups = if dir == 0 {
             vec![0]
         } else {
-            let mut v = vec![0, full / 2, full];
+            let mut v = if coarse {
+                vec![0, full]
+            } else {
+                vec![0, full / 2, full]
+            };
             v.dedup();
             v
         };

@@ -34,8 +34,8 @@ use std::sync::{Arc, Mutex};
 
 use super::jump::{Family, families, fly_branch, kind_of, run_family};
 use super::{
-    Best, FastMap, LinkKind, MAX_ACTION_TICKS, SETTLE_SLACK, Sim, jump_took_effect, land_target,
-    settle,
+    Best, FastMap, JumpVariety, LinkKind, MAX_ACTION_TICKS, SETTLE_SLACK, Sim, jump_took_effect,
+    land_target, settle,
 };
 use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
@@ -309,9 +309,11 @@ fn settle_in(world: &World<'_>, p: &Physics, o: &Outcome) -> Settle {
     }
 }
 
-/// The family trees of one physics profile, shared by every build with it.
+/// The family trees of one physics profile and jump set, shared by every
+/// build with them.
 pub(crate) struct JumpTemplates {
     p: Physics,
+    variety: JumpVariety,
     families: Vec<Family>,
     /// The base trees: node `roots[i]` starts family `i`.
     nodes: Vec<Node>,
@@ -486,8 +488,8 @@ impl Grower<'_> {
 }
 
 impl JumpTemplates {
-    fn build(p: &Physics) -> Self {
-        let families = families(p);
+    fn build(p: &Physics, variety: JumpVariety) -> Self {
+        let families = families(p, variety);
         let g = Grower {
             p,
             families: &families,
@@ -537,6 +539,7 @@ impl JumpTemplates {
         }
         Self {
             p: p.clone(),
+            variety,
             families,
             nodes,
             roots,
@@ -544,15 +547,16 @@ impl JumpTemplates {
         }
     }
 
-    /// The templates for `p`, from a small process-wide cache: a game or a
-    /// sweep that builds many maps with one physics profile builds them once.
-    pub(crate) fn get(p: &Physics) -> Arc<Self> {
+    /// The templates for `p` and `variety`, from a small process-wide
+    /// cache: a game or a sweep that builds many maps with one physics
+    /// profile builds them once.
+    pub(crate) fn get(p: &Physics, variety: JumpVariety) -> Arc<Self> {
         if let Ok(cache) = CACHE.lock()
-            && let Some(t) = cache.iter().find(|t| t.p == *p)
+            && let Some(t) = cache.iter().find(|t| t.p == *p && t.variety == variety)
         {
             return Arc::clone(t);
         }
-        let t = Arc::new(Self::build(p));
+        let t = Arc::new(Self::build(p, variety));
         if let Ok(mut cache) = CACHE.lock() {
             if cache.len() >= 4 {
                 cache.remove(0);
@@ -780,6 +784,7 @@ impl Grown {
 pub(super) fn generate(
     level: &Level,
     p: &Physics,
+    variety: JumpVariety,
     classes: &Classification,
     from: Cell,
     best: &mut Best,
@@ -787,12 +792,12 @@ pub(super) fn generate(
     GROWN.with(|g| {
         let mut g = g.borrow_mut();
         let generation = GENERATION.load(Ordering::Relaxed);
-        let fresh = g
-            .as_ref()
-            .is_some_and(|g| g.base.p == *p && g.generation == generation);
+        let fresh = g.as_ref().is_some_and(|g| {
+            g.base.p == *p && g.base.variety == variety && g.generation == generation
+        });
         if !fresh {
             *g = Some(Grown {
-                base: JumpTemplates::get(p),
+                base: JumpTemplates::get(p, variety),
                 generation,
                 nodes: Vec::new(),
                 bytes: 0,
@@ -982,15 +987,15 @@ mod tests {
 
     /// Jump links of every standable cell, by the templates and by
     /// simulating every family from scratch.
-    fn both(level: &Level, p: &Physics) -> (Vec<Link>, Vec<Link>) {
+    fn both(level: &Level, p: &Physics, variety: JumpVariety) -> (Vec<Link>, Vec<Link>) {
         let classes = Classification::new(level, p);
         let (mut by_templates, mut exact) = (Vec::new(), Vec::new());
         for from in classes.standable_cells() {
             let mut best = Best::new(from);
-            generate(level, p, &classes, from, &mut best);
+            generate(level, p, variety, &classes, from, &mut best);
             by_templates.extend(best.into_sorted());
             let mut best = Best::new(from);
-            for fam in families(p) {
+            for fam in families(p, variety) {
                 run_family(Sim::new(level, p, &classes, from), &fam, &mut best);
             }
             exact.extend(best.into_sorted());
@@ -1004,18 +1009,22 @@ mod tests {
     fn templates_give_exactly_the_simulated_links() {
         let demo: Level = include_str!("../../levels/demo.txt").parse().unwrap();
         let trap: Level = include_str!("../../levels/trap.txt").parse().unwrap();
+        let generated = Level::generate(48, 32, 3).unwrap();
+        let (full, coarse) = (JumpVariety::Full, JumpVariety::Coarse);
         let cases = [
-            (demo.clone(), Physics::agile()),
-            (demo, Physics::default()),
-            (trap, Physics::smb()),
-            (Level::generate(48, 32, 3).unwrap(), Physics::default()),
-            (Level::generate(40, 20, 9).unwrap(), Physics::agile()),
+            (demo.clone(), Physics::agile(), full),
+            (demo, Physics::default(), full),
+            (trap.clone(), Physics::smb(), full),
+            (trap, Physics::smb(), coarse),
+            (generated.clone(), Physics::default(), full),
+            (generated, Physics::default(), coarse),
+            (Level::generate(40, 20, 9).unwrap(), Physics::agile(), full),
         ];
         let (mut held_back, mut spent) = (false, false);
-        for (level, p) in cases {
+        for (level, p, variety) in cases {
             // Twice: the second pass walks branches the first one grew.
             for pass in 0..2 {
-                let (t, e) = both(&level, &p);
+                let (t, e) = both(&level, &p, variety);
                 assert!(!e.is_empty());
                 assert_eq!(t.len(), e.len(), "pass {pass}");
                 for (a, b) in t.iter().zip(&e) {

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use platnav::{Cell, Level, NavMap, NodeId, Physics, SearchOptions, SplitMix64, VglcLegend};
+use platnav::{
+    Cell, Level, LinkOptions, NavMap, NodeId, Physics, SearchOptions, SplitMix64, VglcLegend,
+};
 
 use super::CliError;
 
@@ -248,6 +250,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let mut peer = (0.0, 0.0, 0.0);
     let (mut smb11, mut smb11_mb) = (f64::NAN, f64::NAN);
     let mut smb11_level = None;
+    // Each level's map and build time, for the coarse jump set below.
+    let mut full_maps = Vec::new();
     for f in &files {
         let level = Level::load_vglc(f, &legend)?;
         let t = Instant::now();
@@ -266,6 +270,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         beam.extend(latencies(&map, &pairs, &SearchOptions::beam(8)));
         let (o, a, d) = against_pathfinding(&map, &pairs)?;
         peer = (peer.0 + o, peer.1 + a, peer.2 + d);
+        full_maps.push((level, map, b));
     }
     exact.sort_by(f64::total_cmp);
     beam.sort_by(f64::total_cmp);
@@ -292,9 +297,51 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         "",
         None,
     ));
+    // The coarse jump set (LinkOptions::coarse) on the same levels, built
+    // in the same order (so its template branches carry over the same
+    // way), and its fastest routes against the full set's on the same pairs.
+    let (mut full_time, mut coarse_time) = (0.0, 0.0);
+    let (mut full_ticks, mut coarse_ticks, mut lost, mut asked) = (0u64, 0u64, 0usize, 0usize);
+    for (level, full, b) in &full_maps {
+        let t = Instant::now();
+        let coarse = NavMap::build_with(level, &smb, &LinkOptions::coarse())?;
+        coarse_time += t.elapsed().as_secs_f64();
+        full_time += b;
+        for (a, g) in reachable_pairs(full, samples, 7) {
+            let opts = SearchOptions::default();
+            asked += 1;
+            match (full.find_path(a, g, &opts), coarse.find_path(a, g, &opts)) {
+                (Ok(f), Ok(c)) => {
+                    full_ticks += u64::from(f.ticks());
+                    coarse_ticks += u64::from(c.ticks());
+                }
+                _ => lost += 1,
+            }
+        }
+    }
+    drop(full_maps);
     rows.push(row(
         format!("build, {} SMB levels (median)", files.len()),
         ms(percentile(&builds, 0.5)),
+        "",
+        None,
+    ));
+    rows.push(row(
+        format!("build, {} SMB levels, coarse jump set, in all", files.len()),
+        format!(
+            "{} ({:.2}x faster than the full set)",
+            ms(coarse_time),
+            full_time / coarse_time.max(1e-12)
+        ),
+        "",
+        None,
+    ));
+    rows.push(row(
+        "route time, coarse / full jump set, SMB (pairs both route)",
+        format!(
+            "{:.3} ({lost} of {asked} pairs not routed)",
+            coarse_ticks as f64 / full_ticks.max(1) as f64
+        ),
         "",
         None,
     ));
