@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, black_box, criterion_group, criterion_main};
-use platnav::{Cell, Level, NavMap, Physics, SearchOptions, VglcLegend};
+use platnav::{Cell, Level, LinkOptions, NavMap, Physics, SearchOptions, VglcLegend};
 
 fn smb_1_1() -> Level {
     let legend = VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();
@@ -42,6 +42,10 @@ fn build(c: &mut Criterion) {
     let smb = smb_1_1();
     g.bench_function("smb-1-1", |b| {
         b.iter(|| NavMap::build(black_box(&smb), &Physics::smb()).unwrap())
+    });
+    let coarse = LinkOptions::coarse();
+    g.bench_function("smb-1-1 coarse jumps", |b| {
+        b.iter(|| NavMap::build_with(black_box(&smb), &Physics::smb(), &coarse).unwrap())
     });
     let demo: Level = include_str!("../levels/demo.txt").parse().unwrap();
     g.bench_function("demo-agile", |b| {
