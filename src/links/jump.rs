@@ -19,7 +19,9 @@
 //! Programs that share a prefix share its simulation: the body is cloned at
 //! each steering switch instead of being re-run from the start.
 
-use super::{Best, Flight, JumpVariety, LinkKind, Sim, apex_ticks, full_speed_ticks, tick_set};
+use super::{
+    Best, Flight, JumpVariety, LinkKind, Sim, apex_ticks, full_speed_ticks, steering, tick_set,
+};
 use crate::physics::{Body, Input, Physics};
 
 /// The part of a program before any steering switch.
@@ -45,11 +47,7 @@ impl Base {
         let jump = self.presses[..self.n_presses]
             .iter()
             .any(|&(start, hold)| ft >= start && ft < start + hold);
-        let mv = match steer {
-            Some((k, b)) if ft >= k => b,
-            _ => self.dir,
-        };
-        Some(Input::new(mv, jump, false))
+        Some(Input::new(steering(self.dir, steer, ft), jump, false))
     }
 }
 

@@ -287,6 +287,55 @@ impl<'a> Sim<'a> {
         Flight::Failed
     }
 
+    /// The landed flights of a steering family from here, in program
+    /// order: the one that keeps `program(None)`, then at each of
+    /// `switches` (tape indices, ascending) one branch per entry of
+    /// `targets`, performing `program(Some((switch, target)))`.
+    ///
+    /// The kept flight is simulated once and each branch leaves it at its
+    /// switch, exactly as simulating each program from scratch would.
+    /// Flights that die or time out are left out, and so is a branch whose
+    /// switch comes after the kept flight ended: it is that flight, and
+    /// offering the same link twice changes nothing.
+    pub fn steered<P>(
+        mut self,
+        switches: impl IntoIterator<Item = usize>,
+        targets: [i8; 2],
+        program: impl Fn(Option<(usize, i8)>) -> P,
+    ) -> Vec<Self>
+    where
+        P: FnMut(usize, &Body) -> Option<Input>,
+    {
+        let mut branches = Vec::new();
+        let mut ended = None;
+        for k in switches {
+            match self.run(program(None), Some(k)) {
+                Flight::Paused => {
+                    for b in targets {
+                        let mut s = self.clone();
+                        if s.fly(program(Some((k, b)))) {
+                            branches.push(s);
+                        }
+                    }
+                }
+                end => {
+                    ended = Some(end);
+                    break;
+                }
+            }
+        }
+        let landed = match ended {
+            Some(end) => end == Flight::Landed,
+            None => self.fly(program(None)),
+        };
+        let mut out = Vec::with_capacity(1 + branches.len());
+        if landed {
+            out.push(self);
+        }
+        out.extend(branches);
+        out
+    }
+
     /// After a landing: picks the standable cell the body comes to rest on
     /// and settles there, producing the link.
     ///
@@ -741,6 +790,15 @@ pub(crate) fn links_from(
         drop::generate(&sim, level, from, &mut best);
     }
     best.into_sorted()
+}
+
+/// The move at tick `t` of a program that moves `d`, or `b` from tick `k`
+/// on when `sched` is `Some((k, b))`.
+pub(crate) fn steering(d: i8, sched: Option<(usize, i8)>, t: usize) -> i8 {
+    match sched {
+        Some((k, b)) if t >= k => b,
+        _ => d,
+    }
 }
 
 /// The ticks to reach the apex of a full jump.
