@@ -547,12 +547,17 @@ impl JumpTemplates {
         }
     }
 
+    /// Whether these are the templates for `p` and `variety`.
+    fn serve(&self, p: &Physics, variety: JumpVariety) -> bool {
+        self.p == *p && self.variety == variety
+    }
+
     /// The templates for `p` and `variety`, from a small process-wide
     /// cache: a game or a sweep that builds many maps with one physics
     /// profile builds them once.
     pub(crate) fn get(p: &Physics, variety: JumpVariety) -> Arc<Self> {
         if let Ok(cache) = CACHE.lock()
-            && let Some(t) = cache.iter().find(|t| t.p == *p && t.variety == variety)
+            && let Some(t) = cache.iter().find(|t| t.serve(p, variety))
         {
             return Arc::clone(t);
         }
@@ -792,9 +797,9 @@ pub(super) fn generate(
     GROWN.with(|g| {
         let mut g = g.borrow_mut();
         let generation = GENERATION.load(Ordering::Relaxed);
-        let fresh = g.as_ref().is_some_and(|g| {
-            g.base.p == *p && g.base.variety == variety && g.generation == generation
-        });
+        let fresh = g
+            .as_ref()
+            .is_some_and(|g| g.base.serve(p, variety) && g.generation == generation);
         if !fresh {
             *g = Some(Grown {
                 base: JumpTemplates::get(p, variety),

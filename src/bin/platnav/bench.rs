@@ -253,7 +253,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let mut peer = (0.0, 0.0, 0.0);
     let (mut smb11, mut smb11_mb) = (f64::NAN, f64::NAN);
     let mut smb11_level = None;
-    // Each level's map and build time, for the coarse jump set below.
+    // Each level and its map, for the coarse jump set below.
     let mut full_maps = Vec::new();
     for f in &files {
         let level = Level::load_vglc(f, &legend)?;
@@ -273,7 +273,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         beam.extend(latencies(&map, &pairs, &SearchOptions::beam(8)));
         let (o, a, d) = against_pathfinding(&map, &pairs)?;
         peer = (peer.0 + o, peer.1 + a, peer.2 + d);
-        full_maps.push((level, map, b));
+        full_maps.push((level, map));
     }
     exact.sort_by(f64::total_cmp);
     beam.sort_by(f64::total_cmp);
@@ -303,15 +303,15 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     // The coarse jump set (LinkOptions::coarse) on the same levels, built
     // in the same order (so its template branches carry over the same
     // way), and its fastest routes against the full set's on the same pairs.
-    let (mut full_time, mut coarse_time) = (0.0, 0.0);
+    let full_time: f64 = builds.iter().sum();
+    let mut coarse_time = 0.0;
     let (mut full_ticks, mut coarse_ticks, mut lost, mut asked) = (0u64, 0u64, 0usize, 0usize);
-    for (level, full, b) in &full_maps {
+    let opts = SearchOptions::default();
+    for (level, full) in &full_maps {
         let t = Instant::now();
         let coarse = NavMap::build_with(level, &smb, &LinkOptions::coarse())?;
         coarse_time += t.elapsed().as_secs_f64();
-        full_time += b;
         for (a, g) in reachable_pairs(full, samples, 7) {
-            let opts = SearchOptions::default();
             asked += 1;
             match (full.find_path(a, g, &opts), coarse.find_path(a, g, &opts)) {
                 (Ok(f), Ok(c)) => {
