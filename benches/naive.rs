@@ -121,10 +121,17 @@ pub fn differences(naive: &[NaiveLink], real: &[NaiveLink]) -> Vec<String> {
     out
 }
 
-/// Upper bound on the ticks of an action phase (as the real builder).
-const MAX_ACTION_TICKS: usize = 480;
-/// Upper bound on the ticks of a settle phase (as the real builder).
-const MAX_SETTLE_TICKS: usize = 600;
+/// The most ticks an action phase may take (`PHYSICS.md`, "Link
+/// generation bounds"): 8 s of ticks, rounded to nearest.
+fn action_limit(p: &Physics) -> usize {
+    (8.0 / p.dt + 0.5).floor() as usize
+}
+
+/// The most ticks a settle phase may take: 10 s of ticks, rounded to
+/// nearest.
+fn settle_limit(p: &Physics) -> usize {
+    (10.0 / p.dt + 0.5).floor() as usize
+}
 
 /// Where the body is simulated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,17 +254,19 @@ fn settle_tolerance(p: &Physics) -> f64 {
     0.5 * (p.ground_accel * p.dt).min(p.run_speed) * p.dt + 1e-12
 }
 
-fn braking_distance(v: f64, adt: f64, dt: f64) -> f64 {
+/// Braking distance from `v`, or infinity when braking takes more than
+/// `limit` ticks.
+fn braking_distance(v: f64, adt: f64, dt: f64, limit: usize) -> f64 {
     let mut v = v.abs();
     let mut s = 0.0;
-    for _ in 0..10_000 {
+    for _ in 0..limit {
         v = (v - adt).max(0.0);
         if v == 0.0 {
-            break;
+            return s;
         }
         s += v * dt;
     }
-    s
+    if v == 0.0 { s } else { f64::INFINITY }
 }
 
 /// The next input that brings a grounded body to rest within
@@ -275,7 +284,7 @@ fn settle_input(body: &Body, target_x: f64, p: &Physics) -> Option<Input> {
         return Some(Input::new(dir, false, false));
     }
     let v1 = body.vx + (df * p.run_speed - body.vx).clamp(-adt, adt);
-    let travel = v1.abs() * p.dt + braking_distance(v1, adt, p.dt);
+    let travel = v1.abs() * p.dt + braking_distance(v1, adt, p.dt, settle_limit(p));
     if travel <= err.abs() + tol {
         Some(Input::new(dir, false, false))
     } else {
@@ -326,7 +335,7 @@ impl<'c, 'a> Sim<'c, 'a> {
     /// Drives `policy` until the body lands after leaving the ground; false
     /// on death, timeout, or the policy giving up.
     fn fly(&mut self, mut policy: impl FnMut(usize, &Body) -> Option<Input>) -> bool {
-        while self.tape.len() < MAX_ACTION_TICKS {
+        while self.tape.len() < action_limit(self.ctx.p) {
             let Some(input) = policy(self.tape.len(), &self.body) else {
                 return false;
             };
@@ -348,7 +357,7 @@ impl<'c, 'a> Sim<'c, 'a> {
         let (f, p) = (&self.ctx.frame, self.ctx.p);
         let landed = self.body.standing_cell()?;
         let mut probe = self.body;
-        for _ in 0..MAX_SETTLE_TICKS {
+        for _ in 0..settle_limit(p) {
             if probe.vx == 0.0 {
                 break;
             }
@@ -375,7 +384,7 @@ impl<'c, 'a> Sim<'c, 'a> {
         let action_ticks = self.tape.len() as u32;
         let target_x = f64::from(target.col) + 0.5;
         let mut done = false;
-        for _ in 0..MAX_SETTLE_TICKS {
+        for _ in 0..settle_limit(self.ctx.p) {
             match settle_input(&self.body, target_x, self.ctx.p) {
                 None => {
                     done = true;
@@ -416,9 +425,9 @@ impl<'c, 'a> Sim<'c, 'a> {
 fn apex_ticks(p: &Physics) -> usize {
     let per_tick = p.gravity * p.dt;
     if per_tick <= 0.0 {
-        return MAX_ACTION_TICKS;
+        return action_limit(p);
     }
-    ((p.jump_speed / per_tick).ceil() as usize).clamp(1, MAX_ACTION_TICKS)
+    ((p.jump_speed / per_tick).ceil() as usize).clamp(1, action_limit(p))
 }
 
 fn full_speed_ticks(p: &Physics) -> usize {
@@ -426,7 +435,7 @@ fn full_speed_ticks(p: &Physics) -> usize {
     if per_tick <= 0.0 {
         return 0;
     }
-    ((p.run_speed / per_tick).ceil() as usize).min(MAX_ACTION_TICKS / 4)
+    ((p.run_speed / per_tick).ceil() as usize).min(action_limit(p) / 4)
 }
 
 fn tick_set(candidates: impl IntoIterator<Item = usize>, max: usize) -> Vec<usize> {

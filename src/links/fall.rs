@@ -8,7 +8,7 @@
 //! its tick ([`Sim::steered`]), exactly as simulating each program from
 //! scratch would.
 
-use super::{Best, LinkKind, MAX_ACTION_TICKS, Sim, full_speed_ticks, steering};
+use super::{Best, LinkKind, Sim, full_speed_ticks, steering};
 use crate::physics::{Body, Input};
 
 /// Air ticks after which the steering switches.
@@ -38,7 +38,7 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, best: &mut Best) {
 /// Walks `d` until the body is airborne; `None` when it dies, times out or
 /// walks `walk_limit` ticks without leaving the ground.
 fn walk_off(mut s: Sim<'_>, d: i8, walk_limit: usize) -> Option<Sim<'_>> {
-    while s.tape.len() < MAX_ACTION_TICKS {
+    while s.tape.len() < s.limit {
         if !s.body.grounded {
             return Some(s);
         }

@@ -152,19 +152,21 @@ pub(crate) fn settle_tolerance(p: &Physics) -> f64 {
     0.5 * (p.ground_accel * p.dt).min(p.run_speed) * p.dt + 1e-12
 }
 
-/// Distance covered while braking from `v` with `move = 0` on the ground.
-fn braking_distance(v: f64, adt: f64, dt: f64) -> f64 {
+/// Distance covered while braking from `v` with `move = 0` on the ground,
+/// or infinity when coming to rest takes more than `limit` ticks (a settle
+/// cannot last that long, see [`settle_limit`]).
+fn braking_distance(v: f64, adt: f64, dt: f64, limit: usize) -> f64 {
     let mut v = v.abs();
     let mut s = 0.0;
     // Each tick: v shrinks by at most adt, then x moves by v*dt.
-    for _ in 0..10_000 {
+    for _ in 0..limit {
         v = (v - adt).max(0.0);
         if v == 0.0 {
-            break;
+            return s;
         }
         s += v * dt;
     }
-    s
+    if v == 0.0 { s } else { f64::INFINITY }
 }
 
 /// The closed-loop settle controller: the next input that brings a grounded
@@ -186,7 +188,7 @@ pub(crate) fn settle_input(body: &Body, target_x: f64, p: &Physics) -> Option<In
     }
     let target_v = df * p.run_speed;
     let v1 = body.vx + (target_v - body.vx).clamp(-adt, adt);
-    let travel = v1.abs() * p.dt + braking_distance(v1, adt, p.dt);
+    let travel = v1.abs() * p.dt + braking_distance(v1, adt, p.dt, settle_limit(p));
     if travel <= err.abs() + tol {
         Some(Input::new(dir, false, false))
     } else {
@@ -219,12 +221,41 @@ pub(crate) struct Sim<'a> {
     pub jumps: u8,
     /// The body has left the ground since the start.
     pub airborne: bool,
+    /// [`action_limit`] of `p`.
+    pub limit: usize,
 }
 
-/// Upper bound on the ticks of any action phase (8 s at 60 Hz).
-pub(crate) const MAX_ACTION_TICKS: usize = 480;
-/// Upper bound on the ticks of a settle phase.
-const MAX_SETTLE_TICKS: usize = 600;
+/// The longest an action phase may last, in seconds: a program that has
+/// not landed after [`action_limit`] ticks is not a link (`PHYSICS.md`,
+/// "Link generation bounds"). Flights that cannot end (no gravity, no fall
+/// speed, a wall that holds the body) end here.
+pub const MAX_ACTION_SECONDS: f64 = 8.0;
+
+/// The longest a settle phase (and the braking that picks the landing
+/// cell) may last, in seconds ([`settle_limit`]).
+pub const MAX_SETTLE_SECONDS: f64 = 10.0;
+
+/// `seconds` in whole ticks of `dt`, rounded to nearest: `floor(seconds /
+/// dt + 0.5)`.
+fn ticks_in(seconds: f64, dt: f64) -> usize {
+    // `dt` is validated to at least `Physics::MIN_DT`, so this is at most
+    // a few tens of thousands.
+    (seconds / dt + 0.5).floor() as usize
+}
+
+/// The most ticks an action phase may take: [`MAX_ACTION_SECONDS`] in
+/// ticks (480 at 60 Hz).
+#[must_use]
+pub(crate) fn action_limit(p: &Physics) -> usize {
+    ticks_in(MAX_ACTION_SECONDS, p.dt)
+}
+
+/// The most ticks a settle phase may take: [`MAX_SETTLE_SECONDS`] in ticks
+/// (600 at 60 Hz).
+#[must_use]
+pub(crate) fn settle_limit(p: &Physics) -> usize {
+    ticks_in(MAX_SETTLE_SECONDS, p.dt)
+}
 
 impl<'a> Sim<'a> {
     pub fn new(level: &'a Level, p: &'a Physics, classes: &'a Classification, from: Cell) -> Self {
@@ -237,6 +268,7 @@ impl<'a> Sim<'a> {
             tape: Vec::with_capacity(96),
             jumps: 0,
             airborne: false,
+            limit: action_limit(p),
         }
     }
 
@@ -267,7 +299,7 @@ impl<'a> Sim<'a> {
         mut policy: impl FnMut(usize, &Body) -> Option<Input>,
         until: Option<usize>,
     ) -> Flight {
-        while self.tape.len() < MAX_ACTION_TICKS {
+        while self.tape.len() < self.limit {
             let t = self.tape.len();
             if until == Some(t) {
                 return Flight::Paused;
@@ -398,7 +430,7 @@ fn land_target_low<T: Tiles + ?Sized>(
     let landed = body.standing_cell()?;
     let mut probe = *body;
     let mut braking = 0u32;
-    for _ in 0..MAX_SETTLE_TICKS {
+    for _ in 0..settle_limit(p) {
         if probe.vx == 0.0 {
             break;
         }
@@ -446,7 +478,7 @@ fn settle_low<T: Tiles + ?Sized>(
     }
     let target_x = f64::from(target.col) + 0.5;
     let mut done = false;
-    for _ in 0..MAX_SETTLE_TICKS {
+    for _ in 0..settle_limit(p) {
         match settle_input(body, target_x, p) {
             None => {
                 done = true;
@@ -801,22 +833,38 @@ pub(crate) fn steering(d: i8, sched: Option<(usize, i8)>, t: usize) -> i8 {
     }
 }
 
-/// The ticks to reach the apex of a full jump.
+/// The ticks to reach the apex of a full jump, `ceil(jump_speed / (gravity
+/// dt))`, at least 1 and at most [`action_limit`] (which it is without
+/// gravity).
 pub(crate) fn apex_ticks(p: &Physics) -> usize {
+    let limit = action_limit(p);
     let per_tick = p.gravity * p.dt;
     if per_tick <= 0.0 {
-        return MAX_ACTION_TICKS;
+        return limit;
     }
-    ((p.jump_speed / per_tick).ceil() as usize).clamp(1, MAX_ACTION_TICKS)
+    let ticks = (p.jump_speed / per_tick).ceil();
+    if ticks >= limit as f64 {
+        limit
+    } else {
+        (ticks as usize).max(1)
+    }
 }
 
-/// The ticks to reach full run speed from rest on the ground.
+/// The ticks to reach full run speed from rest on the ground, `ceil(run_speed
+/// / (ground_accel dt))`, at most a quarter of [`action_limit`] (0 without
+/// ground acceleration).
 pub(crate) fn full_speed_ticks(p: &Physics) -> usize {
+    let limit = action_limit(p) / 4;
     let per_tick = p.ground_accel * p.dt;
     if per_tick <= 0.0 {
         return 0;
     }
-    ((p.run_speed / per_tick).ceil() as usize).min(MAX_ACTION_TICKS / 4)
+    let ticks = (p.run_speed / per_tick).ceil();
+    if ticks >= limit as f64 {
+        limit
+    } else {
+        ticks as usize
+    }
 }
 
 /// A sorted, deduplicated list of tick counts from `candidates`, keeping

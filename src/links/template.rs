@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex};
 
 use super::jump::{Family, families, fly_branch, kind_of, run_family};
 use super::{
-    Best, FastMap, JumpVariety, LinkKind, MAX_ACTION_TICKS, SETTLE_SLACK, Sim, jump_took_effect,
+    Best, FastMap, JumpVariety, LinkKind, SETTLE_SLACK, Sim, action_limit, jump_took_effect,
     land_target, settle,
 };
 use crate::classify::Classification;
@@ -42,8 +42,13 @@ use crate::level::{Cell, Level, Tile};
 use crate::physics::{Body, Input, Physics, Tiles};
 
 /// Rows below its start a template follows a fall before it hands over to
-/// exact simulation.
+/// exact simulation (and rows above it, a rise).
 const DEPTH: f64 = 12.0;
+/// Ticks a base template follows one program before it hands over to
+/// exact simulation. Flights in the assumed world end sooner (they fall
+/// past [`DEPTH`]) unless the physics lets the body hover, and then this
+/// bounds the base trees' memory whatever the tick rate.
+const BASE_TICKS: usize = 1024;
 /// Floor columns on each side of the start in the first assumed world (the
 /// run-up needs them).
 const FLOOR: i32 = 3;
@@ -107,7 +112,8 @@ struct Check {
 enum End {
     /// Landed after being airborne; `outcome` holds the settle.
     Landed,
-    /// The template stops here (deep fall or tick limit); simulate on.
+    /// The assumed world's template stops here (a deep fall, a high or wide
+    /// flight, or [`BASE_TICKS`]); simulate on in the real terrain.
     Open,
     /// The program gave up (the run-up left the ground) or died.
     Failed,
@@ -375,9 +381,21 @@ impl Grower<'_> {
             None
         };
         let mut t = t0;
+        let limit = action_limit(p);
         if !land_only {
             n.end = loop {
-                if t >= MAX_ACTION_TICKS || (world.real.is_none() && s.body.y > 1.0 + DEPTH) {
+                // Past the action limit the program is no link, in any world.
+                if t >= limit {
+                    break End::Failed;
+                }
+                // The assumed world hands long, deep, high or wide flights
+                // over to the real terrain (exact simulation goes on there).
+                if world.real.is_none()
+                    && (t >= BASE_TICKS
+                        || s.body.y > 1.0 + DEPTH
+                        || s.body.y < -DEPTH
+                        || s.body.x.abs() > f64::from(2 * WX))
+                {
                     break End::Open;
                 }
                 if until == Some(t) {
@@ -653,18 +671,22 @@ impl Grown {
     }
 
     /// The state before step `i` of node `id`.
-    fn snap_before(&self, id: u32, i: u32) -> Snap {
-        let n = self.node(id);
-        if i > 0 {
-            return n.snaps[i as usize - 1];
-        }
-        match n.parent {
-            Some((pid, len)) => self.snap_before(pid, len),
-            None => Snap {
-                body: Body::standing(Cell::new(0, 0), &self.base.p),
-                jumps: 0,
-                airborne: false,
-            },
+    fn snap_before(&self, mut id: u32, mut i: u32) -> Snap {
+        loop {
+            let n = self.node(id);
+            if i > 0 {
+                return n.snaps[i as usize - 1];
+            }
+            match n.parent {
+                Some((pid, len)) => (id, i) = (pid, len),
+                None => {
+                    return Snap {
+                        body: Body::standing(Cell::new(0, 0), &self.base.p),
+                        jumps: 0,
+                        airborne: false,
+                    };
+                }
+            }
         }
     }
 
@@ -775,12 +797,19 @@ impl Grown {
     /// Appends the tape of node `id` up to its step `i` (all of it for
     /// `None`).
     fn tape(&self, id: u32, i: Option<u32>, out: &mut Vec<Input>) {
-        let n = self.node(id);
-        if let Some((pid, len)) = n.parent {
-            self.tape(pid, Some(len), out);
+        // The chain of ancestors, root last (as long as the flight's
+        // departures, so not walked by recursion).
+        let mut chain = vec![(id, i)];
+        let mut at = self.node(id).parent;
+        while let Some((pid, len)) = at {
+            chain.push((pid, Some(len)));
+            at = self.node(pid).parent;
         }
-        let take = i.map_or(n.inputs.len(), |i| i as usize);
-        out.extend_from_slice(&n.inputs[..take]);
+        for (id, i) in chain.into_iter().rev() {
+            let n = self.node(id);
+            let take = i.map_or(n.inputs.len(), |i| i as usize);
+            out.extend_from_slice(&n.inputs[..take]);
+        }
     }
 }
 
@@ -881,16 +910,35 @@ impl Walker<'_> {
     }
 
     /// Goes on from where this cell departs from node `id`: down the branch
-    /// grown for it, or by exact simulation.
-    fn missed(&self, g: &mut Grown, id: u32, (m, step): (Miss, u32), best: &mut Best) {
+    /// grown for it (pushed on `todo`), or by exact simulation.
+    fn missed(
+        &self,
+        g: &mut Grown,
+        id: u32,
+        (m, step): (Miss, u32),
+        best: &mut Best,
+        todo: &mut Vec<u32>,
+    ) {
         let step = (step < LAND).then_some(step);
         match g.rebuilt(id, m, self, best) {
-            Some(r) => self.walk(g, r, best),
+            Some(r) => todo.push(r),
             None => self.exact(g, id, step, best),
         }
     }
 
-    fn walk(&self, g: &mut Grown, id: u32, best: &mut Best) {
+    /// Walks the tree from `root` depth first, in program order. A
+    /// flight's departures chain grown nodes as deep as the flight is
+    /// long, so the walk keeps its own stack instead of recursing.
+    fn walk(&self, g: &mut Grown, root: u32, best: &mut Best) {
+        let mut todo = vec![root];
+        while let Some(id) = todo.pop() {
+            self.visit(g, id, best, &mut todo);
+        }
+    }
+
+    /// Offers node `id`'s link, or pushes on `todo` the nodes the walk
+    /// goes on to, the first to visit on top.
+    fn visit(&self, g: &mut Grown, id: u32, best: &mut Best, todo: &mut Vec<u32>) {
         let n = g.node(id);
         let settle_from = n.settle_from as usize;
         let mut miss = self.first_miss(n, 0..settle_from);
@@ -901,7 +949,7 @@ impl Walker<'_> {
             miss = Some((Miss::Resume { step }, step));
         }
         if let Some(m) = miss {
-            self.missed(g, id, m, best);
+            self.missed(g, id, m, best, todo);
             return;
         }
         match n.end {
@@ -918,7 +966,7 @@ impl Walker<'_> {
                 }
                 let n = g.node(id);
                 if let Some(m) = self.first_miss(n, settle_from..n.checks.len()) {
-                    self.missed(g, id, m, best);
+                    self.missed(g, id, m, best, todo);
                     return;
                 }
                 let Some(o) = &n.outcome else { return };
@@ -935,15 +983,10 @@ impl Walker<'_> {
             }
             End::Open => {
                 let step = n.inputs.len() as u32;
-                self.missed(g, id, (Miss::Resume { step }, step), best);
+                self.missed(g, id, (Miss::Resume { step }, step), best, todo);
             }
             End::Failed => {}
-            End::Branch => {
-                for i in 0..n.children.len() {
-                    let c = g.node(id).children[i];
-                    self.walk(g, c, best);
-                }
-            }
+            End::Branch => todo.extend(n.children.iter().rev()),
         }
     }
 
