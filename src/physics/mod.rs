@@ -99,6 +99,19 @@ impl Physics {
     /// The largest body side accepted by [`Physics::validate`] (tiles).
     pub const MAX_BODY_SIDE: f64 = 16.0;
 
+    /// The shortest tick accepted by [`Physics::validate`] (s): 1,000 ticks
+    /// a second. A link's flight may last 8 s (`PHYSICS.md`, "Link
+    /// generation bounds"), so the work a standing cell can cost grows
+    /// with the tick rate.
+    pub const MIN_DT: f64 = 0.001;
+
+    /// The longest tick accepted by [`Physics::validate`] (s).
+    pub const MAX_DT: f64 = 1.0;
+
+    /// The most air jumps accepted by [`Physics::validate`]: a link counts
+    /// its jumps in a byte.
+    pub const MAX_AIR_JUMPS: u32 = 255;
+
     /// Gravity and jump speed for a jump of height `height` (tiles) that
     /// reaches its apex after `time_to_apex` seconds: `gravity = 2H/T²`,
     /// `jump_speed = 2H/T`. Other parameters are the defaults'.
@@ -208,8 +221,13 @@ impl Physics {
 
     /// Checks the rules of `PHYSICS.md`: every value finite and non-negative,
     /// every speed times `dt` under one tile. Additionally `w`, `h` and `dt`
-    /// must be positive and the body at most [`Physics::MAX_BODY_SIDE`] tiles
-    /// on a side.
+    /// must be positive, the body at most [`Physics::MAX_BODY_SIDE`] tiles
+    /// on a side, `dt` within [`Physics::MIN_DT`] and [`Physics::MAX_DT`],
+    /// and `air_jumps` at most [`Physics::MAX_AIR_JUMPS`].
+    ///
+    /// Zero is fine for every other value: no gravity, no acceleration, no
+    /// jump, no fall speed or a wall slide of 0 give a map whose flights
+    /// that cannot end are no links.
     ///
     /// # Errors
     /// [`PhysicsError::Invalid`] naming the first bad parameter.
@@ -255,6 +273,23 @@ impl Physics {
             if value > Self::MAX_BODY_SIDE {
                 return bad(param, value, "body side over the 16-tile limit");
             }
+        }
+        if self.dt < Self::MIN_DT {
+            return bad(
+                "dt",
+                self.dt,
+                "ticks shorter than 1 ms (over 1000 a second) are not supported",
+            );
+        }
+        if self.dt > Self::MAX_DT {
+            return bad("dt", self.dt, "ticks longer than 1 s are not supported");
+        }
+        if self.air_jumps > Self::MAX_AIR_JUMPS {
+            return bad(
+                "air_jumps",
+                f64::from(self.air_jumps),
+                "at most 255 air jumps",
+            );
         }
         for &(param, value) in &values {
             let is_speed = param.ends_with("speed")
