@@ -9,12 +9,13 @@
 
 use std::ops::Range;
 
+use crate::build::{BuildError, BuildProgress};
 use crate::classify::{Classification, NodeType};
 use crate::landmarks::{GoalBound, Landmarks};
 use crate::level::{Cell, Level};
 use crate::links::{Link, LinkKind, LinkOptions, links_from};
 use crate::memo::LinkMemo;
-use crate::physics::{Body, Physics, PhysicsError};
+use crate::physics::{Body, Physics};
 use crate::tape::{self, Tape};
 
 /// Index of a node (a standable cell) in a [`NavMap`].
@@ -210,24 +211,39 @@ pub struct NavMap {
 impl NavMap {
     /// Classifies the level and generates every link kind.
     ///
+    /// The work is linear in the level's standing cells: each costs at
+    /// most [`LinkOptions::max_steps_per_cell`] steps of the body.
+    ///
     /// # Errors
-    /// [`PhysicsError`] when `physics` fails [`Physics::validate`].
-    pub fn build(level: &Level, physics: &Physics) -> Result<Self, PhysicsError> {
+    /// [`BuildError::Physics`] when `physics` fails [`Physics::validate`].
+    pub fn build(level: &Level, physics: &Physics) -> Result<Self, BuildError> {
         Self::build_with(level, physics, &LinkOptions::default())
     }
 
-    /// As [`NavMap::build`], generating only the link kinds `options` enables.
+    /// As [`NavMap::build`], generating only the link kinds `options`
+    /// enables, with its jump programs, and reporting to its
+    /// [`LinkOptions::progress`].
     ///
     /// # Errors
-    /// [`PhysicsError`] when `physics` fails [`Physics::validate`].
+    /// [`BuildError::Physics`] when `physics` fails [`Physics::validate`];
+    /// [`BuildError::Cancelled`] when the progress handle was cancelled
+    /// before or during the build.
     pub fn build_with(
         level: &Level,
         physics: &Physics,
         options: &LinkOptions,
-    ) -> Result<Self, PhysicsError> {
+    ) -> Result<Self, BuildError> {
         physics.validate()?;
+        let progress = options.progress.as_deref();
+        let cancelled = || progress.is_some_and(BuildProgress::is_cancelled);
+        if cancelled() {
+            return Err(BuildError::Cancelled);
+        }
         let classes = Classification::new(level, physics);
         let nodes: Vec<Cell> = classes.standable_cells().collect();
+        if let Some(progress) = progress {
+            progress.start(nodes.len());
+        }
         let node_at = node_table(level, &nodes);
         let node_of = |c: Cell| lookup(&node_at, level.width(), level.height(), c);
         // Each node's links are compacted as soon as they are generated, so
@@ -235,7 +251,13 @@ impl NavMap {
         let compact = |range: &[Cell]| {
             let mut chunk = Chunk::default();
             for &c in range {
+                if cancelled() {
+                    break;
+                }
                 chunk.push_node(links_from(level, physics, &classes, c, options), node_of);
+                if let Some(progress) = progress {
+                    progress.add(1);
+                }
             }
             chunk
         };
@@ -246,6 +268,9 @@ impl NavMap {
         };
         #[cfg(not(feature = "parallel"))]
         let chunks: Vec<Chunk> = nodes.chunks(64).map(compact).collect();
+        if cancelled() {
+            return Err(BuildError::Cancelled);
+        }
         Ok(Self::from_chunks(
             level.clone(),
             physics.clone(),

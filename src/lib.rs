@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 
 mod analysis;
+mod build;
 mod classify;
 mod follow;
 mod graph;
@@ -23,6 +24,7 @@ pub use analysis::{
     AnalysisError, Diagnosis, Endpoints, Evaluation, GoalReport, Least, MissingLink, Param, Reach,
     Regions, Report, ReportOptions, SNAP_RADIUS, bisect, evaluate, least_value,
 };
+pub use build::{BuildError, BuildProgress};
 pub use classify::{Classification, NodeType};
 pub use follow::{FollowOptions, PathFollower};
 pub use graph::{LinkId, LinkInfo, Links, NavMap, NodeId};

@@ -13,7 +13,8 @@ use super::{Best, LinkKind, Sim, steering};
 use crate::level::{Cell, Level, Tile};
 use crate::physics::{Body, Input};
 
-const SWITCH_TICKS: [usize; 5] = [4, 8, 12, 18, 26];
+/// Ticks after which the steering switches.
+pub(super) const SWITCH_TICKS: [usize; 5] = [4, 8, 12, 18, 26];
 
 pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell, best: &mut Best) {
     if level.get(Cell::new(from.col, from.row + 1)) != Some(Tile::OneWay) {

@@ -33,6 +33,9 @@ mod wall_jump;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+use crate::build::BuildProgress;
 
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
@@ -225,16 +228,6 @@ pub(crate) struct Sim<'a> {
     pub limit: usize,
 }
 
-/// The longest an action phase may last, in seconds: a program that has
-/// not landed after [`action_limit`] ticks is not a link (`PHYSICS.md`,
-/// "Link generation bounds"). Flights that cannot end (no gravity, no fall
-/// speed, a wall that holds the body) end here.
-pub const MAX_ACTION_SECONDS: f64 = 8.0;
-
-/// The longest a settle phase (and the braking that picks the landing
-/// cell) may last, in seconds ([`settle_limit`]).
-pub const MAX_SETTLE_SECONDS: f64 = 10.0;
-
 /// `seconds` in whole ticks of `dt`, rounded to nearest: `floor(seconds /
 /// dt + 0.5)`.
 fn ticks_in(seconds: f64, dt: f64) -> usize {
@@ -243,18 +236,18 @@ fn ticks_in(seconds: f64, dt: f64) -> usize {
     (seconds / dt + 0.5).floor() as usize
 }
 
-/// The most ticks an action phase may take: [`MAX_ACTION_SECONDS`] in
-/// ticks (480 at 60 Hz).
+/// The most ticks an action phase may take:
+/// [`LinkOptions::MAX_ACTION_SECONDS`] in ticks (480 at 60 Hz).
 #[must_use]
 pub(crate) fn action_limit(p: &Physics) -> usize {
-    ticks_in(MAX_ACTION_SECONDS, p.dt)
+    ticks_in(LinkOptions::MAX_ACTION_SECONDS, p.dt)
 }
 
-/// The most ticks a settle phase may take: [`MAX_SETTLE_SECONDS`] in ticks
-/// (600 at 60 Hz).
+/// The most ticks a settle phase may take:
+/// [`LinkOptions::MAX_SETTLE_SECONDS`] in ticks (600 at 60 Hz).
 #[must_use]
 pub(crate) fn settle_limit(p: &Physics) -> usize {
-    ticks_in(MAX_SETTLE_SECONDS, p.dt)
+    ticks_in(LinkOptions::MAX_SETTLE_SECONDS, p.dt)
 }
 
 impl<'a> Sim<'a> {
@@ -749,8 +742,8 @@ impl JumpVariety {
     }
 }
 
-/// Which link kinds to generate (all by default), and how many jump
-/// programs to try.
+/// Which link kinds to generate (all by default), how many jump programs
+/// to try, and a handle to watch or stop the build.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkOptions {
     /// Generate run links.
@@ -765,6 +758,9 @@ pub struct LinkOptions {
     pub drop: bool,
     /// The jump programs tried from each cell.
     pub jumps: JumpVariety,
+    /// Progress counters and a cancel flag the build updates and obeys
+    /// ([`BuildProgress`]); `None` builds unwatched.
+    pub progress: Option<Arc<BuildProgress>>,
 }
 
 impl Default for LinkOptions {
@@ -776,11 +772,23 @@ impl Default for LinkOptions {
             wall_jump: true,
             drop: true,
             jumps: JumpVariety::Full,
+            progress: None,
         }
     }
 }
 
 impl LinkOptions {
+    /// The longest an action phase may last, in seconds: a program that
+    /// has not landed after this many seconds of ticks (rounded to
+    /// nearest; 480 ticks at 60 Hz) is not a link (`PHYSICS.md`, "Link
+    /// generation bounds"). Flights that cannot end (no gravity, no fall
+    /// speed, a wall that holds the body) end here.
+    pub const MAX_ACTION_SECONDS: f64 = 8.0;
+
+    /// The longest a settle phase, and the braking that picks a landing's
+    /// cell, may last, in seconds of ticks (600 at 60 Hz).
+    pub const MAX_SETTLE_SECONDS: f64 = 10.0;
+
     /// Every link kind, with the [`JumpVariety::Coarse`] jump programs.
     #[must_use]
     pub fn coarse() -> Self {
@@ -788,6 +796,49 @@ impl LinkOptions {
             jumps: JumpVariety::Coarse,
             ..Self::default()
         }
+    }
+
+    /// The input programs these options try from one standing cell with
+    /// `physics`: falls, jumps (their steering branches each counted),
+    /// wall jumps and drops. Run links are not counted: their tapes are
+    /// computed once per physics profile, on flat ground.
+    #[must_use]
+    pub fn programs_per_cell(&self, physics: &Physics) -> usize {
+        let mut n = 0;
+        if self.fall {
+            n += 2 * (fall::SWITCH_TICKS.len() * 2 + 1);
+        }
+        if self.jump {
+            n += jump::families(physics, self.jumps)
+                .iter()
+                .map(|f| f.switches.len() * f.targets.len() + 1)
+                .sum::<usize>();
+        }
+        if self.wall_jump && physics.wall_jump.is_some() {
+            n += wall_jump::PROGRAMS;
+        }
+        if self.drop {
+            n += 3 * (drop::SWITCH_TICKS.len() * 2 + 1);
+        }
+        n
+    }
+
+    /// An upper bound on the steps of the body one standing cell costs:
+    /// [`LinkOptions::programs_per_cell`] times the most steps a program
+    /// takes: its action phase ([`LinkOptions::MAX_ACTION_SECONDS`] of
+    /// ticks), the braking that picks its landing cell and its settle (each
+    /// at most [`LinkOptions::MAX_SETTLE_SECONDS`] of ticks), and
+    /// [`SETTLE_SLACK`] ticks.
+    ///
+    /// A build's work is this bound times the level's standing cells at
+    /// most, whatever the physics; every step looks up at most the tiles
+    /// the body's box overlaps. Real cells take far fewer steps, since
+    /// most flights land within a second and programs share their
+    /// prefixes: about 2,000 at 60 Hz with the default physics.
+    #[must_use]
+    pub fn max_steps_per_cell(&self, physics: &Physics) -> u64 {
+        let per_program = action_limit(physics) + 2 * settle_limit(physics) + SETTLE_SLACK as usize;
+        self.programs_per_cell(physics) as u64 * per_program as u64
     }
 }
 

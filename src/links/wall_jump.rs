@@ -82,15 +82,27 @@ fn run_program<'a>(sim: &impl Fn() -> Sim<'a>, prog: Program, best: &mut Best) {
     }
 }
 
+/// Directions, run-ups, holds, slide delays, steering back and wall
+/// counts of the programs.
+const DIRS: [i8; 2] = [-1, 1];
+const DELAYS: [usize; 2] = [0, 10];
+const BACK_AFTER: [Option<usize>; 3] = [None, Some(4), Some(10)];
+const MAX_WALLS: [u8; 2] = [1, 8];
+
+/// The number of programs tried from each cell (two run-ups and two holds
+/// per direction).
+pub(super) const PROGRAMS: usize =
+    DIRS.len() * 2 * 2 * DELAYS.len() * BACK_AFTER.len() * MAX_WALLS.len();
+
 pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, p: &Physics, best: &mut Best) {
     let apex = apex_ticks(p);
     let full = full_speed_ticks(p);
-    for dir in [-1i8, 1] {
+    for dir in DIRS {
         for run_up in [0, full] {
             for hold in [apex / 2, apex] {
-                for delay in [0, 10] {
-                    for back_after in [None, Some(4), Some(10)] {
-                        for max_walls in [1, 8] {
+                for delay in DELAYS {
+                    for back_after in BACK_AFTER {
+                        for max_walls in MAX_WALLS {
                             let prog = Program {
                                 dir,
                                 run_up,
