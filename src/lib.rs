@@ -24,7 +24,11 @@ pub use analysis::{
     Regions, Report, ReportOptions, SNAP_RADIUS, bisect, evaluate, least_value,
 };
 pub use classify::{Classification, NodeType};
-pub use follow::{FollowOptions, PathFollower};
+pub use follow::{
+    FollowOptions, FollowState, KnockDeath, KnockOptions, KnockReport, MAX_RECOVERY_TICKS,
+    PathFollower, RecoveryEnd, RecoveryProgram, SWITCH_TICKS, Switch, knock, knock_chases,
+    lands_alive,
+};
 pub use graph::{LinkId, LinkInfo, Links, NavMap, NodeId};
 #[cfg(feature = "serde")]
 pub use level::VglcLegend;
