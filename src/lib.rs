@@ -26,8 +26,8 @@ pub use analysis::{
 pub use classify::{Classification, NodeType};
 pub use follow::{
     FollowOptions, FollowState, KnockDeath, KnockOptions, KnockReport, MAX_RECOVERY_TICKS,
-    PathFollower, RecoveryEnd, RecoveryProgram, SWITCH_TICKS, Switch, knock, knock_chases,
-    lands_alive,
+    PathFollower, RECOVERY_SWITCH_TICKS, RecoveryEnd, RecoveryProgram, RecoverySwitch,
+    can_land_alive, knock, knock_chases,
 };
 pub use graph::{LinkId, LinkInfo, Links, NavMap, NodeId};
 #[cfg(feature = "serde")]

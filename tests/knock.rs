@@ -3,8 +3,8 @@
 //! recovery's parts on small scenes.
 
 use platnav::{
-    Body, Cell, FollowOptions, FollowState, Input, KnockOptions, KnockReport, Level, NavMap,
-    PathFollower, Physics, RecoveryProgram, VglcLegend, knock_chases,
+    Body, Cell, FollowOptions, FollowState, Input, KnockOptions, KnockReport, Level,
+    MAX_RECOVERY_TICKS, NavMap, PathFollower, Physics, RecoveryProgram, VglcLegend, knock_chases,
 };
 
 fn smb_1_1() -> Level {
@@ -24,7 +24,7 @@ fn some_constant_input_lands(map: &NavMap, body: &Body) -> bool {
         let input = Input::new((k % 3) as i8 - 1, k / 3 % 2 == 1, k >= 6);
         let mut b = *body;
         let mut airborne = !b.grounded;
-        for _ in 0..2_000 {
+        for _ in 0..MAX_RECOVERY_TICKS {
             b.step(level, p, input);
             if b.dead {
                 return false;
@@ -116,7 +116,7 @@ fn recovery_families_have_the_documented_programs_in_order() {
     assert!(
         agile[12..18]
             .iter()
-            .all(|p| matches!(p.then, Some((platnav::Switch::WallContact, i)) if i.jump))
+            .all(|p| matches!(p.then, Some((platnav::RecoverySwitch::WallContact, i)) if i.jump))
     );
     let distinct: std::collections::HashSet<_> = agile.iter().collect();
     assert_eq!(distinct.len(), agile.len());

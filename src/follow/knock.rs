@@ -57,7 +57,7 @@ pub struct KnockDeath {
     /// (`None`: it died without being knocked).
     pub knocked: Option<Body>,
     /// Whether some recovery program lands alive from that state
-    /// ([`lands_alive`]): an avoidable death.
+    /// ([`can_land_alive`]): an avoidable death.
     pub avoidable: bool,
     /// Ticks before the death from which the follower reported
     /// [`FollowState::FallingToDeath`] without a break (0: never).
@@ -123,7 +123,7 @@ pub fn knock(body: &mut Body, physics: &Physics, rng: &mut SplitMix64) {
 /// arrives (stands at rest on the goal), dies or runs out of ticks.
 ///
 /// Every death is judged from the body's state right after the last knock:
-/// avoidable when some recovery program ([`lands_alive`]) lands alive from
+/// avoidable when some recovery program ([`can_land_alive`]) lands alive from
 /// there. The same options always give the same report (timings aside).
 #[must_use]
 pub fn knock_chases(map: &NavMap, options: &KnockOptions) -> KnockReport {
@@ -191,7 +191,7 @@ pub fn knock_chases(map: &NavMap, options: &KnockOptions) -> KnockReport {
             }
             body.step(map.level(), p, input);
             if body.dead {
-                let avoidable = knocked.is_none_or(|k| lands_alive(map, &k));
+                let avoidable = knocked.is_none_or(|k| can_land_alive(map, &k));
                 report.deaths += 1;
                 report.avoidable += u32::from(avoidable);
                 report.unannounced += u32::from(warned == 0);
@@ -224,7 +224,7 @@ pub fn knock_chases(map: &NavMap, options: &KnockOptions) -> KnockReport {
 
 /// Whether some recovery program lands alive from `body`'s state.
 #[must_use]
-pub fn lands_alive(map: &NavMap, body: &Body) -> bool {
+pub fn can_land_alive(map: &NavMap, body: &Body) -> bool {
     let (level, p) = (map.level(), map.physics());
     RecoveryProgram::family(p)
         .iter()

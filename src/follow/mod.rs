@@ -4,8 +4,10 @@
 mod knock;
 mod recovery;
 
-pub use knock::{KnockDeath, KnockOptions, KnockReport, knock, knock_chases, lands_alive};
-pub use recovery::{MAX_RECOVERY_TICKS, RecoveryEnd, RecoveryProgram, SWITCH_TICKS, Switch};
+pub use knock::{KnockDeath, KnockOptions, KnockReport, can_land_alive, knock, knock_chases};
+pub use recovery::{
+    MAX_RECOVERY_TICKS, RECOVERY_SWITCH_TICKS, RecoveryEnd, RecoveryProgram, RecoverySwitch,
+};
 
 use crate::graph::NavMap;
 use crate::level::Cell;

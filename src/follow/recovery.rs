@@ -13,7 +13,7 @@ use crate::physics::{Body, Input, Physics};
 pub const MAX_RECOVERY_TICKS: u32 = 1_200;
 
 /// The ticks after which a *switch* program changes its input.
-pub const SWITCH_TICKS: [u32; 14] = [1, 2, 3, 4, 6, 8, 11, 15, 20, 27, 36, 48, 64, 85];
+pub const RECOVERY_SWITCH_TICKS: [u32; 14] = [1, 2, 3, 4, 6, 8, 11, 15, 20, 27, 36, 48, 64, 85];
 
 /// The longest settle after a landing a recovery simulates (4 s).
 const MAX_SETTLE_TICKS: u32 = 240;
@@ -49,7 +49,7 @@ fn constant_input(k: usize) -> Input {
 
 /// When a [`RecoveryProgram`] switches to its second input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Switch {
+pub enum RecoverySwitch {
     /// After this many ticks of the first input.
     After(u32),
     /// At the first tick the body starts in the air touching a wall.
@@ -75,10 +75,11 @@ pub enum Switch {
 ///   right with the jump released until the first tick the body starts in
 ///   the air touching a wall, then press the jump steering away from it,
 ///   not at all, or back toward it: 6 programs;
-/// - **switch**: one move for [`SWITCH_TICKS`] ticks (1, 2, 3, 4, 6, 8,
-///   11, 15, 20, 27, 36, 48, 64 or 85), then any other move: a change of
-///   steering, a jump released early (a low arc) or held late, an air jump
-///   or wall jump pressed after that many ticks: 14 x 30 = 420 programs.
+/// - **switch**: one move for [`RECOVERY_SWITCH_TICKS`] ticks (1, 2, 3,
+///   4, 6, 8, 11, 15, 20, 27, 36, 48, 64 or 85), then any other move: a
+///   change of steering, a jump released early (a low arc) or held late,
+///   an air jump or wall jump pressed after that many ticks: 14 x 30 = 420
+///   programs.
 ///
 /// [`RecoveryProgram::family`] lists them in the order the follower tries
 /// them. A program *lands* ([`RecoveryProgram::fly`]) at the first tick
@@ -107,7 +108,7 @@ pub struct RecoveryProgram {
     /// The input held from the first tick.
     pub first: Input,
     /// When to switch, and the input held from then on.
-    pub then: Option<(Switch, Input)>,
+    pub then: Option<(RecoverySwitch, Input)>,
 }
 
 /// How a [`RecoveryProgram`] flown from a state ends.
@@ -145,17 +146,17 @@ impl RecoveryProgram {
             if i < 6 {
                 return Some(Self {
                     first: MOVES[1 + i / 3],
-                    then: Some((Switch::WallContact, MOVES[3 + i % 3])),
+                    then: Some((RecoverySwitch::WallContact, MOVES[3 + i % 3])),
                 });
             }
             i -= 6;
         }
-        let s = *SWITCH_TICKS.get(i / 30)?;
+        let s = *RECOVERY_SWITCH_TICKS.get(i / 30)?;
         let (a, b) = (i % 30 / 5, i % 5);
         let b = if b >= a { b + 1 } else { b };
         Some(Self {
             first: MOVES[a],
-            then: Some((Switch::After(s), MOVES[b])),
+            then: Some((RecoverySwitch::After(s), MOVES[b])),
         })
     }
 
@@ -183,8 +184,8 @@ impl RecoveryProgram {
                 Some((when, then)) => {
                     switched = switched
                         || match when {
-                            Switch::After(s) => t >= s,
-                            Switch::WallContact => {
+                            RecoverySwitch::After(s) => t >= s,
+                            RecoverySwitch::WallContact => {
                                 !b.grounded
                                     && (b.touches_wall_left(level, physics)
                                         || b.touches_wall_right(level, physics))
@@ -527,7 +528,7 @@ impl Search {
         &mut self,
         map: &NavMap,
         program: RecoveryProgram,
-        when: Switch,
+        when: RecoverySwitch,
         then: Input,
         elapsed: u32,
     ) {
@@ -536,8 +537,8 @@ impl Search {
             return;
         };
         let s = match when {
-            Switch::After(s) => s,
-            Switch::WallContact => match trunk.contact {
+            RecoverySwitch::After(s) => s,
+            RecoverySwitch::WallContact => match trunk.contact {
                 Some(c) => c,
                 None => return,
             },

@@ -13,7 +13,7 @@ use super::{Best, LinkKind, Sim, steering};
 use crate::level::{Cell, Level, Tile};
 use crate::physics::{Body, Input};
 
-const SWITCH_TICKS: [usize; 5] = [4, 8, 12, 18, 26];
+const RECOVERY_SWITCH_TICKS: [usize; 5] = [4, 8, 12, 18, 26];
 
 pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell, best: &mut Best) {
     if level.get(Cell::new(from.col, from.row + 1)) != Some(Tile::OneWay) {
@@ -21,7 +21,7 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell
     }
     for d in [-1i8, 0, 1] {
         let targets = if d == 0 { [-1, 1] } else { [0, -d] };
-        for s in sim().steered(SWITCH_TICKS, targets, |sched| program(d, sched)) {
+        for s in sim().steered(RECOVERY_SWITCH_TICKS, targets, |sched| program(d, sched)) {
             let link = s.land(LinkKind::Drop, best);
             best.offer(link);
         }

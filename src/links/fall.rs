@@ -12,7 +12,7 @@ use super::{Best, LinkKind, MAX_ACTION_TICKS, Sim, full_speed_ticks, steering};
 use crate::physics::{Body, Input};
 
 /// Air ticks after which the steering switches.
-pub(super) const SWITCH_TICKS: [usize; 7] = [0, 3, 6, 10, 15, 22, 32];
+pub(super) const RECOVERY_SWITCH_TICKS: [usize; 7] = [0, 3, 6, 10, 15, 22, 32];
 
 pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, best: &mut Best) {
     let p = sim().p;
@@ -25,7 +25,7 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, best: &mut Best) {
             continue;
         };
         let air_start = edge.tape.len();
-        let switches = SWITCH_TICKS.map(|k| air_start + k);
+        let switches = RECOVERY_SWITCH_TICKS.map(|k| air_start + k);
         let steer =
             move |sched| move |t, _: &Body| Some(Input::new(steering(d, sched, t), false, false));
         for s in edge.steered(switches, [0, -d], steer) {
