@@ -122,6 +122,13 @@ fn recovery_families_have_the_documented_programs_in_order() {
     assert_eq!(distinct.len(), agile.len());
 }
 
+/// An ASCII scene and its map with the default physics.
+fn scene(ascii: &str) -> (Level, NavMap) {
+    let level: Level = ascii.parse().unwrap();
+    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    (level, map)
+}
+
 /// A pit 34 tiles wide with no floor: nothing lands from its middle.
 const PIT: &str = "\
 ........................................
@@ -137,8 +144,7 @@ const PIT: &str = "\
 
 #[test]
 fn a_body_falling_to_its_death_is_told_so_with_the_ticks_left() {
-    let level: Level = PIT.parse().unwrap();
-    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    let (level, map) = scene(PIT);
     let p = map.physics();
     let mut body = Body::standing(Cell::new(1, 8), p);
     body.x = 20.5;
@@ -172,8 +178,7 @@ const LEDGE: &str = "\
 
 #[test]
 fn a_knock_toward_a_pit_is_recovered_where_steering_toward_the_target_falls_in() {
-    let level: Level = LEDGE.parse().unwrap();
-    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    let (level, map) = scene(LEDGE);
     let p = map.physics();
     let target = Cell::new(26, 5);
     let mut knocked = Body::standing(Cell::new(8, 5), p);
@@ -227,8 +232,7 @@ const OVERHANG: &str = "\
 
 #[test]
 fn a_body_standing_on_an_overhang_walks_back_onto_the_map() {
-    let level: Level = OVERHANG.parse().unwrap();
-    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    let (level, map) = scene(OVERHANG);
     let p = map.physics();
     // The box overlaps the ledge's last column by 0.1 tiles: grounded, on
     // a cell (5, 3) that is not on the map.
