@@ -27,29 +27,30 @@ pub(crate) fn rows(smb11: Option<&Level>) -> Result<Vec<Row>, CliError> {
     };
     let mut rows = vec![row(
         format!(
-            "knock chases: {} per level and preset, a knock every {} ticks",
+            "knock chases ({} per level and preset, a knock every {} ticks):",
             options.chases, options.interval
         ),
-        "",
+        "arrived / died / avoidable / unannounced / timed out",
         "",
         None,
     )];
+    // The fewest ticks a death was told ahead of time, over every run.
+    let mut warned: Option<u32> = None;
+    let mut deaths = 0;
     let mut timed: Option<KnockReport> = None;
     for (name, level) in levels {
         for preset in Physics::PRESETS {
             let map = NavMap::build(level, &Physics::preset(preset)?)?;
             let r = knock_chases(&map, &options);
-            let warned = r.death_list.iter().map(|d| d.warned).min();
+            for d in &r.death_list {
+                warned = Some(warned.map_or(d.warned, |w| w.min(d.warned)));
+            }
+            deaths += r.deaths;
             rows.push(row(
-                format!("knock chases, {name}, {preset}"),
+                format!("  {name}, {preset}"),
                 format!(
-                    "{} arrived, {} died ({} avoidable, {} unannounced{}), {} timed out",
-                    r.arrivals,
-                    r.deaths,
-                    r.avoidable,
-                    r.unannounced,
-                    warned.map_or(String::new(), |w| format!(", told {w}+ ticks before")),
-                    r.timeouts
+                    "{} / {} / {} / {} / {}",
+                    r.arrivals, r.deaths, r.avoidable, r.unannounced, r.timeouts
                 ),
                 "0 avoidable",
                 Some(r.avoidable == 0 && r.unannounced == 0),
@@ -59,6 +60,12 @@ pub(crate) fn rows(smb11: Option<&Level>) -> Result<Vec<Row>, CliError> {
             }
         }
     }
+    rows.push(row(
+        format!("knock deaths foretold (FallingToDeath), fewest ticks ahead, of {deaths}"),
+        warned.map_or("-".into(), |w| w.to_string()),
+        "",
+        None,
+    ));
     if let Some(mut r) = timed {
         let sort = |v: &mut Vec<f64>| v.sort_by(f64::total_cmp);
         sort(&mut r.on_plan_us);
@@ -72,33 +79,40 @@ pub(crate) fn rows(smb11: Option<&Level>) -> Result<Vec<Row>, CliError> {
         sort(&mut off);
         sort(&mut r.planning_us);
         let ticks = |what: &str, v: &[f64], target: &str, pass: Option<bool>| {
-            row(
-                format!("follower tick p50 / p99, {what}, SMB 1-1 knock chases"),
-                format!(
-                    "{:.2} / {:.2} us ({} ticks)",
-                    percentile(v, 0.5),
-                    percentile(v, 0.99),
-                    v.len()
-                ),
-                target,
-                pass,
-            )
+            let value = format!(
+                "{:.2} / {:.2} us ({} ticks)",
+                percentile(v, 0.5),
+                percentile(v, 0.99),
+                v.len()
+            );
+            row(what, value, target, pass)
         };
-        rows.push(ticks("on plan", &r.on_plan_us, "", None));
+        rows.push(ticks(
+            "follower tick p50 / p99 on plan, SMB 1-1 knock chases",
+            &r.on_plan_us,
+            "",
+            None,
+        ));
         let p99 = percentile(&off, 0.99);
         rows.push(ticks(
-            "off plan",
+            "follower tick p50 / p99 off plan, SMB 1-1 knock chases",
             &off,
             "p99 < 200 us",
             Some(p99 < OFF_PLAN_P99_US),
         ));
+        let of_which = "  of which";
         rows.push(ticks(
-            "off plan, recovering or settling",
+            &format!("{of_which} recovering or settling"),
             &r.off_plan_us,
             "",
             None,
         ));
-        rows.push(ticks("off plan, planning a path", &r.planning_us, "", None));
+        rows.push(ticks(
+            &format!("{of_which} planning a path"),
+            &r.planning_us,
+            "",
+            None,
+        ));
     }
     Ok(rows)
 }
