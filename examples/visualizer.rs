@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example visualizer --features viz [LEVEL] [--legend FILE]
-//!     [--preset NAME] [--chase] [--screenshot FILE --frames N]
+//!     [--preset NAME] [--chase [--knock-every TICKS]] [--screenshot FILE --frames N]
 //! ```
 //!
 //! LEVEL is platnav ASCII, or VGLC text when a legend is given or the file is
@@ -50,6 +50,8 @@ struct Args {
     legend: Option<PathBuf>,
     preset: Option<String>,
     chase: bool,
+    /// In chase mode, knock the enemies every this many ticks.
+    knock_every: Option<u32>,
     screenshot: Option<PathBuf>,
     frames: u32,
 }
@@ -60,6 +62,7 @@ fn parse_args() -> Result<Args, String> {
         legend: None,
         preset: None,
         chase: false,
+        knock_every: None,
         screenshot: None,
         frames: 10,
     };
@@ -70,6 +73,13 @@ fn parse_args() -> Result<Args, String> {
             "--legend" => args.legend = Some(value("--legend")?.into()),
             "--preset" => args.preset = Some(value("--preset")?),
             "--chase" => args.chase = true,
+            "--knock-every" => {
+                let v = value("--knock-every")?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| format!("--knock-every: {v:?} is not a tick count"))?;
+                args.knock_every = Some(n.max(1));
+            }
             "--screenshot" => args.screenshot = Some(value("--screenshot")?.into()),
             "--frames" => {
                 let v = value("--frames")?;
@@ -79,7 +89,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "-h" | "--help" => {
                 println!(
-                    "usage: visualizer [LEVEL] [--legend FILE] [--preset NAME] [--chase] [--screenshot FILE --frames N]"
+                    "usage: visualizer [LEVEL] [--legend FILE] [--preset NAME] [--chase [--knock-every TICKS]] [--screenshot FILE --frames N]"
                 );
                 std::process::exit(0);
             }
@@ -286,6 +296,7 @@ struct Chase {
     /// Random knocks (K), counted, and the enemies' deaths: how many the
     /// follower foretold (falling to death on the tick before).
     rng: SplitMix64,
+    ticks: u32,
     knocks: u32,
     deaths: u32,
     foretold: u32,
@@ -312,6 +323,7 @@ impl Chase {
             enemies,
             catches: 0,
             rng: SplitMix64::new(get_time().to_bits()),
+            ticks: 0,
             knocks: 0,
             deaths: 0,
             foretold: 0,
@@ -329,6 +341,7 @@ impl Chase {
 
     fn step(&mut self, map: &NavMap, input: Input) {
         let (level, p) = (map.level(), map.physics());
+        self.ticks += 1;
         self.player.step(level, p, input);
         if self.player.dead {
             self.player = Body::standing(self.player_start, p);
@@ -560,7 +573,12 @@ async fn main() {
         while clock >= dt {
             clock -= dt;
             match &mut chase {
-                Some(c) => c.step(&world.map, keyboard_input()),
+                Some(c) => {
+                    c.step(&world.map, keyboard_input());
+                    if args.knock_every.is_some_and(|n| c.ticks % n == 0) {
+                        c.knock(&world.map);
+                    }
+                }
                 None => world.step_replay(),
             }
         }
