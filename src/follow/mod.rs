@@ -281,7 +281,7 @@ impl PathFollower {
             match settled {
                 Settled::Rest(0, cell) => return self.at_rest(map, body, cell),
                 Settled::Rest(..) => {
-                    if let recovery::Ground::Push(input, _) = recovery::ground_input(map, body) {
+                    if let recovery::Ground::Push(input) = recovery::ground_input(map, body) {
                         self.state = FollowState::Settling;
                         return input;
                     }

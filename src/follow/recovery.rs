@@ -215,8 +215,8 @@ impl RecoveryProgram {
 pub(crate) enum Ground {
     /// At rest, centred on this standing cell: plan from it.
     Rest(Cell),
-    /// Braking or centring on this standing cell.
-    Push(Input, Cell),
+    /// Braking or centring with this input.
+    Push(Input),
     /// Not grounded, or no standing cell near.
     Lost,
 }
@@ -246,7 +246,7 @@ pub(crate) fn ground_input(map: &NavMap, body: &Body) -> Ground {
     };
     match settle_input(body, f64::from(target.col) + 0.5, map.physics()) {
         None => Ground::Rest(target),
-        Some(input) => Ground::Push(input, target),
+        Some(input) => Ground::Push(input),
     }
 }
 
@@ -272,7 +272,7 @@ pub(crate) fn settle(map: &NavMap, body: &Body, steps: &mut u64) -> Settled {
         match ground_input(map, &b) {
             Ground::Rest(cell) => return Settled::Rest(t, cell),
             Ground::Lost => return Settled::Failed(false),
-            Ground::Push(input, _) => {
+            Ground::Push(input) => {
                 b.step(map.level(), map.physics(), input);
                 *steps += 1;
             }
@@ -454,8 +454,8 @@ impl Search {
             self.fly_trunks(map, &root);
         }
         while !self.done {
-            let landed = self.best.is_some();
-            if landed && self.spent - start >= budget {
+            let found = self.best.is_some();
+            if found && self.spent - start >= budget {
                 break;
             }
             let Some(program) = RecoveryProgram::nth(self.cursor, self.wall_jumps) else {
