@@ -440,10 +440,10 @@ impl Search {
         }
     }
 
-    /// Tries programs, `elapsed` ticks after the root, for at least
-    /// `budget` body steps unless every program is tried first. The
-    /// constant programs are always flown, and while no program lands (or
-    /// stays open) the search goes on past the budget.
+    /// Tries programs, `elapsed` ticks after the root, until `budget` body
+    /// steps are spent (the program under way is finished) or every
+    /// program is tried. The constant programs are always flown, and while
+    /// no program lands (or stays open) the search goes on past the budget.
     pub fn work(&mut self, map: &NavMap, elapsed: u32, budget: u64) {
         let Some(root) = self.root else {
             return;
@@ -481,37 +481,27 @@ impl Search {
             let input = constant_input(k);
             let mut trunk = std::mem::take(&mut self.trunks[k]);
             trunk.states.push(*root);
-            let mut b = *root;
-            let mut airborne = !b.grounded;
-            if airborne {
-                trunk.first_air = Some(0);
-            }
-            trunk.one_way = on_one_way(level, p, &b);
-            let mut end = End::Open;
-            for t in 0..MAX_RECOVERY_TICKS {
-                if trunk.contact.is_none()
-                    && self.wall_jumps
-                    && !b.grounded
-                    && (b.touches_wall_left(level, p) || b.touches_wall_right(level, p))
-                {
-                    trunk.contact = Some(t);
-                }
-                b.step(level, p, input);
-                self.spent += 1;
-                trunk.states.push(b);
-                trunk.one_way |= on_one_way(level, p, &b);
-                if b.dead {
-                    end = End::Died(t + 1);
-                    break;
-                }
-                if b.grounded && (airborne || b.vx == 0.0) {
-                    end = End::Landed(t + 1, b);
-                    break;
-                }
-                if !b.grounded && !airborne {
-                    trunk.first_air = Some(t + 1);
-                }
-                airborne |= !b.grounded;
+            let end = hold(
+                map,
+                *root,
+                0,
+                !root.grounded,
+                input,
+                Some(&mut trunk.states),
+                &mut self.spent,
+                |_, _| false,
+            );
+            let states = &trunk.states;
+            trunk.first_air = states.iter().position(|b| !b.grounded).map(|t| t as u32);
+            trunk.one_way = states.iter().any(|b| on_one_way(level, p, b));
+            if self.wall_jumps {
+                trunk.contact = states
+                    .iter()
+                    .position(|b| {
+                        !b.grounded
+                            && (b.touches_wall_left(level, p) || b.touches_wall_right(level, p))
+                    })
+                    .map(|t| t as u32);
             }
             trunk.end = Some(end);
             let program = RecoveryProgram {
@@ -533,9 +523,9 @@ impl Search {
         elapsed: u32,
     ) {
         let trunk = &self.trunks[input_index(program.first)];
-        let Some(End::Landed(..) | End::Died(_) | End::Open) = trunk.end else {
+        if trunk.end.is_none() {
             return;
-        };
+        }
         let s = match when {
             RecoverySwitch::After(s) => s,
             RecoverySwitch::WallContact => match trunk.contact {
