@@ -1,9 +1,10 @@
 //! The platnav visualizer: a level's tiles, node types, links and paths in
-//! a window, with live physics tuning and a chase mode.
+//! a window, with live physics tuning and a chase mode (K knocks the
+//! enemies, to watch them recover).
 //!
 //! ```text
 //! cargo run --release --example visualizer --features viz [LEVEL] [--legend FILE]
-//!     [--preset NAME] [--chase] [--screenshot FILE --frames N]
+//!     [--preset NAME] [--chase [--knock-every TICKS]] [--screenshot FILE --frames N]
 //! ```
 //!
 //! LEVEL is platnav ASCII, or VGLC text when a legend is given or the file is
@@ -24,8 +25,8 @@ use platnav::render::{
     draw_path, render_map,
 };
 use platnav::{
-    Body, Cell, FollowOptions, Input, Level, NavMap, Path, PathFollower, Physics, SearchOptions,
-    Tile, VglcLegend,
+    Body, Cell, FollowOptions, FollowState, Input, Level, NavMap, Path, PathFollower, Physics,
+    SearchOptions, SplitMix64, Tile, VglcLegend,
 };
 
 const DEMO_LEVEL: &str = include_str!("../levels/demo.txt");
@@ -49,6 +50,8 @@ struct Args {
     legend: Option<PathBuf>,
     preset: Option<String>,
     chase: bool,
+    /// In chase mode, knock the enemies every this many ticks.
+    knock_every: Option<u32>,
     screenshot: Option<PathBuf>,
     frames: u32,
 }
@@ -59,6 +62,7 @@ fn parse_args() -> Result<Args, String> {
         legend: None,
         preset: None,
         chase: false,
+        knock_every: None,
         screenshot: None,
         frames: 10,
     };
@@ -69,6 +73,13 @@ fn parse_args() -> Result<Args, String> {
             "--legend" => args.legend = Some(value("--legend")?.into()),
             "--preset" => args.preset = Some(value("--preset")?),
             "--chase" => args.chase = true,
+            "--knock-every" => {
+                let v = value("--knock-every")?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| format!("--knock-every: {v:?} is not a tick count"))?;
+                args.knock_every = Some(n.max(1));
+            }
             "--screenshot" => args.screenshot = Some(value("--screenshot")?.into()),
             "--frames" => {
                 let v = value("--frames")?;
@@ -78,7 +89,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "-h" | "--help" => {
                 println!(
-                    "usage: visualizer [LEVEL] [--legend FILE] [--preset NAME] [--chase] [--screenshot FILE --frames N]"
+                    "usage: visualizer [LEVEL] [--legend FILE] [--preset NAME] [--chase [--knock-every TICKS]] [--screenshot FILE --frames N]"
                 );
                 std::process::exit(0);
             }
@@ -282,6 +293,13 @@ struct Chase {
     player_start: Cell,
     enemies: Vec<(Body, PathFollower, Cell)>,
     catches: u32,
+    /// Random knocks (K), counted, and the enemies' deaths: how many the
+    /// follower foretold (falling to death on the tick before).
+    rng: SplitMix64,
+    ticks: u32,
+    knocks: u32,
+    deaths: u32,
+    foretold: u32,
 }
 
 impl Chase {
@@ -304,11 +322,26 @@ impl Chase {
             player_start,
             enemies,
             catches: 0,
+            rng: SplitMix64::new(get_time().to_bits()),
+            ticks: 0,
+            knocks: 0,
+            deaths: 0,
+            foretold: 0,
         }
+    }
+
+    /// Knocks every enemy: a random velocity, as a hit or an explosion
+    /// would. Their followers recover on their own.
+    fn knock(&mut self, map: &NavMap) {
+        for (body, ..) in &mut self.enemies {
+            platnav::knock(body, map.physics(), &mut self.rng);
+        }
+        self.knocks += 1;
     }
 
     fn step(&mut self, map: &NavMap, input: Input) {
         let (level, p) = (map.level(), map.physics());
+        self.ticks += 1;
         self.player.step(level, p, input);
         if self.player.dead {
             self.player = Body::standing(self.player_start, p);
@@ -322,6 +355,10 @@ impl Chase {
             let i = follower.next_input(map, body, target);
             body.step(level, p, i);
             if body.dead {
+                self.deaths += 1;
+                if matches!(follower.state(), FollowState::FallingToDeath { .. }) {
+                    self.foretold += 1;
+                }
                 *body = Body::standing(*home, p);
                 follower.reset();
             }
@@ -347,7 +384,7 @@ fn keyboard_input() -> Input {
 }
 
 const HELP: [&str; 2] = [
-    "1-4 layers (tiles nodes links path)  left/right click: start/goal  M chase (arrows + space)  wheel or , . scroll  H help  Esc quit",
+    "1-4 layers (tiles nodes links path)  left/right click: start/goal  M chase (arrows + space, K knock)  wheel or , . scroll  H help  Esc quit",
     "Q/A jump height  W/S run speed  E/D gravity  R/F air jumps  G wall jump  Z/X width  C/V height  P next preset (physics apply on key release)",
 ];
 
@@ -518,6 +555,9 @@ async fn main() {
                 world.replan();
             }
         }
+        if let (true, Some(c)) = (is_key_pressed(KeyCode::K), &mut chase) {
+            c.knock(&world.map);
+        }
         if is_key_pressed(KeyCode::M) {
             chase = match chase {
                 Some(_) => None,
@@ -533,7 +573,12 @@ async fn main() {
         while clock >= dt {
             clock -= dt;
             match &mut chase {
-                Some(c) => c.step(&world.map, keyboard_input()),
+                Some(c) => {
+                    c.step(&world.map, keyboard_input());
+                    if args.knock_every.is_some_and(|n| c.ticks % n == 0) {
+                        c.knock(&world.map);
+                    }
+                }
                 None => world.step_replay(),
             }
         }
@@ -585,8 +630,20 @@ async fn main() {
         }
         match &chase {
             Some(c) => {
-                for (body, ..) in &c.enemies {
-                    draw_body(&mut screen, body, physics, Rgba::rgb(255, 60, 60));
+                // Red on plan, orange recovering (its landing cell
+                // outlined), magenta falling to death.
+                for (body, follower, _) in &c.enemies {
+                    let colour = match follower.state() {
+                        FollowState::Recovering { landing, .. } => {
+                            if let Some(cell) = landing {
+                                draw_cell_outline(&mut screen, cell, 0.08, Rgba::rgb(255, 160, 0));
+                            }
+                            Rgba::rgb(255, 160, 0)
+                        }
+                        FollowState::FallingToDeath { .. } => Rgba::rgb(255, 0, 255),
+                        _ => Rgba::rgb(255, 60, 60),
+                    };
+                    draw_body(&mut screen, body, physics, colour);
                 }
                 draw_body(&mut screen, &c.player, physics, Rgba::rgb(80, 200, 255));
             }
@@ -620,7 +677,10 @@ async fn main() {
             world.build_ms
         );
         let line2 = match (&chase, &world.path) {
-            (Some(c), _) => format!("CHASE: arrows + space to move, {} catches", c.catches),
+            (Some(c), _) => format!(
+                "CHASE: arrows + space to move, K knocks the enemies; {} catches, {} knocks, {} enemy deaths ({} foretold)",
+                c.catches, c.knocks, c.deaths, c.foretold
+            ),
             (None, Ok(path)) => format!(
                 "path {} -> {}: {:.2} s, {} links",
                 path.start(),

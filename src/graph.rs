@@ -514,6 +514,12 @@ impl NavMap {
         across.max(self.landmarks.bound(from.0, to.0))
     }
 
+    /// True when the landmark table proves that no route leads from `from`
+    /// to `to` (false proves nothing).
+    pub(crate) fn cannot_reach(&self, from: NodeId, to: NodeId) -> bool {
+        self.landmarks.separated(from.0, to.0)
+    }
+
     /// The search's lower bound on ticks per column crossed.
     pub(crate) fn ticks_per_col(&self) -> f64 {
         self.ticks_per_col

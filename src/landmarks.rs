@@ -278,6 +278,19 @@ impl Landmarks {
         }
     }
 
+    /// Whether the table proves that no route leads from `v` to `t`: some
+    /// landmark is reachable from `t` but not from `v` (a route from `v`
+    /// to `t` would go on to it). False proves nothing.
+    pub fn separated(&self, v: u32, t: u32) -> bool {
+        match (self.raw(v), self.raw(t)) {
+            (Some((_, v_to)), Some((_, t_to))) => v_to
+                .iter()
+                .zip(&t_to)
+                .any(|(&from_v, &from_t)| from_v == FAR && from_t != FAR),
+            _ => false,
+        }
+    }
+
     /// A lower bound on the ticks of any route from `v` to `t`.
     #[inline]
     pub fn bound(&self, v: u32, t: u32) -> u32 {

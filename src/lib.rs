@@ -26,7 +26,11 @@ pub use analysis::{
 };
 pub use build::{BuildError, BuildProgress};
 pub use classify::{Classification, NodeType};
-pub use follow::{FollowOptions, PathFollower};
+pub use follow::{
+    FollowOptions, FollowState, KnockDeath, KnockOptions, KnockReport, MAX_RECOVERY_TICKS,
+    PathFollower, RECOVERY_SWITCH_TICKS, RecoveryEnd, RecoveryProgram, RecoverySwitch,
+    can_land_alive, knock, knock_chases,
+};
 pub use graph::{LinkId, LinkInfo, Links, NavMap, NodeId};
 #[cfg(feature = "serde")]
 pub use level::VglcLegend;

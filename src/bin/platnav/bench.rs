@@ -11,6 +11,8 @@ use platnav::{
 
 use super::CliError;
 
+mod knock;
+
 /// The naive reference builder, shared with the criterion benches and
 /// `tests/naive_reference.rs`.
 #[path = "../../../benches/naive.rs"]
@@ -392,6 +394,9 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         "",
         None,
     ));
+
+    // Followers knocked about while they chase goals.
+    rows.extend(knock::rows(smb11_level.as_ref())?);
 
     // The naive reference builder (benches/naive.rs, one thread) on SMB 1-1
     // and the 64 x 64 generated level, against ours as it builds by default
