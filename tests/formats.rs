@@ -72,22 +72,31 @@ fn tmx_from_memory_without_base_dir_refuses_external_tileset() {
     assert_eq!(ok, ascii());
 }
 
+/// With no rules file the conventions read small.tmx as its mapping does:
+/// the layer named `Ground` collides (the `Decor` layer does not), the
+/// `TileType` value `Platform` is one-way, the class `Spikes` a hazard,
+/// and the `PlayerSpawnPoint` and `LevelCompleteTrigger` objects mark the
+/// spawn and goal.
 #[cfg(feature = "tiled")]
 #[test]
-fn tiled_map_without_mapping_uses_only_bool_properties() {
-    let l = load_level(Path::new("levels/small/small.tmx"), &LoadOptions::default()).unwrap();
-    assert_eq!(l.level.cells_of(platnav::Tile::OneWay).count(), 0);
-    assert_eq!(
-        l.level.cells_of(platnav::Tile::Solid).count(),
-        ascii().level.cells_of(platnav::Tile::Solid).count()
-    );
+fn tiled_map_with_zero_config_reads_like_its_mapping() {
+    for twin in ["levels/small/small.tmx", "levels/small/small.tmj"] {
+        assert_twin(twin, &LoadOptions::default());
+        let l = load_level(Path::new(twin), &LoadOptions::default()).unwrap();
+        let used = l.rules_used.join("; ");
+        assert!(used.contains("layer \"Ground\""), "{used}");
+        assert!(used.contains("TileType"), "{used}");
+    }
 }
 
 #[cfg(feature = "tiled")]
 #[test]
 fn mapping_must_name_every_value_of_its_property() {
+    // Both layers count, so the Decor layer's `TileType` "Decor" tiles are
+    // looked up too.
     let mapping = platnav::TileMapping::from_json(
-        r#"{"property": "TileType", "values": {"Platform": "one_way"}}"#,
+        r#"{"property": "TileType", "values": {"Platform": "one_way"},
+            "layers": {"Ground": "tiles", "Decor": "tiles"}}"#,
     )
     .unwrap();
     let bytes = std::fs::read("levels/small/small.tmx").unwrap();
