@@ -17,7 +17,7 @@ fn with_mapping() -> LoadOptions {
     }
 }
 
-#[cfg(any(feature = "tiled", feature = "png"))]
+#[cfg(any(feature = "tiled", feature = "png", feature = "ldtk"))]
 fn assert_twin(path: &str, opts: &LoadOptions) {
     let want = ascii();
     let got = load_level(Path::new(path), opts).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -155,4 +155,29 @@ fn vglc_text_routes_through_the_legend_option() {
     };
     let l = load_level(Path::new("levels/smb/mario-1-1.txt"), &opts).unwrap();
     assert!(l.level.width() > 100);
+}
+
+/// The LDtk twins of small.txt in the three project layouts load with no
+/// rules file to the ASCII level: IntGrid values named wall, platform and
+/// spikes, the Player entity as spawn and the Goal entity as goal.
+#[cfg(feature = "ldtk")]
+#[test]
+fn ldtk_twins_in_every_layout_equal_ascii() {
+    let start = LoadOptions {
+        level: Some("Start".into()),
+        ..LoadOptions::default()
+    };
+    assert_twin("levels/ldtk/small.ldtk", &LoadOptions::default());
+    assert_twin("levels/ldtk/small-external.ldtk", &LoadOptions::default());
+    assert_twin("levels/ldtk/small-worlds.ldtk", &start);
+    let flat = load_level(
+        Path::new("levels/ldtk/small.ldtk"),
+        &LoadOptions {
+            level: Some("Flat".into()),
+            ..LoadOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!((flat.level.width(), flat.level.height()), (12, 5));
+    assert_eq!(flat.spawn, Some(Cell::new(2, 3)));
 }

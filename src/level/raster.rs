@@ -99,7 +99,7 @@ impl Budget {
         }
     }
 
-    fn spend(&mut self, n: u64) -> Result<(), String> {
+    pub fn spend(&mut self, n: u64) -> Result<(), String> {
         if n > self.left {
             return Err(format!(
                 "object shapes need more than {MAX_RASTER_WORK} steps to rasterize"

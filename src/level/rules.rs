@@ -705,6 +705,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
     let mut cells: Vec<(TileKind, i64, i64)> = Vec::new();
     let mut how: Vec<String> = Vec::new();
     let mut all_solid = Vec::new();
+    let mut coverage: HashMap<(i64, i64), BTreeMap<TileKind, f64>> = HashMap::new();
     for (li, (layer, treat)) in doc.layers.iter().zip(&plan).enumerate() {
         let Some(treat) = *treat else { continue };
         let mut layer_cells: Vec<(Mark, &Placed)> = Vec::with_capacity(layer.cells.len());
@@ -739,17 +740,18 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
             };
             match layer.grid {
                 None => cells.push((kind, i64::from(p.col), i64::from(p.row))),
-                Some((cw, ch, ox, oy)) => {
-                    // A cell of another grid: the map cells it covers by half.
-                    let (x, y) = (ox + f64::from(p.col) * cw, oy + f64::from(p.row) * ch);
-                    let poly = [(x, y), (x + cw, y), (x + cw, y + ch), (x, y + ch)];
-                    let lim = (i64::from(i32::MAX), i64::from(i32::MAX));
-                    for (c, r) in
-                        area_cells(&poly, (tw, th, 0.0, 0.0), lim, &mut budget).map_err(raster)?
-                    {
-                        cells.push((kind, c, r));
-                    }
+                Some(g) => {
+                    cover(&mut coverage, g, (tw, th), p, kind, &mut budget).map_err(raster)?
                 }
+            }
+        }
+        // A layer of another grid: a map cell takes the strongest kind whose
+        // cells cover at least half of it.
+        let mut covered: Vec<_> = coverage.drain().collect();
+        covered.sort_unstable_by_key(|(cell, _)| *cell);
+        for ((c, r), kinds) in covered {
+            if let Some((k, _)) = kinds.iter().rev().find(|(_, a)| **a >= 0.5 - 1e-9) {
+                cells.push((*k, c, r));
             }
         }
     }
@@ -935,6 +937,34 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         goals: goal_cells,
         rules_used: e.used,
     })
+}
+
+/// Adds the fraction of each map cell (`tw x th` pixels) that a cell of
+/// another grid (`g`: its size and offset in pixels) covers, per kind.
+fn cover(
+    coverage: &mut HashMap<(i64, i64), BTreeMap<TileKind, f64>>,
+    (cw, ch, ox, oy): (f64, f64, f64, f64),
+    (tw, th): (f64, f64),
+    p: &Placed,
+    kind: TileKind,
+    budget: &mut Budget,
+) -> Result<(), String> {
+    let (x0, y0) = (ox + f64::from(p.col) * cw, oy + f64::from(p.row) * ch);
+    let (x1, y1) = (x0 + cw, y0 + ch);
+    let (c0, c1) = ((x0 / tw).floor() as i64, (x1 / tw).ceil() as i64);
+    let (r0, r1) = ((y0 / th).floor() as i64, (y1 / th).ceil() as i64);
+    budget.spend(((c1 - c0).max(0) as u64).saturating_mul((r1 - r0).max(0) as u64))?;
+    for r in r0..r1 {
+        for c in c0..c1 {
+            let ix = (x1.min((c + 1) as f64 * tw) - x0.max(c as f64 * tw)).max(0.0);
+            let iy = (y1.min((r + 1) as f64 * th) - y0.max(r as f64 * th)).max(0.0);
+            if ix * iy > 0.0 {
+                *coverage.entry((c, r)).or_default().entry(kind).or_default() +=
+                    ix * iy / (tw * th);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The "nothing is solid" error, with what the file holds and a rules line.
