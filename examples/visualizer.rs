@@ -145,7 +145,9 @@ fn load_level(args: &Args) -> Result<Loaded, String> {
     if !loaded.rules_used.is_empty() {
         eprintln!("visualizer: {}: {}", path.display(), loaded.summary());
     }
-    let is_text = path.extension().is_none_or(|e| e.eq_ignore_ascii_case("txt"));
+    let is_text = path
+        .extension()
+        .is_none_or(|e| e.eq_ignore_ascii_case("txt"));
     let vglc = is_text
         && (args.load.legend.is_some()
             || (path.with_file_name("legend.json").is_file()

@@ -173,7 +173,11 @@ fn visualizer_help_and_load_errors_work_without_a_display() {
         .env_remove("WAYLAND_DISPLAY")
         .output()
         .unwrap();
-    assert!(help.status.success(), "{}", String::from_utf8_lossy(&help.stderr));
+    assert!(
+        help.status.success(),
+        "{}",
+        String::from_utf8_lossy(&help.stderr)
+    );
     let text = String::from_utf8_lossy(&help.stdout);
     for opt in ["--rules", "--layer", "--level", "--legend", "--physics"] {
         assert!(text.contains(opt), "{opt} missing from: {text}");
@@ -187,5 +191,8 @@ fn visualizer_help_and_load_errors_work_without_a_display() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
-    assert!(err.contains(r#"no level named "Nope""#) && err.contains("\"Start\""), "{err}");
+    assert!(
+        err.contains(r#"no level named "Nope""#) && err.contains("\"Start\""),
+        "{err}"
+    );
 }

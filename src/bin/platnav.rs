@@ -386,8 +386,8 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
         Some(c) => c,
         None => pick_goal(&map, from, &goals, opts.snap_radius).ok_or_else(|| {
             CliError(format!(
-                "{}: no --to given, and the level marks no goal and has no standing cell in its \
-                 last 3 columns",
+                "{}: the level marks no goal and has no standing cell in its last 3 columns: \
+                 give one with --to COL,ROW",
                 args.map.level.display()
             ))
         })?,
