@@ -352,7 +352,7 @@ fn read_head(path: &Path) -> Result<Vec<u8>, LevelError> {
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     let file = std::fs::File::open(path).map_err(wrap)?;
-    if is_json || !path.extension().is_some_and(|e| !e.is_empty()) {
+    if is_json || path.extension().is_none_or(|e| e.is_empty()) {
         // JSON is told apart by its top-level keys: read it whole (bounded).
         drop(file);
         return super::read_bytes(path);

@@ -213,13 +213,13 @@ fn goal_areas(goals: &[GoalReport]) -> Vec<Vec<&GoalReport>> {
     }
     let mut areas: Vec<Vec<&GoalReport>> = Vec::new();
     let mut index: Vec<Option<usize>> = vec![None; goals.len()];
-    for i in 0..goals.len() {
+    for (i, g) in goals.iter().enumerate() {
         let r = root(&mut area_of, i);
         match index[r] {
-            Some(k) => areas[k].push(&goals[i]),
+            Some(k) => areas[k].push(g),
             None => {
                 index[r] = Some(areas.len());
-                areas.push(vec![&goals[i]]);
+                areas.push(vec![g]);
             }
         }
     }
