@@ -391,7 +391,7 @@ fn load_text(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
     }
 }
 
-#[cfg(feature = "serde")]
+#[cfg(any(feature = "tiled", feature = "ldtk"))]
 fn mapping_for(opts: &LoadOptions) -> Result<crate::TileMapping, LevelError> {
     let mut mapping = match opts.rules_file() {
         Some(p) => crate::TileMapping::load(p)?,

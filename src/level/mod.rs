@@ -6,6 +6,8 @@
 
 mod ascii;
 #[cfg(feature = "serde")]
+// Parts serve only the Tiled or only the LDtk loader.
+#[cfg_attr(not(all(feature = "tiled", feature = "ldtk")), allow(dead_code))]
 mod doc;
 mod generate;
 #[cfg(feature = "ldtk")]
@@ -16,8 +18,12 @@ mod mapping;
 #[cfg(feature = "png")]
 mod mask;
 #[cfg(feature = "serde")]
+// Parts serve only the Tiled or only the LDtk loader.
+#[cfg_attr(not(all(feature = "tiled", feature = "ldtk")), allow(dead_code))]
 mod raster;
 #[cfg(feature = "serde")]
+// Parts serve only the Tiled or only the LDtk loader.
+#[cfg_attr(not(all(feature = "tiled", feature = "ldtk")), allow(dead_code))]
 mod rules;
 #[cfg(feature = "tiled")]
 mod tiled;
@@ -26,6 +32,8 @@ mod tmj;
 #[cfg(feature = "serde")]
 mod vglc;
 #[cfg(feature = "serde")]
+// Parts serve only the Tiled or only the LDtk loader.
+#[cfg_attr(not(all(feature = "tiled", feature = "ldtk")), allow(dead_code))]
 mod words;
 
 use std::fmt;
