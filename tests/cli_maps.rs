@@ -23,6 +23,18 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// Runs a command that must fail with exit code 2 and an error holding
+/// every one of `needles`; returns the error.
+fn fails(args: &[&str], needles: &[&str]) -> String {
+    let out = platnav(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: {n:?} not in {err}");
+    }
+    err
+}
+
 /// A file in a per-test temporary directory.
 fn temp(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("platnav-cli-maps-{}", std::process::id()));
@@ -102,38 +114,32 @@ fn rules_layer_and_level_options() {
             stderr(&out)
         );
     }
-    let out = platnav(&["links", "levels/small/small.tmx", "--layer", "Nope"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("no tile layer named \"Nope\""),
-        "{}",
-        stderr(&out)
+    fails(
+        &["links", "levels/small/small.tmx", "--layer", "Nope"],
+        &["no tile layer named \"Nope\""],
     );
-    let out = platnav(&[
-        "links",
-        "levels/small/small.txt",
-        "--rules",
-        "levels/small/mapping.json",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("Tiled and LDtk maps only"),
-        "{}",
-        stderr(&out)
+    fails(
+        &[
+            "links",
+            "levels/small/small.txt",
+            "--rules",
+            "levels/small/mapping.json",
+        ],
+        &["Tiled and LDtk maps only"],
     );
 }
 
 #[test]
 fn a_map_that_marks_nothing_fails_loudly_in_two_lines() {
-    let out = platnav(&["links", "tests/hostile/nothing.tmj"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
-    assert_eq!(err.lines().count(), 2, "{err}");
-    assert!(
-        err.contains("tile layers: \"A\", \"B\"") && err.contains("object names: lamp"),
-        "{err}"
+    let err = fails(
+        &["links", "tests/hostile/nothing.tmj"],
+        &[
+            "tile layers: \"A\", \"B\"",
+            "object names: lamp",
+            r#"{"layers": {"A": "solid"}}"#,
+        ],
     );
-    assert!(err.contains(r#"{"layers": {"A": "solid"}}"#), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
 }
 
 #[test]
@@ -162,21 +168,19 @@ fn physics_files_layer_on_presets_in_pixels_and_params_set_values() {
     assert_eq!(p["gravity"].as_f64().unwrap(), smb.gravity);
     assert_eq!(p["w"].as_f64().unwrap(), smb.w);
     // A value that breaks validation names --param.
-    let out = platnav(&[
-        "links",
-        "levels/small/small.txt",
-        "--param",
-        "jump_speed=100",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("with --param") && stderr(&out).contains("jump_speed"),
-        "{}",
-        stderr(&out)
+    fails(
+        &[
+            "links",
+            "levels/small/small.txt",
+            "--param",
+            "jump_speed=100",
+        ],
+        &["with --param", "jump_speed"],
     );
-    let out = platnav(&["links", "levels/small/small.txt", "--param", "warp=3"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("warp"), "{}", stderr(&out));
+    fails(
+        &["links", "levels/small/small.txt", "--param", "warp=3"],
+        &["warp"],
+    );
     // The real games' players, in their pixels.
     let out = platnav(&[
         "links",
@@ -258,20 +262,18 @@ fn check_reports_a_goal_area_on_one_line() {
 #[test]
 fn render_writes_png_only_and_unsupported_files_list_the_formats() {
     let jpg = temp("out.jpg", "");
-    let out = platnav(&[
-        "render",
-        "levels/small/small.txt",
-        "-o",
-        jpg.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("PNG images only"), "{}", stderr(&out));
+    fails(
+        &[
+            "render",
+            "levels/small/small.txt",
+            "-o",
+            jpg.to_str().unwrap(),
+        ],
+        &["PNG images only"],
+    );
     let notes = temp("notes.md", "# My level\nis not drawn here.\n");
-    let out = platnav(&["links", notes.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
-    assert!(
-        err.contains("unsupported file") && err.contains("LDtk projects (.ldtk"),
-        "{err}"
+    fails(
+        &["links", notes.to_str().unwrap()],
+        &["unsupported file", "LDtk projects (.ldtk"],
     );
 }

@@ -173,6 +173,21 @@ pub(crate) struct TileDef {
     pub shapes: Vec<Object>,
 }
 
+impl TileDef {
+    /// What a tile object takes from its tile: the tile's class when the
+    /// object has none, and the properties the object does not set.
+    pub fn lend(&self, class: &mut String, props: &mut Props) {
+        if class.is_empty() {
+            class.clone_from(&self.class.clone().unwrap_or_default());
+        }
+        for (k, v) in &self.props {
+            if !props.iter().any(|(n, _)| n == k) {
+                props.push((k.clone(), v.clone()));
+            }
+        }
+    }
+}
+
 /// A tileset: the marked tiles of one gid range.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TileSet {

@@ -10,7 +10,8 @@ use serde::Deserialize;
 
 use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props};
 use super::{
-    LevelError, LoadedLevel, MAX_SIDE, TileMapping, check_size, read_referenced, read_text, rules,
+    LevelError, LoadedLevel, MAX_SIDE, TileMapping, add_within, check_size, read_referenced,
+    read_text, rules,
 };
 use crate::MAX_LAYER_CELLS;
 
@@ -398,14 +399,7 @@ fn convert(
             }
             "IntGrid" => {
                 let n = (cw as u64) * (chh as u64);
-                budget = budget.saturating_add(n);
-                if budget > MAX_LAYER_CELLS {
-                    return Err(LevelError::Limit {
-                        what: "layer cells",
-                        value: budget,
-                        limit: MAX_LAYER_CELLS,
-                    });
-                }
+                add_within(&mut budget, n, MAX_LAYER_CELLS, "layer cells")?;
                 let mut cells = Vec::new();
                 let mut put = |idx: i64, v: i64| {
                     if v > 0 && cw > 0 && idx >= 0 && idx < n as i64 {
@@ -449,14 +443,7 @@ fn convert(
             "Tiles" | "AutoLayer" => {
                 let tiles = inst.grid_tiles.iter().chain(&inst.auto_layer_tiles);
                 let count = inst.grid_tiles.len() + inst.auto_layer_tiles.len();
-                budget = budget.saturating_add(count as u64);
-                if budget > MAX_LAYER_CELLS {
-                    return Err(LevelError::Limit {
-                        what: "layer cells",
-                        value: budget,
-                        limit: MAX_LAYER_CELLS,
-                    });
-                }
+                add_within(&mut budget, count as u64, MAX_LAYER_CELLS, "layer cells")?;
                 let mut cells: Vec<Placed> = tiles
                     .map(|t| Placed {
                         col: (num(&t.px, 0) / gs as f64).floor().clamp(-1e9, 1e9) as i32,

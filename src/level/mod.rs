@@ -274,6 +274,25 @@ impl LevelError {
     }
 }
 
+/// Adds `n` to a running count and fails when it passes `limit`: the
+/// allocation bounds of the loaders (layer cells, tile counts).
+pub(crate) fn add_within(
+    count: &mut u64,
+    n: u64,
+    limit: u64,
+    what: &'static str,
+) -> Result<(), LevelError> {
+    *count = count.saturating_add(n);
+    if *count > limit {
+        return Err(LevelError::Limit {
+            what,
+            value: *count,
+            limit,
+        });
+    }
+    Ok(())
+}
+
 /// Checks a level size against [`MAX_SIDE`] and [`MAX_CELLS`].
 ///
 /// # Errors

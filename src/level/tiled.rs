@@ -12,8 +12,8 @@ use xml::reader::{ParserConfig, XmlEvent};
 use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props, TileDef, TileSet};
 use super::mapping::{GID_FLAGS, decode_data};
 use super::{
-    LevelError, LoadedLevel, MAX_CELLS, MAX_LAYER_CELLS, MAX_SIDE, TileMapping, check_size,
-    read_bytes, read_referenced, rules,
+    LevelError, LoadedLevel, MAX_CELLS, MAX_LAYER_CELLS, MAX_SIDE, TileMapping, add_within,
+    check_size, read_bytes, read_referenced, rules,
 };
 
 /// The largest total `tilecount` over the tilesets of one map (2^18).
@@ -219,14 +219,8 @@ fn prescan(
                     }
                     "tileset" => {
                         if let Some(tc) = num::<u64>(a, "tilecount") {
-                            budget.tiles = budget.tiles.saturating_add(tc);
-                            if budget.tiles > MAX_TILECOUNT {
-                                return Err(at(LevelError::Limit {
-                                    what: "tilecount",
-                                    value: budget.tiles,
-                                    limit: MAX_TILECOUNT,
-                                }));
-                            }
+                            add_within(&mut budget.tiles, tc, MAX_TILECOUNT, "tilecount")
+                                .map_err(at)?;
                         }
                         columns_from_image = num::<u32>(a, "columns").is_none().then(|| {
                             (
@@ -457,14 +451,7 @@ fn tileset_patches(
                 (None, None) => own_range.map_or(0, u64::from),
                 (a, b) => a.unwrap_or(0).max(b.unwrap_or(0)),
             };
-            budget.tiles = budget.tiles.saturating_add(n);
-            if budget.tiles > MAX_TILECOUNT {
-                return Err(LevelError::Limit {
-                    what: "tilecount",
-                    value: budget.tiles,
-                    limit: MAX_TILECOUNT,
-                });
-            }
+            add_within(&mut budget.tiles, n, MAX_TILECOUNT, "tilecount")?;
             add += &format!(" tilecount=\"{n}\"");
         }
         if t.columns.is_none() {
@@ -508,15 +495,7 @@ fn apply_patches(bytes: Vec<u8>, patches: &[(usize, String)]) -> Vec<u8> {
 }
 
 fn add_cells(budget: &mut Budget, n: u64) -> Result<(), LevelError> {
-    budget.cells = budget.cells.saturating_add(n);
-    if budget.cells > MAX_LAYER_CELLS {
-        return Err(LevelError::Limit {
-            what: "tile layer cells",
-            value: budget.cells,
-            limit: MAX_LAYER_CELLS,
-        });
-    }
-    Ok(())
+    add_within(&mut budget.cells, n, MAX_LAYER_CELLS, "tile layer cells")
 }
 
 /// Rejects gids below every tileset's `firstgid` (the `tiled` crate would
@@ -755,14 +734,7 @@ fn object(
     let mut class = obj.user_type.clone();
     let mut p = props(&obj.properties);
     if let Some(t) = tile {
-        if class.is_empty() {
-            class = t.class.clone().unwrap_or_default();
-        }
-        for (k, v) in &t.props {
-            if !p.iter().any(|(n, _)| n == k) {
-                p.push((k.clone(), v.clone()));
-            }
-        }
+        t.lend(&mut class, &mut p);
     }
     Some(Object {
         id: obj.id(),

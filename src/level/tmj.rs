@@ -9,7 +9,8 @@ use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props, TileDef, TileSet};
 use super::mapping::{GID_FLAGS, decode_data, flip_bits};
 use super::{
-    LevelError, LoadedLevel, MAX_SIDE, TileMapping, check_size, read_referenced, read_text, rules,
+    LevelError, LoadedLevel, MAX_SIDE, TileMapping, add_within, check_size, read_referenced,
+    read_text, rules,
 };
 use crate::MAX_LAYER_CELLS;
 
@@ -222,21 +223,15 @@ impl<'de> Deserialize<'de> for TmjTiles {
         #[serde(untagged)]
         enum Form {
             List(Vec<TmjTile>),
-            Dict(std::collections::BTreeMap<String, TmjTileNoId>),
+            Dict(std::collections::BTreeMap<String, TmjTile>),
         }
         Ok(match Form::deserialize(d)? {
             Form::List(v) => TmjTiles(v),
             Form::Dict(m) => TmjTiles(
                 m.into_iter()
-                    .filter_map(|(k, t)| {
-                        Some(TmjTile {
-                            id: k.trim().parse().ok()?,
-                            kind: t.kind,
-                            class: t.class,
-                            properties: t.properties,
-                            propertytypes: t.propertytypes,
-                            objectgroup: t.objectgroup,
-                        })
+                    .filter_map(|(k, mut t)| {
+                        t.id = Some(k.trim().parse().ok()?);
+                        Some(t)
                     })
                     .collect(),
             ),
@@ -246,21 +241,8 @@ impl<'de> Deserialize<'de> for TmjTiles {
 
 #[derive(Deserialize)]
 struct TmjTile {
-    id: u32,
-    #[serde(default, rename = "type")]
-    kind: Option<String>,
     #[serde(default)]
-    class: Option<String>,
-    #[serde(default)]
-    properties: TmjProps,
-    #[serde(default)]
-    propertytypes: Option<HashMap<String, String>>,
-    #[serde(default)]
-    objectgroup: Option<TmjObjectGroup>,
-}
-
-#[derive(Deserialize)]
-struct TmjTileNoId {
+    id: Option<u32>,
     #[serde(default, rename = "type")]
     kind: Option<String>,
     #[serde(default)]
@@ -398,7 +380,13 @@ fn tileset(ts: TmjTileset, base_dir: Option<&Path>) -> Result<Set, LevelError> {
     let mut tiles: HashMap<u32, TileDef> = HashMap::new();
     let mut max_id: Option<u32> = None;
     for tile in &ts.tiles.0 {
-        max_id = Some(max_id.map_or(tile.id, |m| m.max(tile.id)));
+        let Some(id) = tile.id else {
+            return Err(LevelError::Tmj(format!(
+                "tileset {:?}: a tile without an id",
+                ts.name
+            )));
+        };
+        max_id = Some(max_id.map_or(id, |m| m.max(id)));
         let class = tile
             .kind
             .clone()
@@ -411,7 +399,7 @@ fn tileset(ts: TmjTileset, base_dir: Option<&Path>) -> Result<Set, LevelError> {
             shapes: tile_shapes(tile.objectgroup.as_ref()),
         };
         if def != TileDef::default() {
-            tiles.insert(tile.id, def);
+            tiles.insert(id, def);
         }
     }
     for (id, p) in &ts.tileproperties {
@@ -539,14 +527,7 @@ fn object(o: &TmjObject, layer: &str, tile: Option<(&TileDef, (f64, f64))>) -> O
     };
     let mut props = o.properties.props(o.propertytypes.as_ref());
     if let Some((t, _)) = tile {
-        if class.is_empty() {
-            class = t.class.clone().unwrap_or_default();
-        }
-        for (k, v) in &t.props {
-            if !props.iter().any(|(n, _)| n == k) {
-                props.push((k.clone(), v.clone()));
-            }
-        }
+        t.lend(&mut class, &mut props);
     }
     Some(Object {
         id: o.id,
@@ -665,17 +646,7 @@ fn convert(map: TmjMap, base_dir: Option<&Path>) -> Result<Doc, LevelError> {
 
     // Raw gids per layer, checked against the cell budget.
     let mut budget: u64 = 0;
-    let mut spend = |n: u64| -> Result<(), LevelError> {
-        budget = budget.saturating_add(n);
-        if budget > MAX_LAYER_CELLS {
-            return Err(LevelError::Limit {
-                what: "tile layer cells",
-                value: budget,
-                limit: MAX_LAYER_CELLS,
-            });
-        }
-        Ok(())
-    };
+    let mut spend = |n: u64| add_within(&mut budget, n, MAX_LAYER_CELLS, "tile layer cells");
     // (layer index, x0, y0, width, gids)
     let mut raw: Vec<(usize, i64, i64, u32, Vec<u32>)> = Vec::new();
     for (li, layer) in tile_layers.iter_mut().enumerate() {
