@@ -338,7 +338,11 @@ fn every_hostile_file_gets_a_one_line_error_and_exit_2() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         // A map that marks nothing adds a second line: the rules to write.
-        let lines = if err.contains("marks a solid cell") { 2 } else { 1 };
+        let lines = if err.contains("marks a solid cell") {
+            2
+        } else {
+            1
+        };
         assert_eq!(err.trim_end().lines().count(), lines, "{name}: {err}");
         assert!(err.contains(name), "{name}: {err}");
         assert!(!err.contains("panicked"), "{name}: {err}");

@@ -587,16 +587,20 @@ impl LoadedLevel {
     /// Loads a Tiled TMX map (and its TSX tilesets) through the `tiled`
     /// crate; external tilesets are read relative to the map.
     ///
-    /// Tile meaning and spawn/goal objects follow the tile mapping (see
-    /// [`TileMapping`]). Finite and
-    /// infinite (chunked) maps are read; flip and rotation flags are stripped
-    /// from gids. Layer data may be CSV or base64, uncompressed, zlib or gzip
-    /// (not zstd: the `tiled` crate is built without its C dependency). Only
-    /// orthogonal maps are accepted. Layer and object offsets and parallax are
-    /// ignored: cells are the map's own tile grid.
+    /// What collides, and the spawn and goal, follow the rules file and the
+    /// conventions (see [`TileMapping`]): layers, tile properties, classes
+    /// and collision shapes (flipped with the tile), object areas, ledges
+    /// and markers, templates (`.tx`) and tile objects. Finite and infinite
+    /// (chunked) maps are read. Layer data may be CSV or base64,
+    /// uncompressed, zlib or gzip (not zstd: the `tiled` crate is built
+    /// without its C dependency). Tilesets written without `tilecount` or
+    /// `columns` (old Tiled versions) get them from their image, else from
+    /// the gid range the map gives them. Only orthogonal maps are accepted.
+    /// Layer and object offsets and parallax are ignored: cells are the
+    /// map's own tile grid.
     ///
-    /// An infinite map becomes the bounding box of its non-empty collision
-    /// tiles; object positions are shifted by the same origin.
+    /// An infinite map becomes the bounding box of the tiles of its
+    /// collision layers; object positions are shifted by the same origin.
     ///
     /// # Bounds on what a hostile file can make platnav allocate
     ///
