@@ -1096,7 +1096,7 @@ impl Markers {
         if !conv {
             return Ok(None);
         }
-        let score = |o: &Object| spawn_score(&o.name).max(spawn_score(&o.class));
+        let score = |o: &Object| spawn_score(&o.name, false).max(spawn_score(&o.class, true));
         let Some(top) = doc.objects.iter().map(score).max().filter(|s| *s > 0) else {
             return Ok(None);
         };

@@ -169,10 +169,10 @@ pub(crate) fn names_a_kind(name: &str) -> bool {
 
 /// How strongly a name says "the player starts here": 3 for a player's
 /// spawn or start (`PlayerSpawnPoint`, `player_start`), 2 for a spawn
-/// (`Spawn Point`), 1 for a bare `Player` or `Hero`, 0 otherwise (and for
-/// enemies' spawns, and a bare `Start`, which also names the start of a
-/// moving platform's track).
-pub(crate) fn spawn_score(name: &str) -> u8 {
+/// (`Spawn Point`), 1 for a bare `Player` or `Hero` (or a class `Start`),
+/// 0 otherwise: enemies' spawns, and an object *named* `Start`, which also
+/// names the start of a moving platform's track.
+pub(crate) fn spawn_score(name: &str, is_class: bool) -> u8 {
     let w = words(name);
     let any = |v: &[&str]| w.iter().any(|x| v.contains(&x.as_str()));
     if any(&["enemy", "mob", "monster", "npc", "foe", "coin", "item"]) {
@@ -184,7 +184,7 @@ pub(crate) fn spawn_score(name: &str) -> u8 {
         3
     } else if any(&["spawn", "respawn"]) {
         2
-    } else if w.len() == 1 && player {
+    } else if w.len() == 1 && (player || (is_class && j == "start")) {
         1
     } else {
         0
@@ -241,14 +241,15 @@ mod tests {
 
     #[test]
     fn spawn_and_goal_scores() {
-        assert_eq!(spawn_score("PlayerSpawnPoint"), 3);
-        assert_eq!(spawn_score("player_start"), 3);
-        assert_eq!(spawn_score("Spawn Point"), 3);
-        assert_eq!(spawn_score("spawn"), 2);
-        assert_eq!(spawn_score("Start"), 0);
-        assert_eq!(spawn_score("Player"), 1);
-        assert_eq!(spawn_score("EnemySpawn"), 0);
-        assert_eq!(spawn_score("Chest"), 0);
+        assert_eq!(spawn_score("PlayerSpawnPoint", true), 3);
+        assert_eq!(spawn_score("player_start", true), 3);
+        assert_eq!(spawn_score("Spawn Point", false), 3);
+        assert_eq!(spawn_score("spawn", false), 2);
+        assert_eq!(spawn_score("Start", false), 0);
+        assert_eq!(spawn_score("Start", true), 1);
+        assert_eq!(spawn_score("Player", false), 1);
+        assert_eq!(spawn_score("EnemySpawn", true), 0);
+        assert_eq!(spawn_score("Chest", true), 0);
         assert_eq!(goal_score("exit"), 2);
         assert_eq!(goal_score("LevelCompleteTrigger"), 1);
         assert_eq!(goal_score("Door"), 0);
