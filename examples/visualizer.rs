@@ -3,13 +3,16 @@
 //! enemies, to watch them recover).
 //!
 //! ```text
-//! cargo run --release --example visualizer --features viz [LEVEL] [--legend FILE]
-//!     [--preset NAME] [--chase [--knock-every TICKS]] [--screenshot FILE --frames N]
+//! cargo run --release --example visualizer --features viz [LEVEL] [--rules FILE]
+//!     [--layer NAME] [--level NAME] [--legend FILE] [--pixels-per-tile N]
+//!     [--preset NAME] [--physics FILE] [--chase [--knock-every TICKS]]
+//!     [--screenshot FILE --frames N]
 //! ```
 //!
-//! LEVEL is platnav ASCII, or VGLC text when a legend is given or the file is
-//! under `levels/smb` (its `legend.json` is used). Without LEVEL the default
-//! level is shown. Keys are listed on screen (press H to hide them).
+//! LEVEL is any level `platnav` reads (ASCII or VGLC text, Tiled, LDtk, PNG
+//! masks), with the same loader options as the `platnav` tools. Without
+//! LEVEL the default level is shown. Keys are listed on screen (press H to
+//! hide them). `--help` prints the usage without opening a window.
 //!
 //! The static layers (tiles, nodes, links) are drawn once per rebuild by the
 //! library's PNG renderer and shown as a texture; the path, the bodies and the
@@ -25,8 +28,8 @@ use platnav::render::{
     draw_path, render_map,
 };
 use platnav::{
-    Body, Cell, FollowOptions, FollowState, Input, Level, NavMap, Path, PathFollower, Physics,
-    SearchOptions, SplitMix64, Tile, VglcLegend,
+    Body, Cell, FollowOptions, FollowState, Input, Level, LoadOptions, NavMap, Path, PathFollower,
+    Physics, SearchOptions, SplitMix64,
 };
 
 const DEMO_LEVEL: &str = include_str!("../levels/demo.txt");
@@ -47,7 +50,9 @@ fn window_conf() -> Conf {
 /// Command-line options.
 struct Args {
     level: Option<PathBuf>,
-    legend: Option<PathBuf>,
+    /// The loader options every platnav tool takes.
+    load: LoadOptions,
+    physics: Option<PathBuf>,
     preset: Option<String>,
     chase: bool,
     /// In chase mode, knock the enemies every this many ticks.
@@ -59,7 +64,8 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         level: None,
-        legend: None,
+        load: LoadOptions::default(),
+        physics: None,
         preset: None,
         chase: false,
         knock_every: None,
@@ -70,7 +76,18 @@ fn parse_args() -> Result<Args, String> {
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         match a.as_str() {
-            "--legend" => args.legend = Some(value("--legend")?.into()),
+            "--legend" => args.load.legend = Some(value("--legend")?.into()),
+            "--rules" | "--mapping" => args.load.rules = Some(value("--rules")?.into()),
+            "--layer" => args.load.layer = Some(value("--layer")?),
+            "--level" => args.load.level = Some(value("--level")?),
+            "--pixels-per-tile" => {
+                let v = value("--pixels-per-tile")?;
+                args.load.pixels_per_tile = Some(
+                    v.parse()
+                        .map_err(|_| format!("--pixels-per-tile: {v:?} is not a count"))?,
+                );
+            }
+            "--physics" => args.physics = Some(value("--physics")?.into()),
             "--preset" => args.preset = Some(value("--preset")?),
             "--chase" => args.chase = true,
             "--knock-every" => {
@@ -88,9 +105,7 @@ fn parse_args() -> Result<Args, String> {
                     .map_err(|_| format!("--frames: {v:?} is not a count"))?;
             }
             "-h" | "--help" => {
-                println!(
-                    "usage: visualizer [LEVEL] [--legend FILE] [--preset NAME] [--chase [--knock-every TICKS]] [--screenshot FILE --frames N]"
-                );
+                println!("{USAGE}");
                 std::process::exit(0);
             }
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
@@ -107,25 +122,65 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// Loads the level; `true` when it is VGLC (SMB).
-fn load_level(args: &Args) -> Result<(Level, bool), String> {
+const USAGE: &str = "\
+usage: visualizer [LEVEL] [--rules FILE] [--layer NAME] [--level NAME] [--legend FILE]
+                  [--pixels-per-tile N] [--preset NAME] [--physics FILE] [--chase [--knock-every TICKS]]
+                  [--screenshot FILE --frames N]
+
+LEVEL: any level platnav reads (.txt ASCII or VGLC, .tmx, .tmj/.json, .ldtk, .png);
+the loader options are those of the platnav tools (see `platnav path --help`).";
+
+/// A loaded level: grid, spawn and goal markers, and whether it is VGLC text
+/// (Super Mario Bros, shown with the `smb` preset by default).
+struct Loaded {
+    level: Level,
+    spawn: Option<Cell>,
+    goal: Option<Cell>,
+    vglc: bool,
+}
+
+/// Loads the level with the same loader as the `platnav` tools, and prints
+/// the same one-line summary for Tiled and LDtk maps.
+fn load_level(args: &Args) -> Result<Loaded, String> {
     let Some(path) = &args.level else {
-        return Ok((DEMO_LEVEL.parse().map_err(|e| format!("{e}"))?, false));
+        let level: Level = DEMO_LEVEL.parse().map_err(|e| format!("{e}"))?;
+        let spawn = level.cells_of(platnav::Tile::Spawn).next();
+        let goal = level.cells_of(platnav::Tile::Goal).next();
+        return Ok(Loaded {
+            level,
+            spawn,
+            goal,
+            vglc: false,
+        });
     };
-    let sibling = path.parent().map(|d| d.join("legend.json"));
-    let legend = args.legend.clone().or_else(|| {
-        let under_smb = path.components().any(|c| c.as_os_str() == "smb");
-        sibling.filter(|s| under_smb && s.is_file())
-    });
-    match legend {
-        Some(l) => {
-            let legend = VglcLegend::load(&l).map_err(|e| e.to_string())?;
-            Ok((
-                Level::load_vglc(path, &legend).map_err(|e| e.to_string())?,
-                true,
-            ))
+    let loaded = platnav::load_level(path, &args.load).map_err(|e| e.to_string())?;
+    if !loaded.rules_used.is_empty() {
+        eprintln!("visualizer: {}: {}", path.display(), loaded.summary());
+    }
+    let is_text = path
+        .extension()
+        .is_none_or(|e| e.eq_ignore_ascii_case("txt"));
+    let vglc = is_text
+        && (args.load.legend.is_some()
+            || (path.with_file_name("legend.json").is_file()
+                && platnav::Level::load(path).is_err()));
+    Ok(Loaded {
+        level: loaded.level,
+        spawn: loaded.spawn,
+        goal: loaded.goals.first().copied(),
+        vglc,
+    })
+}
+
+/// The physics: the preset, with a physics file's values over it.
+fn load_physics(args: &Args, preset: &str) -> Result<Physics, String> {
+    let base = Physics::preset(preset).map_err(|e| e.to_string())?;
+    match &args.physics {
+        Some(p) => {
+            let text = platnav::read_text(p).map_err(|e| e.to_string())?;
+            Physics::from_json_over(&text, &base).map_err(|e| format!("{}: {e}", p.display()))
         }
-        None => Ok((Level::load(path).map_err(|e| e.to_string())?, false)),
+        None => Ok(base),
     }
 }
 
@@ -388,38 +443,31 @@ const HELP: [&str; 2] = [
     "Q/A jump height  W/S run speed  E/D gravity  R/F air jumps  G wall jump  Z/X width  C/V height  P next preset (physics apply on key release)",
 ];
 
-#[macroquad::main(window_conf)]
-async fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("visualizer: error: {e}");
-            std::process::exit(2);
-        }
+/// Reads the arguments, the level and the physics before any window opens
+/// (so `--help` and errors need no display), then runs the window.
+fn main() {
+    let fail = |e: String| -> ! {
+        eprintln!("visualizer: error: {e}");
+        std::process::exit(2);
     };
-    let (level, vglc) = match load_level(&args) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("visualizer: error: {e}");
-            std::process::exit(2);
-        }
-    };
-    let mut preset_name = args
+    let args = parse_args().unwrap_or_else(|e| fail(e));
+    let loaded = load_level(&args).unwrap_or_else(|e| fail(e));
+    let preset_name = args
         .preset
         .clone()
-        .unwrap_or_else(|| if vglc { "smb" } else { "agile" }.to_owned());
-    let base = match Physics::preset(&preset_name) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("visualizer: error: {e}");
-            std::process::exit(2);
-        }
-    };
+        .unwrap_or_else(|| if loaded.vglc { "smb" } else { "agile" }.to_owned());
+    let base = load_physics(&args, &preset_name).unwrap_or_else(|e| fail(e));
+    macroquad::Window::from_config(window_conf(), run(args, loaded, preset_name, base));
+}
+
+async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics) {
+    let level = loaded.level;
     let mut tuning = Tuning::new(base);
     let mut layers = Layers::ALL;
-    let spawn = level.cells_of(Tile::Spawn).next();
-    let start = spawn.unwrap_or(Cell::new(1, level.height() as i32 - 2));
-    let goal = level.cells_of(Tile::Goal).next().unwrap_or(Cell::new(
+    let start = loaded
+        .spawn
+        .unwrap_or(Cell::new(1, level.height() as i32 - 2));
+    let goal = loaded.goal.unwrap_or(Cell::new(
         level.width() as i32 - 2,
         level.height() as i32 - 2,
     ));

@@ -35,13 +35,16 @@ pub use graph::{LinkId, LinkInfo, Links, NavMap, NodeId};
 #[cfg(feature = "serde")]
 pub use level::VglcLegend;
 pub use level::{
-    Cell, Level, LevelError, LoadOptions, LoadedLevel, MAX_CELLS, MAX_FILE_BYTES, MAX_SIDE,
-    SplitMix64, Tile, check_size, load_level, read_bytes, read_text, write_atomically,
+    Cell, Level, LevelError, LoadOptions, LoadedLevel, MAX_CELLS, MAX_FILE_BYTES, MAX_LAYER_CELLS,
+    MAX_SIDE, SplitMix64, Tile, check_size, load_level, read_bytes, read_text, write_atomically,
 };
 #[cfg(feature = "png")]
 pub use level::{ColorLegend, MAX_PIXELS};
+#[cfg(feature = "serde")]
+pub use level::{LayerRule, MAX_RASTER_WORK, MapContents, PropRule, Rules, TileKind, TileMapping};
 #[cfg(feature = "tiled")]
-pub use level::{MAX_LAYER_CELLS, MAX_TILECOUNT, MAX_XML_DEPTH, TileKind, TileMapping};
+pub use level::{MAX_TILECOUNT, MAX_XML_DEPTH};
+pub use level::{SUPPORTED_FORMATS, sniff_format};
 pub use links::{JumpVariety, Link, LinkKind, LinkOptions, SETTLE_SLACK, clear_caches};
 #[cfg(feature = "serde")]
 pub use navfile::{MAX_LINK_TICKS, MAX_LINKS_PER_NODE, NAVMAP_FORMAT_VERSION, NavFileError};

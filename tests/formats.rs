@@ -17,7 +17,7 @@ fn with_mapping() -> LoadOptions {
     }
 }
 
-#[cfg(any(feature = "tiled", feature = "png"))]
+#[cfg(any(feature = "tiled", feature = "png", feature = "ldtk"))]
 fn assert_twin(path: &str, opts: &LoadOptions) {
     let want = ascii();
     let got = load_level(Path::new(path), opts).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -72,22 +72,31 @@ fn tmx_from_memory_without_base_dir_refuses_external_tileset() {
     assert_eq!(ok, ascii());
 }
 
+/// With no rules file the conventions read small.tmx as its mapping does:
+/// the layer named `Ground` collides (the `Decor` layer does not), the
+/// `TileType` value `Platform` is one-way, the class `Spikes` a hazard,
+/// and the `PlayerSpawnPoint` and `LevelCompleteTrigger` objects mark the
+/// spawn and goal.
 #[cfg(feature = "tiled")]
 #[test]
-fn tiled_map_without_mapping_uses_only_bool_properties() {
-    let l = load_level(Path::new("levels/small/small.tmx"), &LoadOptions::default()).unwrap();
-    assert_eq!(l.level.cells_of(platnav::Tile::OneWay).count(), 0);
-    assert_eq!(
-        l.level.cells_of(platnav::Tile::Solid).count(),
-        ascii().level.cells_of(platnav::Tile::Solid).count()
-    );
+fn tiled_map_with_zero_config_reads_like_its_mapping() {
+    for twin in ["levels/small/small.tmx", "levels/small/small.tmj"] {
+        assert_twin(twin, &LoadOptions::default());
+        let l = load_level(Path::new(twin), &LoadOptions::default()).unwrap();
+        let used = l.rules_used.join("; ");
+        assert!(used.contains("layer \"Ground\""), "{used}");
+        assert!(used.contains("TileType"), "{used}");
+    }
 }
 
 #[cfg(feature = "tiled")]
 #[test]
 fn mapping_must_name_every_value_of_its_property() {
+    // Both layers count, so the Decor layer's `TileType` "Decor" tiles are
+    // looked up too.
     let mapping = platnav::TileMapping::from_json(
-        r#"{"property": "TileType", "values": {"Platform": "one_way"}}"#,
+        r#"{"property": "TileType", "values": {"Platform": "one_way"},
+            "layers": {"Ground": "tiles", "Decor": "tiles"}}"#,
     )
     .unwrap();
     let bytes = std::fs::read("levels/small/small.tmx").unwrap();
@@ -146,4 +155,29 @@ fn vglc_text_routes_through_the_legend_option() {
     };
     let l = load_level(Path::new("levels/smb/mario-1-1.txt"), &opts).unwrap();
     assert!(l.level.width() > 100);
+}
+
+/// The LDtk twins of small.txt in the three project layouts load with no
+/// rules file to the ASCII level: IntGrid values named wall, platform and
+/// spikes, the Player entity as spawn and the Goal entity as goal.
+#[cfg(feature = "ldtk")]
+#[test]
+fn ldtk_twins_in_every_layout_equal_ascii() {
+    let start = LoadOptions {
+        level: Some("Start".into()),
+        ..LoadOptions::default()
+    };
+    assert_twin("levels/ldtk/small.ldtk", &LoadOptions::default());
+    assert_twin("levels/ldtk/small-external.ldtk", &LoadOptions::default());
+    assert_twin("levels/ldtk/small-worlds.ldtk", &start);
+    let flat = load_level(
+        Path::new("levels/ldtk/small.ldtk"),
+        &LoadOptions {
+            level: Some("Flat".into()),
+            ..LoadOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!((flat.level.width(), flat.level.height()), (12, 5));
+    assert_eq!(flat.spawn, Some(Cell::new(2, 3)));
 }

@@ -1,6 +1,6 @@
-//! Seeded fuzzing of every loader: random bytes and mutations of valid
-//! files (bit flips, truncations, splices, huge numbers). No input may
-//! panic. `PLATNAV_FUZZ_INPUTS` sets the inputs per loader (default
+//! Seeded fuzzing of every loader (and the rules and physics files): random
+//! bytes and mutations of valid files (bit flips, truncations, splices, huge
+//! numbers). No input may panic. `PLATNAV_FUZZ_INPUTS` sets the inputs per loader (default
 //! 100,000) and `PLATNAV_FUZZ_SEED` varies the stream (default 0); each test
 //! prints its count, e.g. `fuzz tmx: 100000 inputs, 0 panics`. A panicking
 //! input is written to the temp directory for a regression file.
@@ -384,6 +384,112 @@ fn fuzz_navmap_binary() {
     assert_eq!(
         fuzz("navmap binary", &seeds, 10, |b| {
             platnav::NavMap::from_bytes(b, &level, &physics).is_ok()
+        }),
+        0
+    );
+}
+
+/// A Tiled JSON map with everything the rules engine reads: collision
+/// shapes (flipped), object areas, polylines, ellipses, rotated rectangles,
+/// old property dictionaries, layer properties, spawn and goal objects.
+#[cfg(feature = "tiled")]
+const SHAPES_TMJ: &str = r#"{"type": "map", "orientation": "orthogonal", "width": 6, "height": 4,
+ "tilewidth": 16, "tileheight": 16,
+ "tilesets": [{"firstgid": 1, "name": "t", "tilecount": 4, "tilewidth": 16, "tileheight": 16,
+   "tileproperties": {"3": {"isSpike": true}}, "tilepropertytypes": {"3": {"isSpike": "bool"}},
+   "tiles": [{"id": 0, "objectgroup": {"objects": [{"id": 1, "x": 0, "y": 0, "width": 16, "height": 3}]}},
+             {"id": 1, "objectgroup": {"objects": [{"id": 1, "x": 0, "y": 0, "polygon": [{"x": 0, "y": 16}, {"x": 16, "y": 16}, {"x": 16, "y": 0}]}]}},
+             {"id": 2, "type": "Wall", "properties": [{"name": "TileType", "type": "string", "value": "Geometry"}]}]}],
+ "layers": [
+  {"type": "tilelayer", "name": "Ground", "width": 6, "height": 4, "properties": [{"name": "collides", "type": "bool", "value": true}],
+   "data": [0, 0, 0, 0, 0, 0, 1, 2147483650, 0, 0, 4, 0, 0, 0, 1073741825, 0, 0, 0, 3, 3, 3, 3, 3, 3]},
+  {"type": "group", "name": "g", "visible": false, "layers": [
+   {"type": "tilelayer", "name": "Back", "width": 6, "height": 4, "data": [3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}]},
+  {"type": "objectgroup", "name": "Collision", "objects": [
+   {"id": 1, "x": 16, "y": 16, "width": 32, "height": 16, "rotation": 30},
+   {"id": 2, "x": 48, "y": 0, "ellipse": true, "width": 32, "height": 32},
+   {"id": 3, "x": 0, "y": 32, "polyline": [{"x": 0, "y": 0}, {"x": 40, "y": 3}, {"x": 80, "y": 0}]},
+   {"id": 4, "x": 60, "y": 10, "polygon": [{"x": 0, "y": 0}, {"x": 20, "y": 5}, {"x": 3, "y": 30}]}]},
+  {"type": "objectgroup", "name": "Things", "objects": [
+   {"id": 5, "name": "Spawn Point", "x": 24, "y": 40, "point": true},
+   {"id": 6, "name": "exit", "gid": 3, "x": 80, "y": 48, "width": 16, "height": 16}]}]}"#;
+
+#[cfg(feature = "tiled")]
+#[test]
+fn fuzz_tmj_rules_and_shapes() {
+    let seeds = vec![SHAPES_TMJ.as_bytes().to_vec()];
+    let conventions = platnav::TileMapping::default();
+    let rules = platnav::TileMapping::from_json(
+        r#"{"layers": {"Ground": "tiles", "Back": "hazard"}, "objects": {"Collision": "solid"},
+            "properties": {"TileType": {"Geometry": "solid", "*": "empty"}}, "spawn": ["Spawn Point"]}"#,
+    )
+    .unwrap();
+    let n = fuzz("tmj rules", &seeds, 11, |b| {
+        let t = text(b);
+        let a = platnav::LoadedLevel::from_tmj_str(&t, None, &conventions).is_ok();
+        let r = platnav::LoadedLevel::from_tmj_str(&t, None, &rules).is_ok();
+        a || r
+    });
+    assert_eq!(n, 0);
+}
+
+#[cfg(feature = "ldtk")]
+#[test]
+fn fuzz_ldtk() {
+    let seeds = seeds(
+        vec![
+            read("levels/ldtk/small.ldtk"),
+            read("levels/ldtk/small-worlds.ldtk"),
+        ],
+        "ldtk",
+    );
+    let conventions = platnav::TileMapping::default();
+    let rules = platnav::TileMapping::from_json(
+        r#"{"layers": {"Collisions": "tiles", "Wall_shadows": "solid"}, "intgrid": {"2": "one_way", "ladder": "solid"}}"#,
+    )
+    .unwrap();
+    let n = fuzz("ldtk", &seeds, 12, |b| {
+        let t = text(b);
+        let a = platnav::LoadedLevel::from_ldtk_str(&t, None, None, &conventions).is_ok();
+        let r = platnav::LoadedLevel::from_ldtk_str(&t, None, Some("Flat"), &rules).is_ok();
+        a || r
+    });
+    assert_eq!(n, 0);
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn fuzz_rules_json() {
+    let seeds = vec![
+        br#"{"layers": {"Ground": "tiles", "*": "solid", "Decor": "ignore"}, "collide_unless": "nocollide",
+            "properties": {"collides": "solid", "TileType": {"Geometry": "solid", "*": "empty"}},
+            "classes": {"Spike": "hazard"}, "shapes": true, "objects": {"Collision": "solid"},
+            "intgrid": {"dirt": "solid", "2": "ladder"}, "spawn": ["Player"], "goal": ["exit"], "conventions": true}"#
+            .to_vec(),
+        read("levels/sq2/mapping.json"),
+    ];
+    assert_eq!(
+        fuzz("rules", &seeds, 13, |b| platnav::TileMapping::from_json(
+            &text(b)
+        )
+        .is_ok()),
+        0
+    );
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn fuzz_physics_file() {
+    let seeds = vec![
+        read("levels/real/bevy_ecs_ldtk/physics.json"),
+        br#"{"preset": "agile", "units": "px", "tile": 16, "per": "frame", "fps": 60, "run_speed": 2,
+            "jump_height": 48, "time_to_apex": 0.4, "wall_jump": {"speed_x": 1.5}, "air_jumps": 1, "dt": 0.0166}"#
+            .to_vec(),
+    ];
+    let base = platnav::Physics::default();
+    assert_eq!(
+        fuzz("physics file", &seeds, 14, |b| {
+            platnav::Physics::from_json_over(&text(b), &base).is_ok()
         }),
         0
     );

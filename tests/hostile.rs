@@ -3,7 +3,8 @@
 //!
 //! `tests/hostile/expected.txt` has one line per file:
 //! `name | substring the error must contain | options`, where options are
-//! space-separated `legend=FILE`, `mapping=FILE`, `ppt=N` or `layer=NAME`
+//! space-separated `legend=FILE`, `mapping=FILE`, `rules=FILE`, `ppt=N`,
+//! `layer=NAME` or `level=NAME`
 //! (files relative to the corpus). `make_corpus.py` writes the corpus.
 //!
 //! The expected messages assume every loader is built (default features).
@@ -40,6 +41,8 @@ fn table() -> BTreeMap<String, Case> {
             match k {
                 "legend" => opts.legend = Some(Path::new(DIR).join(v)),
                 "mapping" => opts.mapping = Some(Path::new(DIR).join(v)),
+                "rules" => opts.rules = Some(Path::new(DIR).join(v)),
+                "level" => opts.level = Some(v.to_owned()),
                 "ppt" => opts.pixels_per_tile = Some(v.parse().unwrap()),
                 "layer" => opts.layer = Some(v.to_owned()),
                 _ => panic!("unknown option {k} in {line}"),

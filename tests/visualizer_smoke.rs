@@ -161,3 +161,38 @@ fn visualizer_draws_the_palette_and_saves_a_screenshot_under_xvfb() {
     }
     println!("screenshot: {} distinct colours", colours.len());
 }
+
+/// `--help` and loader errors need no display: the visualizer reads its
+/// arguments and level before it opens a window.
+#[test]
+fn visualizer_help_and_load_errors_work_without_a_display() {
+    let bin = visualizer_binary();
+    let help = Command::new(&bin)
+        .arg("--help")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert!(
+        help.status.success(),
+        "{}",
+        String::from_utf8_lossy(&help.stderr)
+    );
+    let text = String::from_utf8_lossy(&help.stdout);
+    for opt in ["--rules", "--layer", "--level", "--legend", "--physics"] {
+        assert!(text.contains(opt), "{opt} missing from: {text}");
+    }
+    // The same loader as the platnav tools: an LDtk level that does not
+    // exist is named, and the exit code is 2.
+    let bad = Command::new(&bin)
+        .args(["levels/ldtk/small.ldtk", "--level", "Nope"])
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains(r#"no level named "Nope""#) && err.contains("\"Start\""),
+        "{err}"
+    );
+}

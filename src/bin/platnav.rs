@@ -10,7 +10,7 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 use platnav::json::{map_to_json, path_error_to_json, path_to_json};
 use platnav::{
-    Body, Cell, JumpVariety, Level, LinkKind, LinkOptions, LoadOptions, LoadedLevel, NavMap, Path,
+    Body, Cell, Endpoints, JumpVariety, Level, LinkKind, LinkOptions, LoadedLevel, NavMap, Path,
     Physics, SearchOptions, Tile,
 };
 
@@ -37,6 +37,8 @@ mod bench;
 mod check;
 #[path = "platnav/plot.rs"]
 mod plot;
+#[path = "platnav/source.rs"]
+mod source;
 #[path = "platnav/sweep.rs"]
 mod sweep;
 
@@ -78,22 +80,29 @@ enum Cmd {
 /// How to read levels and which physics to use: shared by every subcommand.
 #[derive(Args, Clone)]
 struct SourceArgs {
-    /// A physics preset: default, agile, smb or sq2.
-    #[arg(long, conflicts_with = "physics")]
+    /// A physics preset: default, agile, smb or sq2 (a --physics file's
+    /// values go over it).
+    #[arg(long)]
     preset: Option<String>,
-    /// A physics JSON file (the `physics` object of PHYSICS.md).
+    /// A physics JSON file: the `physics` object of PHYSICS.md, whole or
+    /// partial (over --preset), in tiles or with "units": "px".
     #[arg(long)]
     physics: Option<PathBuf>,
     /// A VGLC legend JSON (marks a text level as VGLC), or a PNG mask's
     /// colour legend.
     #[arg(long)]
     legend: Option<PathBuf>,
-    /// Tiled maps: the collision layer's name (default: every tile layer).
+    /// Tiled and LDtk maps: the collision layer's name (default: by the
+    /// rules and conventions).
     #[arg(long)]
     layer: Option<String>,
-    /// Tiled maps: a tile mapping file (property values and classes to tile kinds).
-    #[arg(long)]
-    mapping: Option<PathBuf>,
+    /// Tiled and LDtk maps: a rules file saying which layers, properties,
+    /// shapes and objects collide (default: the conventions alone).
+    #[arg(long, visible_alias = "mapping")]
+    rules: Option<PathBuf>,
+    /// LDtk projects: the level to load, by identifier (default: the first).
+    #[arg(long = "level", id = "ldtk_level", value_name = "NAME")]
+    level_name: Option<String>,
     /// PNG masks: the side of one tile in pixels.
     #[arg(long)]
     pixels_per_tile: Option<u32>,
@@ -102,10 +111,15 @@ struct SourceArgs {
 #[derive(Args)]
 struct MapArgs {
     /// The level file: platnav ASCII (.txt), VGLC text (with --legend),
-    /// Tiled (.tmx, .tmj/.json) or a PNG mask (.png).
+    /// Tiled (.tmx, .tmj/.json), LDtk (.ldtk) or a PNG mask (.png).
     level: PathBuf,
     #[command(flatten)]
     source: SourceArgs,
+    /// Set a physics parameter, NAME=VALUE (after --preset and --physics);
+    /// repeatable. Names as in `sweep`: jump_height, run_speed, gravity,
+    /// jump_speed, air_jumps, w, h (tiles and seconds).
+    #[arg(long = "param", value_parser = source::parse_set, value_name = "NAME=VALUE")]
+    params: Vec<(platnav::Param, f64)>,
     /// Load the nav map from this file (saved by `links --save`) instead of
     /// building it; refused if it was built for another level or physics.
     #[arg(long)]
@@ -172,33 +186,17 @@ impl<E: std::fmt::Display> From<E> for CliError {
 }
 
 fn load_physics(args: &SourceArgs) -> Result<Physics, CliError> {
-    let physics = if let Some(path) = &args.physics {
-        let text = platnav::read_text(path)?;
-        let p: Physics = serde_json::from_str(&text)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        p.validate()
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        p
-    } else {
-        Physics::preset(args.preset.as_deref().unwrap_or("default"))?
-    };
-    Ok(physics)
+    source::load_physics(args, &[])
 }
 
 fn load_level(level: &std::path::Path, args: &SourceArgs) -> Result<LoadedLevel, CliError> {
-    let opts = LoadOptions {
-        layer: args.layer.clone(),
-        mapping: args.mapping.clone(),
-        legend: args.legend.clone(),
-        pixels_per_tile: args.pixels_per_tile,
-    };
-    Ok(platnav::load_level(level, &opts)?)
+    source::load_level(level, args)
 }
 
 /// Loads the level and physics and builds the map; also returns the
 /// level's spawn and goal markers.
 fn build(args: &MapArgs) -> Result<(NavMap, LoadedLevel), CliError> {
-    let physics = load_physics(&args.source)?;
+    let physics = source::load_physics(&args.source, &args.params)?;
     let loaded = load_level(&args.level, &args.source)?;
     let map = match &args.map {
         Some(file) => NavMap::load(file, &loaded.level, &physics)?,
@@ -373,17 +371,23 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
         beam_width: args.beam,
         ..SearchOptions::default()
     };
-    let from = args.from.or(loaded.spawn).ok_or_else(|| {
-        CliError(format!(
-            "{}: no --from given and the level marks no spawn",
-            args.map.level.display()
-        ))
-    })?;
+    // The same start and goals as `check`: the markers, else the level's
+    // defaults (the bottom-most standing cell nearest column 2; the
+    // standing cells of the last 3 columns).
+    let endpoints = Endpoints {
+        start: args.from.or(loaded.spawn),
+        goals: args.to.map_or_else(|| loaded.goals.clone(), |t| vec![t]),
+    };
+    let (from, goals) = map
+        .resolve(&endpoints)
+        .map_err(|e| CliError(format!("{}: {e}", args.map.level.display())))?;
+    let from = args.from.unwrap_or(from);
     let to = match args.to {
         Some(c) => c,
-        None => pick_goal(&map, from, &loaded.goals, opts.snap_radius).ok_or_else(|| {
+        None => pick_goal(&map, from, &goals, opts.snap_radius).ok_or_else(|| {
             CliError(format!(
-                "{}: no --to given and the level marks no goal",
+                "{}: the level marks no goal and has no standing cell in its last 3 columns: \
+                 give one with --to COL,ROW",
                 args.map.level.display()
             ))
         })?,
@@ -419,7 +423,15 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
                 }
                 out!("{}", draw_path(map.level(), map.physics(), p));
             }
-            Err(e) => outln!("no path: {e}"),
+            Err(e) => {
+                outln!("no path: {e}");
+                outln!(
+                    "try: `platnav check {}` (what the start reaches, and how much more jump or \
+                     speed each goal needs), a preset with more jump (--preset agile: a double \
+                     jump and wall jumps), or --param jump_height=N",
+                    args.map.level.display()
+                );
+            }
         }
     }
     Ok(if result.is_ok() {

@@ -5,30 +5,53 @@
 //! [`Level::new`]), so everything downstream can rely on a well-formed grid.
 
 mod ascii;
+#[cfg(feature = "serde")]
+// Parts serve only the Tiled or only the LDtk loader.
+#[cfg_attr(not(all(feature = "tiled", feature = "ldtk")), allow(dead_code))]
+mod doc;
 mod generate;
+#[cfg(feature = "ldtk")]
+mod ldtk;
 mod load;
 #[cfg(feature = "tiled")]
 mod mapping;
 #[cfg(feature = "png")]
 mod mask;
+#[cfg(feature = "serde")]
+// Parts serve only the Tiled or only the LDtk loader.
+#[cfg_attr(not(all(feature = "tiled", feature = "ldtk")), allow(dead_code))]
+mod raster;
+#[cfg(feature = "serde")]
+// Parts serve only the Tiled or only the LDtk loader.
+#[cfg_attr(not(all(feature = "tiled", feature = "ldtk")), allow(dead_code))]
+mod rules;
 #[cfg(feature = "tiled")]
 mod tiled;
 #[cfg(feature = "tiled")]
 mod tmj;
 #[cfg(feature = "serde")]
 mod vglc;
+#[cfg(feature = "serde")]
+// Parts serve only the Tiled or only the LDtk loader.
+#[cfg_attr(not(all(feature = "tiled", feature = "ldtk")), allow(dead_code))]
+mod words;
 
 use std::fmt;
 use std::path::{Path as FsPath, PathBuf};
 
 #[cfg(feature = "tiled")]
-pub use self::tiled::{MAX_LAYER_CELLS, MAX_TILECOUNT, MAX_XML_DEPTH};
+pub use self::tiled::{MAX_TILECOUNT, MAX_XML_DEPTH};
+#[cfg(feature = "serde")]
+pub use doc::MapContents;
 pub use generate::SplitMix64;
 pub use load::{LoadOptions, LoadedLevel, load_level};
-#[cfg(feature = "tiled")]
-pub use mapping::{TileKind, TileMapping};
+pub use load::{SUPPORTED_FORMATS, sniff_format};
 #[cfg(feature = "png")]
 pub use mask::{ColorLegend, MAX_PIXELS};
+#[cfg(feature = "serde")]
+pub use raster::MAX_RASTER_WORK;
+#[cfg(feature = "serde")]
+pub use rules::{LayerRule, PropRule, Rules, TileKind, TileMapping};
 #[cfg(feature = "serde")]
 pub use vglc::VglcLegend;
 
@@ -40,6 +63,10 @@ pub const MAX_CELLS: usize = 1 << 24;
 
 /// The largest width or height a loader accepts.
 pub const MAX_SIDE: usize = 1 << 16;
+
+/// The largest number of layer cells (tiles, IntGrid values), summed over
+/// all layers and chunks of one Tiled map or LDtk level (2^24).
+pub const MAX_LAYER_CELLS: u64 = 1 << 24;
 
 /// The largest level file the path-based loaders read, in bytes (64 MiB).
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
@@ -222,9 +249,18 @@ pub enum LevelError {
         /// The bound.
         limit: u64,
     },
-    /// A file whose extension names no level format.
-    #[error("unknown level format {0:?} (expected .txt, .tmx, .tmj, .json or .png)")]
+    /// A file that is not in any format platnav reads (or whose format's
+    /// feature is off).
+    #[error("unsupported file: {0} (platnav reads {SUPPORTED_FORMATS})")]
     UnknownFormat(String),
+    /// A Tiled or LDtk map in which nothing marks a solid cell: what the
+    /// file holds, and a rules line that would mark something.
+    #[cfg(feature = "serde")]
+    #[error("{0}")]
+    NothingSolid(Box<MapContents>),
+    /// An LDtk project that could not be read.
+    #[error("ldtk: {0}")]
+    Ldtk(String),
 }
 
 impl LevelError {
@@ -236,6 +272,25 @@ impl LevelError {
             source: Box::new(self),
         }
     }
+}
+
+/// Adds `n` to a running count and fails when it passes `limit`: the
+/// allocation bounds of the loaders (layer cells, tile counts).
+pub(crate) fn add_within(
+    count: &mut u64,
+    n: u64,
+    limit: u64,
+    what: &'static str,
+) -> Result<(), LevelError> {
+    *count = count.saturating_add(n);
+    if *count > limit {
+        return Err(LevelError::Limit {
+            what,
+            value: *count,
+            limit,
+        });
+    }
+    Ok(())
 }
 
 /// Checks a level size against [`MAX_SIDE`] and [`MAX_CELLS`].

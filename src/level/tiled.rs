@@ -1,5 +1,4 @@
 //! Tiled TMX maps: see [`LoadedLevel::load_tmx`].
-use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
@@ -10,18 +9,15 @@ use ::tiled::{
 use xml::common::Position;
 use xml::reader::{ParserConfig, XmlEvent};
 
-use super::mapping::{GID_FLAGS, Grid, Marks, Prop, Shape, TileKind, decode_data};
+use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props, TileDef, TileSet};
+use super::mapping::{GID_FLAGS, decode_data};
 use super::{
-    LevelError, LoadedLevel, MAX_CELLS, MAX_SIDE, TileMapping, check_size, read_bytes,
-    read_referenced,
+    LevelError, LoadedLevel, MAX_CELLS, MAX_LAYER_CELLS, MAX_SIDE, TileMapping, add_within,
+    check_size, read_bytes, read_referenced, rules,
 };
 
 /// The largest total `tilecount` over the tilesets of one map (2^18).
 pub const MAX_TILECOUNT: u64 = 1 << 18;
-
-/// The largest number of tile-layer cells, summed over all layers and
-/// chunks of one map (2^24).
-pub const MAX_LAYER_CELLS: u64 = 1 << 24;
 
 /// The deepest XML element nesting accepted in a TMX/TSX file.
 pub const MAX_XML_DEPTH: usize = 32;
@@ -36,6 +32,85 @@ struct Budget {
     cells: u64,
     /// The root map's tileset `firstgid`s, in file order.
     firstgids: Vec<u32>,
+    /// The largest gid (flags removed) in the root map's layer data.
+    max_gid: u32,
+    /// External tilesets of the root map: `source` and the gids its
+    /// range spans (for tilesets that do not say their `tilecount`).
+    ranges: Vec<(String, u32)>,
+}
+
+/// A `<tileset>` element as the pre-scan saw it, for tilesets written by old
+/// Tiled versions without `tilecount` or `columns` (which the `tiled` crate
+/// needs): the scan computes them and writes them into the bytes it hands on.
+#[derive(Default)]
+struct TsScan {
+    source: Option<String>,
+    firstgid: Option<u32>,
+    tilecount: Option<u64>,
+    columns: Option<u32>,
+    tile_w: u32,
+    tile_h: u32,
+    margin: u32,
+    spacing: u32,
+    /// The tileset image's width and height, when given.
+    image: Option<(u32, u32)>,
+    has_image: bool,
+    max_id: Option<u32>,
+}
+
+impl TsScan {
+    /// Tiles in the image grid, as Tiled counts them.
+    fn image_grid(&self) -> Option<(u32, u32)> {
+        let (w, h) = self.image?;
+        let cols = (w.checked_sub(2 * self.margin)? + self.spacing)
+            .checked_div(self.tile_w.checked_add(self.spacing)?)?;
+        let rows = (h.checked_sub(2 * self.margin)? + self.spacing)
+            .checked_div(self.tile_h.checked_add(self.spacing)?)?;
+        Some((cols, rows))
+    }
+}
+
+/// Byte offsets just after the name of every `<tileset` start tag (outside
+/// comments, CDATA and processing instructions, the only places XML lets a
+/// literal `<tileset` appear otherwise).
+fn tileset_tags(bytes: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let skip = |i: usize, open: &[u8], close: &[u8]| -> Option<usize> {
+        if bytes[i..].starts_with(open) {
+            let rest = &bytes[i + open.len()..];
+            Some(
+                rest.windows(close.len())
+                    .position(|w| w == close)
+                    .map_or(bytes.len(), |p| i + open.len() + p + close.len()),
+            )
+        } else {
+            None
+        }
+    };
+    while i < bytes.len() {
+        if bytes[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        if let Some(j) = skip(i, b"<!--", b"-->")
+            .or_else(|| skip(i, b"<![CDATA[", b"]]>"))
+            .or_else(|| skip(i, b"<?", b"?>"))
+        {
+            i = j;
+            continue;
+        }
+        let tag = b"<tileset";
+        if bytes[i..].starts_with(tag)
+            && bytes
+                .get(i + tag.len())
+                .is_some_and(|b| b.is_ascii_whitespace() || *b == b'>' || *b == b'/')
+        {
+            out.push(i + tag.len());
+        }
+        i += 1;
+    }
+    out
 }
 
 fn attr<'a>(attrs: &'a [xml::attribute::OwnedAttribute], name: &str) -> Option<&'a str> {
@@ -78,7 +153,12 @@ fn structure(what: String) -> LevelError {
 /// `<layer>`, `<data>` or `<chunk>`, no other element or CDATA inside layer
 /// data, and one text node per data or chunk. Anything else is an error
 /// rather than a guess at what the crate would make of it.
-fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelError> {
+fn prescan(
+    bytes: &[u8],
+    budget: &mut Budget,
+    root: bool,
+    range: Option<u32>,
+) -> Result<Vec<(usize, String)>, LevelError> {
     // The same parser configuration as the `tiled` crate, so both see the
     // same events.
     let mut reader = ParserConfig::new().create_reader(Cursor::new(bytes));
@@ -93,6 +173,9 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
     // column count the `tiled` crate computes from its image with unchecked
     // arithmetic.
     let mut columns_from_image: Option<(u32, u32, u32)> = None;
+    // Every tileset element, and the one being read.
+    let mut tilesets: Vec<TsScan> = Vec::new();
+    let mut ts: Option<(usize, TsScan)> = None;
     loop {
         let event = reader.next();
         let pos = reader.position();
@@ -136,14 +219,8 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                     }
                     "tileset" => {
                         if let Some(tc) = num::<u64>(a, "tilecount") {
-                            budget.tiles = budget.tiles.saturating_add(tc);
-                            if budget.tiles > MAX_TILECOUNT {
-                                return Err(at(LevelError::Limit {
-                                    what: "tilecount",
-                                    value: budget.tiles,
-                                    limit: MAX_TILECOUNT,
-                                }));
-                            }
+                            add_within(&mut budget.tiles, tc, MAX_TILECOUNT, "tilecount")
+                                .map_err(at)?;
                         }
                         columns_from_image = num::<u32>(a, "columns").is_none().then(|| {
                             (
@@ -158,8 +235,36 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                         {
                             budget.firstgids.push(g);
                         }
+                        ts = Some((
+                            depth,
+                            TsScan {
+                                source: attr(a, "source").map(str::to_owned),
+                                firstgid: num(a, "firstgid"),
+                                tilecount: num(a, "tilecount"),
+                                columns: num(a, "columns"),
+                                tile_w: num(a, "tilewidth").unwrap_or(0),
+                                tile_h: num(a, "tileheight").unwrap_or(0),
+                                margin: num(a, "margin").unwrap_or(0),
+                                spacing: num(a, "spacing").unwrap_or(0),
+                                ..TsScan::default()
+                            },
+                        ));
+                    }
+                    "tile" => {
+                        if let Some((d, t)) = &mut ts
+                            && depth == *d + 1
+                            && let Some(id) = num::<u32>(a, "id")
+                        {
+                            t.max_id = Some(t.max_id.map_or(id, |m| m.max(id)));
+                        }
                     }
                     "image" => {
+                        if let Some((d, t)) = &mut ts
+                            && depth == *d + 1
+                        {
+                            t.has_image = true;
+                            t.image = num::<u32>(a, "width").zip(num::<u32>(a, "height"));
+                        }
                         if let Some((tw, margin, spacing)) = columns_from_image {
                             let w = num::<i32>(a, "width").unwrap_or(0) as u32;
                             let ok = w
@@ -266,6 +371,7 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                                 )))
                             })?;
                             check_gids(&gids, c.w, budget, lname, (c.x, c.y)).map_err(at)?;
+                            note_max_gid(budget, &gids, root);
                         }
                     }
                     "data" => {
@@ -280,29 +386,116 @@ fn prescan(bytes: &[u8], budget: &mut Budget, root: bool) -> Result<(), LevelErr
                             )
                             .map_err(|m| at(structure(format!("layer {lname:?}: {m}"))))?;
                             check_gids(&gids, *w, budget, lname, (0, 0)).map_err(at)?;
+                            note_max_gid(budget, &gids, root);
                         }
                     }
                     "layer" => layer = None,
-                    "tileset" => columns_from_image = None,
+                    "tileset" => {
+                        columns_from_image = None;
+                        if let Some((_, t)) = ts.take() {
+                            tilesets.push(t);
+                        }
+                    }
                     _ => {}
                 }
             }
-            XmlEvent::EndDocument => return Ok(()),
+            XmlEvent::EndDocument => return tileset_patches(bytes, &tilesets, budget, root, range),
             _ => {}
         }
     }
 }
 
-fn add_cells(budget: &mut Budget, n: u64) -> Result<(), LevelError> {
-    budget.cells = budget.cells.saturating_add(n);
-    if budget.cells > MAX_LAYER_CELLS {
-        return Err(LevelError::Limit {
-            what: "tile layer cells",
-            value: budget.cells,
-            limit: MAX_LAYER_CELLS,
-        });
+fn note_max_gid(budget: &mut Budget, gids: &[u32], root: bool) {
+    if root {
+        let m = gids.iter().map(|g| g & !GID_FLAGS).max().unwrap_or(0);
+        budget.max_gid = budget.max_gid.max(m);
     }
-    Ok(())
+}
+
+/// The attributes to add to tilesets without `tilecount` or `columns`:
+/// `tilecount` from the image grid (and the highest `<tile id>`), else from
+/// the gid range the map gives the tileset (up to the next `firstgid`, or
+/// up to the highest gid used for the last tileset); `columns` from the
+/// image, or 0 for an image collection. Also records the gid ranges of the
+/// root map's external tilesets.
+fn tileset_patches(
+    bytes: &[u8],
+    tilesets: &[TsScan],
+    budget: &mut Budget,
+    root: bool,
+    range: Option<u32>,
+) -> Result<Vec<(usize, String)>, LevelError> {
+    // The gid range of each tileset of the root map.
+    let firsts: Vec<Option<u32>> = tilesets.iter().map(|t| t.firstgid).collect();
+    let span = |i: usize| -> Option<u32> {
+        let f = firsts[i]?;
+        match firsts[i + 1..].iter().flatten().next() {
+            Some(next) => next.checked_sub(f),
+            None => (budget.max_gid >= f).then(|| budget.max_gid - f + 1),
+        }
+    };
+    let mut patches = Vec::new();
+    for (i, t) in tilesets.iter().enumerate() {
+        let own_range = if root { span(i) } else { range };
+        if let Some(src) = &t.source {
+            if root && let Some(r) = own_range {
+                budget.ranges.push((src.clone(), r));
+            }
+            continue;
+        }
+        let mut add = String::new();
+        if t.tilecount.is_none() {
+            let from_image = t.image_grid().map(|(c, r)| u64::from(c) * u64::from(r));
+            let from_ids = t.max_id.map(|m| u64::from(m) + 1);
+            let n = match (from_image, from_ids) {
+                (None, None) => own_range.map_or(0, u64::from),
+                (a, b) => a.unwrap_or(0).max(b.unwrap_or(0)),
+            };
+            add_within(&mut budget.tiles, n, MAX_TILECOUNT, "tilecount")?;
+            add += &format!(" tilecount=\"{n}\"");
+        }
+        if t.columns.is_none() {
+            let cols = if t.has_image {
+                t.image_grid().map_or(1, |(c, _)| c.max(1))
+            } else {
+                0
+            };
+            add += &format!(" columns=\"{cols}\"");
+        }
+        if !add.is_empty() {
+            patches.push((i, add));
+        }
+    }
+    if patches.is_empty() {
+        return Ok(patches);
+    }
+    let at = tileset_tags(bytes);
+    if at.len() != tilesets.len() {
+        // A layout the byte scan does not understand: leave the file as it
+        // is, and the `tiled` crate says what is missing.
+        return Ok(Vec::new());
+    }
+    Ok(patches.into_iter().map(|(i, a)| (at[i], a)).collect())
+}
+
+/// Inserts the tileset attributes of [`tileset_patches`].
+fn apply_patches(bytes: Vec<u8>, patches: &[(usize, String)]) -> Vec<u8> {
+    if patches.is_empty() {
+        return bytes;
+    }
+    let mut out = Vec::with_capacity(bytes.len() + patches.len() * 40);
+    let mut last = 0;
+    for (at, add) in patches {
+        out.extend_from_slice(&bytes[last..*at]);
+        out.extend_from_slice(add.as_bytes());
+        last = *at;
+    }
+    out.extend_from_slice(&bytes[last..]);
+    out
+}
+
+fn add_cells(budget: &mut Budget, n: u64) -> Result<(), LevelError> {
+    add_within(&mut budget.cells, n, MAX_LAYER_CELLS, "tile layer cells")
 }
 
 /// Rejects gids below every tileset's `firstgid` (the `tiled` crate would
@@ -357,9 +550,19 @@ impl ResourceReader for ScanReader {
                 path.display()
             )));
         };
-        prescan(&bytes, &mut self.budget, root)
+        let range = if root {
+            None
+        } else {
+            let dir = self.root_path.parent().unwrap_or(Path::new(""));
+            self.budget
+                .ranges
+                .iter()
+                .find(|(src, _)| dir.join(src) == path)
+                .map(|(_, r)| *r)
+        };
+        let patches = prescan(&bytes, &mut self.budget, root, range)
             .map_err(|e| if root { e } else { e.in_file(path) })?;
-        Ok(Cursor::new(bytes))
+        Ok(Cursor::new(apply_patches(bytes, &patches)))
     }
 }
 
@@ -384,16 +587,20 @@ impl LoadedLevel {
     /// Loads a Tiled TMX map (and its TSX tilesets) through the `tiled`
     /// crate; external tilesets are read relative to the map.
     ///
-    /// Tile meaning and spawn/goal objects follow the tile mapping (see
-    /// [`TileMapping`]). Finite and
-    /// infinite (chunked) maps are read; flip and rotation flags are stripped
-    /// from gids. Layer data may be CSV or base64, uncompressed, zlib or gzip
-    /// (not zstd: the `tiled` crate is built without its C dependency). Only
-    /// orthogonal maps are accepted. Layer and object offsets and parallax are
-    /// ignored: cells are the map's own tile grid.
+    /// What collides, and the spawn and goal, follow the rules file and the
+    /// conventions (see [`TileMapping`]): layers, tile properties, classes
+    /// and collision shapes (flipped with the tile), object areas, ledges
+    /// and markers, templates (`.tx`) and tile objects. Finite and infinite
+    /// (chunked) maps are read. Layer data may be CSV or base64,
+    /// uncompressed, zlib or gzip (not zstd: the `tiled` crate is built
+    /// without its C dependency). Tilesets written without `tilecount` or
+    /// `columns` (old Tiled versions) get them from their image, else from
+    /// the gid range the map gives them. Only orthogonal maps are accepted.
+    /// Layer and object offsets and parallax are ignored: cells are the
+    /// map's own tile grid.
     ///
-    /// An infinite map becomes the bounding box of its non-empty collision
-    /// tiles; object positions are shifted by the same origin.
+    /// An infinite map becomes the bounding box of the tiles of its
+    /// collision layers; object positions are shifted by the same origin.
     ///
     /// # Bounds on what a hostile file can make platnav allocate
     ///
@@ -471,159 +678,243 @@ fn tmx(
     convert(&map, mapping, &firstgids)
 }
 
-/// Collects the tile layers (descending into groups) and object layers.
+/// A `tiled` crate property as the rules see it.
+fn prop(v: &PropertyValue) -> Prop {
+    match v {
+        PropertyValue::BoolValue(b) => Prop::Bool(*b),
+        PropertyValue::IntValue(i) => Prop::Int(i64::from(*i)),
+        PropertyValue::FloatValue(f) => Prop::Float(f64::from(*f)),
+        PropertyValue::StringValue(s) => Prop::Str(s.clone()),
+        _ => Prop::Other,
+    }
+}
+
+/// Properties sorted by name (the crate keeps them in a hash map).
+fn props(p: &::tiled::Properties) -> Props {
+    let mut v: Props = p.iter().map(|(k, v)| (k.clone(), prop(v))).collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
+/// An object's outline: tile objects are anchored at their bottom-left
+/// corner, every other shape at its top-left corner.
+fn object(
+    obj: &::tiled::ObjectData,
+    layer: &str,
+    tile: Option<&TileDef>,
+    tile_size: (f32, f32),
+) -> Option<Object> {
+    let geom = match &obj.shape {
+        ::tiled::ObjectShape::Point(..) => Geom::Point,
+        ::tiled::ObjectShape::Rect { width, height } if obj.tile_data().is_some() => {
+            let (w, h) = (
+                f64::from(if *width > 0.0 { *width } else { tile_size.0 }),
+                f64::from(if *height > 0.0 { *height } else { tile_size.1 }),
+            );
+            Geom::Polygon(vec![(0.0, -h), (w, -h), (w, 0.0), (0.0, 0.0)])
+        }
+        ::tiled::ObjectShape::Rect { width, height } => Geom::Rect {
+            w: f64::from(*width),
+            h: f64::from(*height),
+        },
+        ::tiled::ObjectShape::Ellipse { width, height } => Geom::Ellipse {
+            w: f64::from(*width),
+            h: f64::from(*height),
+        },
+        ::tiled::ObjectShape::Polygon { points } => Geom::Polygon(
+            points
+                .iter()
+                .map(|&(x, y)| (f64::from(x), f64::from(y)))
+                .collect(),
+        ),
+        ::tiled::ObjectShape::Polyline { points } => Geom::Polyline(
+            points
+                .iter()
+                .map(|&(x, y)| (f64::from(x), f64::from(y)))
+                .collect(),
+        ),
+        _ => return None,
+    };
+    let mut class = obj.user_type.clone();
+    let mut p = props(&obj.properties);
+    if let Some(t) = tile {
+        t.lend(&mut class, &mut p);
+    }
+    Some(Object {
+        id: obj.id(),
+        name: obj.name.clone(),
+        class,
+        layer: layer.to_owned(),
+        x: f64::from(obj.x),
+        y: f64::from(obj.y),
+        rotation: f64::from(obj.rotation),
+        geom,
+        props: p,
+    })
+}
+
+fn tile_def(tile: &::tiled::TileData) -> Option<TileDef> {
+    let shapes: Vec<Object> = tile
+        .collision
+        .as_ref()
+        .map(|c| {
+            c.object_data()
+                .iter()
+                .filter_map(|o| object(o, "", None, (0.0, 0.0)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let class = tile.user_type.clone().filter(|c| !c.is_empty());
+    if tile.properties.is_empty() && class.is_none() && shapes.is_empty() {
+        return None;
+    }
+    Some(TileDef {
+        class,
+        props: props(&tile.properties),
+        shapes,
+    })
+}
+
+/// Collects tile layers (descending into groups, a hidden group hiding its
+/// layers) and object layers.
 fn walk<'m>(
     layers: impl Iterator<Item = ::tiled::Layer<'m>>,
-    tiles: &mut Vec<(String, TileLayer<'m>)>,
-    objects: &mut Vec<::tiled::ObjectLayer<'m>>,
+    visible: bool,
+    tiles: &mut Vec<(::tiled::Layer<'m>, bool, TileLayer<'m>)>,
+    objects: &mut Vec<(String, ::tiled::ObjectLayer<'m>)>,
 ) {
     for layer in layers {
-        let name = layer.name.clone();
+        let vis = visible && layer.visible;
         match layer.layer_type() {
-            LayerType::Tiles(t) => tiles.push((name, t)),
-            LayerType::Objects(o) => objects.push(o),
-            LayerType::Group(g) => walk(g.layers(), tiles, objects),
+            LayerType::Tiles(t) => tiles.push((layer, vis, t)),
+            LayerType::Objects(o) => objects.push((layer.name.clone(), o)),
+            LayerType::Group(g) => walk(g.layers(), vis, tiles, objects),
             LayerType::Image(_) => {}
         }
     }
 }
 
-fn convert(map: &Map, mapping: &TileMapping, firstgids: &[u32]) -> Result<LoadedLevel, LevelError> {
+fn convert(map: &Map, rules: &TileMapping, firstgids: &[u32]) -> Result<LoadedLevel, LevelError> {
     if map.orientation != Orientation::Orthogonal {
         return Err(LevelError::Tiled(format!(
             "only orthogonal maps are supported, not {}",
             map.orientation
         )));
     }
-    // The kind of every marked tileset tile.
-    let mut kinds: Vec<HashMap<u32, TileKind>> = Vec::with_capacity(map.tilesets().len());
-    for ts in map.tilesets() {
-        let mut table = HashMap::new();
-        for (id, tile) in ts.tiles() {
-            let props = tile.properties.iter().map(|(k, v)| {
-                let p = match v {
-                    PropertyValue::BoolValue(b) => Prop::Bool(*b),
-                    PropertyValue::StringValue(s) => Prop::Str(s.as_str()),
-                    _ => Prop::Other,
-                };
-                (k.as_str(), p)
-            });
-            let kind = mapping
-                .kind_of(id, tile.user_type.as_deref(), props)
-                .map_err(|e| LevelError::Mapping(format!("tileset {:?}: {e}", ts.name)))?;
-            if let Some(k) = kind {
-                table.insert(id, k);
-            }
-        }
-        kinds.push(table);
+    if map.tilesets().len() > usize::from(u16::MAX) {
+        return Err(LevelError::Limit {
+            what: "tilesets",
+            value: map.tilesets().len() as u64,
+            limit: u64::from(u16::MAX),
+        });
     }
+    let tilesets: Vec<TileSet> = map
+        .tilesets()
+        .iter()
+        .map(|ts| TileSet {
+            name: ts.name.clone(),
+            tile_w: f64::from(ts.tile_width),
+            tile_h: f64::from(ts.tile_height),
+            tiles: ts
+                .tiles()
+                .filter_map(|(id, t)| tile_def(&t).map(|d| (id, d)))
+                .collect(),
+        })
+        .collect();
 
     let mut tile_layers = Vec::new();
     let mut object_layers = Vec::new();
-    walk(map.layers(), &mut tile_layers, &mut object_layers);
-    if let Some(want) = &mapping.layer {
-        let names: Vec<String> = tile_layers.iter().map(|(n, _)| format!("{n:?}")).collect();
-        tile_layers.retain(|(n, _)| n == want);
-        if tile_layers.is_empty() {
-            return Err(LevelError::Tiled(format!(
-                "no tile layer named {want:?} (tile layers: {})",
-                names.join(", ")
-            )));
-        }
-    }
+    walk(map.layers(), true, &mut tile_layers, &mut object_layers);
 
-    // Every non-empty collision tile: (layer, col, row, tile data).
-    let mut cells: Vec<(usize, i64, i64, ::tiled::LayerTile<'_>)> = Vec::new();
-    for (li, (_, layer)) in tile_layers.iter().enumerate() {
-        match layer {
+    let mut layers = Vec::with_capacity(tile_layers.len());
+    for (layer, visible, data) in &tile_layers {
+        let mut cells = Vec::new();
+        let mut put = |x: i64, y: i64, t: ::tiled::LayerTile<'_>| -> Result<(), LevelError> {
+            let idx = t.tileset_index();
+            if t.get_tile().is_none() {
+                let base = firstgids.get(idx).copied().unwrap_or(0);
+                return Err(LevelError::UnknownGid {
+                    gid: base.saturating_add(t.id()),
+                    layer: layer.name.clone(),
+                    col: x,
+                    row: y,
+                });
+            }
+            let flip = (u8::from(t.flip_h) << 2) | (u8::from(t.flip_v) << 1) | u8::from(t.flip_d);
+            cells.push(Placed {
+                col: x as i32,
+                row: y as i32,
+                set: idx as u16,
+                flip,
+                id: t.id(),
+            });
+            Ok(())
+        };
+        match data {
             TileLayer::Finite(f) => {
                 for y in 0..f.height() as i32 {
                     for x in 0..f.width() as i32 {
                         if let Some(t) = f.get_tile(x, y) {
-                            cells.push((li, i64::from(x), i64::from(y), t));
+                            put(i64::from(x), i64::from(y), t)?;
                         }
                     }
                 }
             }
             TileLayer::Infinite(inf) => {
+                let w = ::tiled::ChunkData::WIDTH as i32;
+                let h = ::tiled::ChunkData::HEIGHT as i32;
                 for ((cx, cy), chunk) in inf.chunks() {
-                    let w = ::tiled::ChunkData::WIDTH as i32;
-                    let h = ::tiled::ChunkData::HEIGHT as i32;
                     for y in 0..h {
                         for x in 0..w {
                             if let Some(t) = chunk.get_tile(x, y) {
                                 let col = i64::from(cx) * i64::from(w) + i64::from(x);
                                 let row = i64::from(cy) * i64::from(h) + i64::from(y);
-                                cells.push((li, col, row, t));
+                                put(col, row, t)?;
                             }
                         }
                     }
                 }
             }
         }
+        layers.push(Layer {
+            name: layer.name.clone(),
+            visible: *visible,
+            props: props(&layer.properties),
+            kind: LayerKind::Tiles,
+            cells,
+            grid: None,
+            decorative: false,
+        });
     }
 
-    let (origin, width, height) = if map.infinite() {
-        let Some(first) = cells.first() else {
-            return Err(LevelError::Empty);
-        };
-        let (mut c0, mut r0, mut c1, mut r1) = (first.1, first.2, first.1, first.2);
-        for (_, c, r, _) in &cells {
-            c0 = c0.min(*c);
-            r0 = r0.min(*r);
-            c1 = c1.max(*c);
-            r1 = r1.max(*r);
-        }
-        ((c0, r0), (c1 - c0 + 1) as usize, (r1 - r0 + 1) as usize)
-    } else {
-        ((0, 0), map.width as usize, map.height as usize)
-    };
-    let mut grid = Grid::new(width, height)?;
-    for (li, col, row, t) in &cells {
-        let idx = t.tileset_index();
-        if t.get_tile().is_none() {
-            let base = firstgids.get(idx).copied().unwrap_or(0);
-            return Err(LevelError::UnknownGid {
-                gid: base.saturating_add(t.id()),
-                layer: tile_layers[*li].0.clone(),
-                col: *col,
-                row: *row,
-            });
-        }
-        if let Some(kind) = kinds.get(idx).and_then(|k| k.get(&t.id())) {
-            grid.merge(col - origin.0, row - origin.1, *kind);
-        }
-    }
-
-    let mut marks = Marks::new(mapping, map.tile_width, map.tile_height, origin, &grid);
-    for layer in &object_layers {
+    let mut objects = Vec::new();
+    for (name, layer) in &object_layers {
         for obj in layer.objects() {
-            let (x, y) = (f64::from(obj.x), f64::from(obj.y));
-            let shape = match obj.shape {
-                ::tiled::ObjectShape::Point(..) => Shape {
-                    x,
-                    y,
-                    w: 0.0,
-                    h: 0.0,
-                    point: true,
-                },
-                ::tiled::ObjectShape::Rect { width, height }
-                | ::tiled::ObjectShape::Ellipse { width, height } => {
-                    let (w, h) = (f64::from(width), f64::from(height));
-                    // Tile objects are anchored at their bottom-left corner.
-                    let y = if obj.tile_data().is_some() { y - h } else { y };
-                    Shape {
-                        x,
-                        y,
-                        w,
-                        h,
-                        point: false,
-                    }
-                }
-                _ => continue,
-            };
-            marks.object(obj.id(), &obj.user_type, &obj.name, &shape)?;
+            let tile = obj.get_tile().and_then(|t| {
+                let data = t.get_tile()?;
+                tile_def(&data)
+            });
+            let size = obj
+                .get_tile()
+                .map(|t| {
+                    let ts = t.get_tileset();
+                    (ts.tile_width as f32, ts.tile_height as f32)
+                })
+                .unwrap_or((0.0, 0.0));
+            if let Some(o) = object(&obj, name, tile.as_ref(), size) {
+                objects.push(o);
+            }
         }
     }
-    marks.finish(grid)
+    let doc = Doc {
+        format: "Tiled TMX",
+        tile_w: f64::from(map.tile_width.max(1)),
+        tile_h: f64::from(map.tile_height.max(1)),
+        size: (!map.infinite()).then_some((map.width as usize, map.height as usize)),
+        layers,
+        tilesets,
+        objects,
+        object_layers: object_layers.iter().map(|(n, _)| n.clone()).collect(),
+    };
+    rules::resolve(&doc, rules)
 }

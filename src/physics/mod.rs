@@ -2,6 +2,8 @@
 //! ([`Body`]) of `PHYSICS.md`.
 
 mod body;
+#[cfg(feature = "serde")]
+mod units;
 
 pub use body::{Body, EPS, Frame, Input, Tiles};
 
@@ -90,6 +92,10 @@ pub enum PhysicsError {
     /// No preset of that name.
     #[error("unknown physics preset {0:?} (known: {known})", known = Physics::PRESETS.join(", "))]
     UnknownPreset(String),
+    /// A physics file that could not be read (see
+    /// [`Physics::from_json_over`]).
+    #[error("physics file: {0}")]
+    File(String),
 }
 
 impl Physics {

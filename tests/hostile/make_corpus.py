@@ -103,3 +103,46 @@ w("truncated.json", tmj()[:40])
 w("gid-too-big.tmj", tmj(layers=[{"type": "tilelayer", "name": "L", "width": 4, "height": 2, "data": [1, 1, 99999999999, 1, 0, 0, 0, 0]}]))
 w("missing-tileset.tmj", tmj(tilesets=[{"firstgid": 1, "source": "nope.tsj"}]))
 w("tsx-from-tmj.tmj", tmj(tilesets=[{"firstgid": 1, "source": "huge-tilecount.tsx"}]))
+
+# Rules files and maps that mark nothing.
+w("spawn-rules.json", json.dumps({"spawn": ["PlayerSpawnPoint"]}))
+w("bad-rules.json", json.dumps({"layers": {"L": "lava"}}))
+w("bad-rules.tmx", good)
+w("rules-missing-layer.tmx", good)
+# Two layers of unmarked tiles and nothing else: no convention applies.
+w("nothing.tmj", tmj(layers=[
+    {"type": "tilelayer", "name": "A", "width": 4, "height": 2, "data": [1, 1, 1, 1, 0, 0, 0, 0]},
+    {"type": "tilelayer", "name": "B", "width": 4, "height": 2, "data": [0, 0, 0, 0, 1, 0, 0, 0]},
+    {"type": "objectgroup", "name": "Things", "objects": [{"id": 1, "name": "lamp", "type": "Light", "x": 3, "y": 3}]}]))
+# A collision polygon over a 4096 x 4096 map: more rasterizing than allowed.
+zeros = base64.b64encode(zlib.compress(b"\0" * (4096 * 4096 * 4))).decode()
+w("huge-polygon.tmj", tmj(width=4096, height=4096, layers=[
+    {"type": "tilelayer", "name": "L", "width": 4096, "height": 4096, "encoding": "base64", "compression": "zlib", "data": zeros},
+    {"type": "objectgroup", "name": "Collision", "objects": [{"id": 1, "x": 0, "y": 0, "polygon": [
+        {"x": 0, "y": 0}, {"x": 65536, "y": 0}, {"x": 65536, "y": 1}, {"x": 65536, "y": 2}, {"x": 65536, "y": 3},
+        {"x": 65536, "y": 65536}, {"x": 0, "y": 65536}, {"x": 0, "y": 3}, {"x": 0, "y": 2}, {"x": 0, "y": 1}]}]}]))
+w("unsupported.xyz", b"\x00\x01\x02binary\x00")
+w("tileset.tsj", json.dumps({"type": "tileset", "name": "t", "tilewidth": 16, "tileheight": 16}))
+
+# LDtk.
+def ldtk(levels=None, **over):
+    layer = {"__identifier": "Collisions", "__type": "IntGrid", "__cWid": 4, "__cHei": 2, "__gridSize": 16,
+             "layerDefUid": 1, "pxOffsetX": 0, "pxOffsetY": 0, "intGridCsv": [1, 1, 1, 1, 0, 0, 0, 0],
+             "entityInstances": [], "gridTiles": [], "autoLayerTiles": []}
+    lv = {"identifier": "Level_0", "iid": "a", "pxWid": 64, "pxHei": 32, "layerInstances": [layer]}
+    p = {"jsonVersion": "1.5.3", "defs": {"layers": [{"uid": 1, "identifier": "Collisions", "type": "IntGrid", "gridSize": 16,
+         "intGridValues": [{"value": 1, "identifier": "wall"}]}]}, "levels": levels if levels is not None else [lv], "worlds": []}
+    p.update(over)
+    return json.dumps(p), lv, layer
+
+_, lv, layer = ldtk()
+w("ldtk-truncated.ldtk", ldtk()[0][:50])
+w("ldtk-huge-level.ldtk", ldtk([dict(lv, pxWid=10**9, pxHei=10**9)])[0])
+w("ldtk-huge-layer.ldtk", ldtk([dict(lv, layerInstances=[dict(layer, __cWid=100000, __cHei=100000)])])[0])
+w("ldtk-csv-mismatch.ldtk", ldtk([dict(lv, layerInstances=[dict(layer, intGridCsv=[1, 1, 1])])])[0])
+w("ldtk-missing-external.ldtk", ldtk([dict(lv, layerInstances=None, externalRelPath="nope.ldtkl")], externalLevels=True)[0])
+w("ldtk-no-such-level.ldtk", ldtk()[0])
+w("ldtk-no-levels.ldtk", ldtk([])[0])
+w("ldtk-nothing.ldtk", ldtk([dict(lv, layerInstances=[dict(layer, __identifier="Decoration", layerDefUid=2)])])[0])
+w("ldtk-types.ldtk", ldtk([dict(lv, pxWid="wide")])[0])
+w("level.ldtkl", json.dumps(dict(lv, jsonVersion="1.5.3")))

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use platnav::{Cell, Endpoints, NavMap, Report, ReportOptions};
+use platnav::{Cell, Endpoints, GoalReport, NavMap, Report, ReportOptions};
 
 use super::{CliError, MapArgs, build, grid_text, level_grid, mark, parse_cell};
 
@@ -115,7 +115,12 @@ fn print_report(name: &str, map: &NavMap, r: &Report) {
     if r.goals.is_empty() {
         outln!("  none (no goal marker and no standing cell in the last 3 columns)");
     }
-    for g in &r.goals {
+    for area in goal_areas(&r.goals) {
+        if area.len() > 1 {
+            outln!("{}", area_line(&area));
+            continue;
+        }
+        let g = area[0];
         if g.found {
             outln!(
                 "  {:<8} found: {:.3} s, {} links",
@@ -184,4 +189,89 @@ fn draw(map: &NavMap, r: &Report) -> String {
     }
     put(r.start, '@');
     grid_text(grid)
+}
+
+/// Goals in areas: goal cells at most 2 cells apart (a goal rectangle
+/// snapped to the ground it covers) form one area, reported as one line.
+fn goal_areas(goals: &[GoalReport]) -> Vec<Vec<&GoalReport>> {
+    let mut area_of: Vec<usize> = (0..goals.len()).collect();
+    fn root(a: &mut [usize], mut i: usize) -> usize {
+        while a[i] != i {
+            a[i] = a[a[i]];
+            i = a[i];
+        }
+        i
+    }
+    for i in 0..goals.len() {
+        for j in i + 1..goals.len() {
+            let (a, b) = (goals[i].goal, goals[j].goal);
+            if (a.col - b.col).abs() <= 2 && (a.row - b.row).abs() <= 2 {
+                let (ri, rj) = (root(&mut area_of, i), root(&mut area_of, j));
+                area_of[rj] = ri;
+            }
+        }
+    }
+    let mut areas: Vec<Vec<&GoalReport>> = Vec::new();
+    let mut index: Vec<Option<usize>> = vec![None; goals.len()];
+    for (i, g) in goals.iter().enumerate() {
+        let r = root(&mut area_of, i);
+        match index[r] {
+            Some(k) => areas[k].push(g),
+            None => {
+                index[r] = Some(areas.len());
+                areas.push(vec![g]);
+            }
+        }
+    }
+    areas
+}
+
+/// One line for a goal area: its extent, and its best reached cell or why
+/// none is reached (the diagnosis of the cell needing the least).
+fn area_line(area: &[&GoalReport]) -> String {
+    let (mut c0, mut r0, mut c1, mut r1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    for g in area {
+        c0 = c0.min(g.goal.col);
+        r0 = r0.min(g.goal.row);
+        c1 = c1.max(g.goal.col);
+        r1 = r1.max(g.goal.row);
+    }
+    let head = format!("  area {c0},{r0}..{c1},{r1} ({} goal cells)", area.len());
+    let best = area.iter().filter(|g| g.found).min_by(|a, b| {
+        a.cost
+            .unwrap_or(f64::MAX)
+            .total_cmp(&b.cost.unwrap_or(f64::MAX))
+    });
+    if let Some(g) = best {
+        let found = area.iter().filter(|g| g.found).count();
+        return format!(
+            "{head} found: {found} reached, nearest {} in {:.3} s, {} links",
+            g.goal,
+            g.cost.unwrap_or(0.0),
+            g.links.unwrap_or(0)
+        );
+    }
+    let least = area
+        .iter()
+        .filter_map(|g| Some((g, g.diagnosis.as_ref()?)))
+        .min_by(|(_, a), (_, b)| {
+            let key = |d: &platnav::Diagnosis| d.missing_jump_height.unwrap_or(f64::MAX);
+            key(a).total_cmp(&key(b))
+        });
+    match least {
+        Some((g, d)) => {
+            let mut line = format!("{head} NOT found");
+            if let Some(n) = d.nearest {
+                line += &format!("; nearest reachable cell {n}");
+            }
+            match (d.needed_jump_height, d.missing_jump_height) {
+                (Some(h), Some(m)) => {
+                    line += &format!("; {} needs a {h:.2}-tile jump ({m:+.2} tiles)", g.goal);
+                }
+                _ => line += &format!("; not reachable even with a {:.2}-tile jump", d.tried_up_to),
+            }
+            line
+        }
+        None => format!("{head} NOT found"),
+    }
 }

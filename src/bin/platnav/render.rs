@@ -49,6 +49,16 @@ fn parse_crop(s: &str) -> Result<Crop, String> {
 
 /// Builds the map, finds the path if asked, draws and writes the PNG.
 pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
+    if !args
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
+        return Err(CliError(format!(
+            "{}: render writes PNG images only: give the output file a .png name",
+            args.output.display()
+        )));
+    }
     let layers = Layers::parse(&args.layers).map_err(|e| CliError(format!("--layers: {e}")))?;
     let (map, _) = build(&args.map)?;
     let path = match args.path[..] {

@@ -1,0 +1,1142 @@
+//! What the layers, tiles and objects of a map mean: the rules file
+//! ([`TileMapping`]) and the conventions applied where it says nothing.
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::Path as FsPath;
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+
+use super::doc::{Doc, Geom, LayerKind, Object, Placed, Prop, TileDef};
+use super::raster::{Budget, area_cells, line_cells, shapes_kind};
+use super::words::{goal_score, is_single_word, kind_of_name, names_a_kind, spawn_score};
+use super::{Cell, Level, LevelError, LoadedLevel, Tile, check_size, read_text};
+
+/// What a tile, cell or area is, before it becomes a [`Tile`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TileKind {
+    /// Passable.
+    Empty,
+    /// A ladder; platnav has no ladder tile yet, so it loads as
+    /// [`Tile::Empty`].
+    Ladder,
+    /// A spawn marker.
+    Spawn,
+    /// A goal marker.
+    Goal,
+    /// Kills on touch.
+    Hazard,
+    /// Solid from above only.
+    #[serde(alias = "one-way", alias = "oneway")]
+    OneWay,
+    /// Solid.
+    Solid,
+}
+
+impl TileKind {
+    /// The level tile for this kind ([`TileKind::Ladder`] gives
+    /// [`Tile::Empty`]).
+    #[must_use]
+    pub const fn tile(self) -> Tile {
+        match self {
+            TileKind::Empty | TileKind::Ladder => Tile::Empty,
+            TileKind::Spawn => Tile::Spawn,
+            TileKind::Goal => Tile::Goal,
+            TileKind::Hazard => Tile::Hazard,
+            TileKind::OneWay => Tile::OneWay,
+            TileKind::Solid => Tile::Solid,
+        }
+    }
+
+    /// The kind's name in rules files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TileKind::Empty => "empty",
+            TileKind::Ladder => "ladder",
+            TileKind::Spawn => "spawn",
+            TileKind::Goal => "goal",
+            TileKind::Hazard => "hazard",
+            TileKind::OneWay => "one_way",
+            TileKind::Solid => "solid",
+        }
+    }
+
+    /// Rank among the marks of one tile: a hazard wins (a tile marked both
+    /// solid and deadly must never be stood on), then solid, one-way,
+    /// ladder, goal, spawn, empty.
+    const fn within_tile(self) -> u8 {
+        match self {
+            TileKind::Hazard => 6,
+            TileKind::Solid => 5,
+            TileKind::OneWay => 4,
+            TileKind::Ladder => 3,
+            TileKind::Goal => 2,
+            TileKind::Spawn => 1,
+            TileKind::Empty => 0,
+        }
+    }
+}
+
+/// What a tile layer contributes (a `layers` entry of the rules file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerRule {
+    /// Every non-empty tile (IntGrid: every non-zero value) is this kind;
+    /// `empty` ignores the layer.
+    Kind(TileKind),
+    /// The tiles' own marks (properties, classes, shapes; IntGrid value
+    /// names) decide.
+    Tiles,
+}
+
+impl<'de> serde::Deserialize<'de> for LayerRule {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        match s.as_str() {
+            "tiles" => Ok(LayerRule::Tiles),
+            "ignore" => Ok(LayerRule::Kind(TileKind::Empty)),
+            other => kind_from_str(other).map(LayerRule::Kind).ok_or_else(|| {
+                de::Error::custom(format!(
+                    "unknown layer rule {other:?} (expected a kind: solid, one_way, hazard, \
+                     ladder, goal, spawn, empty; or tiles, ignore)"
+                ))
+            }),
+        }
+    }
+}
+
+fn kind_from_str(s: &str) -> Option<TileKind> {
+    Some(match s {
+        "empty" => TileKind::Empty,
+        "ladder" => TileKind::Ladder,
+        "spawn" => TileKind::Spawn,
+        "goal" => TileKind::Goal,
+        "hazard" => TileKind::Hazard,
+        "one_way" | "one-way" | "oneway" => TileKind::OneWay,
+        "solid" => TileKind::Solid,
+        _ => return None,
+    })
+}
+
+/// What a tile property means (a `properties` entry of the rules file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PropRule {
+    /// The tile is this kind when the property is "yes": `true`, a number
+    /// other than 0, or a string other than `false`, `no`, `0`, `none`.
+    Kind(TileKind),
+    /// The property's value (string, number or `true`/`false`) looked up
+    /// in the table; `"*"` covers values not listed, and without it an
+    /// unlisted value is an error (a typo must not turn spikes into air).
+    Values(BTreeMap<String, TileKind>),
+}
+
+impl<'de> serde::Deserialize<'de> for PropRule {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PropRule;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a kind (\"solid\") or a table of values to kinds")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<PropRule, E> {
+                kind_from_str(s)
+                    .map(PropRule::Kind)
+                    .ok_or_else(|| E::custom(format!("unknown kind {s:?}")))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<PropRule, A::Error> {
+                let mut t = BTreeMap::new();
+                while let Some((k, v)) = m.next_entry::<String, TileKind>()? {
+                    t.insert(k, v);
+                }
+                Ok(PropRule::Values(t))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The rules file: what the layers, tiles and objects of a Tiled or LDtk
+/// map mean to platnav. Everything is optional, and **conventions** cover
+/// whatever the file does not say (see [`TileMapping::CONVENTIONS`]), so
+/// most maps load with no rules file at all.
+///
+/// ```json
+/// {
+///   "layers": { "Ground": "tiles", "Spikes": "hazard", "Decor": "ignore" },
+///   "collide_unless": "nocollide",
+///   "properties": { "collides": "solid", "isSpike": "hazard",
+///                   "TileType": { "Geometry": "solid", "Ladder": "ladder", "*": "empty" } },
+///   "classes": { "Spike": "hazard" },
+///   "shapes": true,
+///   "objects": { "Collision": "solid", "Ledges": "one_way", "Lava": "hazard" },
+///   "intgrid": { "dirt": "solid", "2": "ladder" },
+///   "spawn": ["PlayerSpawnPoint"],
+///   "goal": ["exit"],
+///   "conventions": true
+/// }
+/// ```
+///
+/// Kinds are `solid`, `one_way` (also `one-way`), `hazard`, `ladder`,
+/// `goal`, `spawn` and `empty`. platnav has no ladder tile yet: ladders
+/// load as empty (the kind is kept so that ladder links can use it later).
+///
+/// - **`layers`**: tile or IntGrid layer name (or `"*"` for every other
+///   layer) to a kind (every non-empty tile of the layer is that kind),
+///   `"tiles"` (the tiles' own marks decide, and when none of its tiles is
+///   marked at all, every tile is solid) or `"ignore"`. When `layers` is
+///   given, only the layers it names count; hidden layers count when named.
+///   `layer` (a single name, also `--layer`) is `{"NAME": "tiles"}`.
+/// - **`collide_unless`**: every visible tile layer is solid unless the
+///   layer has this property set to yes (HaxeFlixel's `nocollide`).
+/// - **`properties`**: tile property name to a kind (when the property is
+///   yes: `true`, a number other than 0, a string other than `false`,
+///   `no`, `0`, `none`; an explicit no marks the tile empty) or to a table
+///   of its values (strings, numbers, `true`/`false`; `"*"` for the rest;
+///   an unlisted value is an error). Property arrays and the old
+///   `tileproperties`/`propertytypes` dictionaries of Tiled JSON both work.
+///   The older `property` + `values` pair is the same as one table entry.
+/// - **`classes`**: tile class (Tiled's `type`/`class`) to kind.
+/// - **`shapes`**: whether tiles' collision shapes decide unmarked tiles
+///   (default on; see the raster rules in the README).
+/// - **`objects`**: object layer name, object class, object name or a yes
+///   property name to a kind: rectangles, ellipses and polygons mark every
+///   cell they cover at least half; polylines mark every cell they pass
+///   through (a ledge: `one_way`). Tile objects and template instances
+///   take their tile's and template's class and properties.
+/// - **`intgrid`**: LDtk IntGrid value name or number to kind (values not
+///   listed follow the conventions).
+/// - **`spawn`**, **`goal`**: object or entity names, classes or yes
+///   property names that mark the spawn point and the goal area. When given,
+///   only they count; two spawn objects are then an error.
+/// - **`conventions`**: `false` turns every convention off, leaving the
+///   rules above and the bool tile properties `solid`, `one_way`, `hazard`
+///   and `ladder`.
+///
+/// Within one tile, a hazard mark wins over solid, solid over one-way, and
+/// so on; when several layers mark one cell, solid wins over one-way, then
+/// hazard, goal, spawn, ladder and empty. Unknown fields are an error. The
+/// file may be at most [`TileMapping::MAX_BYTES`] long.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TileMapping {
+    /// The string tile property whose value is looked up in `values`
+    /// (the older form of one `properties` table).
+    pub property: Option<String>,
+    /// Property value to kind, for `property`.
+    pub values: BTreeMap<String, TileKind>,
+    /// Tile class (Tiled `type`/`class`) to kind; unlisted classes follow
+    /// the conventions.
+    pub classes: BTreeMap<String, TileKind>,
+    /// Object names, classes or yes property names that mark the spawn.
+    pub spawn: Vec<String>,
+    /// Object names, classes or yes property names that mark the goal.
+    pub goal: Vec<String>,
+    /// The collision tile layer (same as `layers: {NAME: "tiles"}`).
+    pub layer: Option<String>,
+    /// Layer name (or `"*"`) to what its tiles are.
+    pub layers: BTreeMap<String, LayerRule>,
+    /// Every visible tile layer is solid unless it has this property.
+    pub collide_unless: Option<String>,
+    /// Tile property name to a kind or a table of values.
+    pub properties: BTreeMap<String, PropRule>,
+    /// Whether tile collision shapes mark tiles (`None`: the conventions').
+    pub shapes: Option<bool>,
+    /// Object layer, class, name or property to kind.
+    pub objects: BTreeMap<String, TileKind>,
+    /// LDtk IntGrid value name or number to kind.
+    pub intgrid: BTreeMap<String, TileKind>,
+    /// `false` turns the conventions off (`None`: on).
+    pub conventions: Option<bool>,
+}
+
+/// A rules file (the name the CLI and README use for [`TileMapping`]).
+pub type Rules = TileMapping;
+
+impl TileMapping {
+    /// The largest rules file accepted, in bytes (1 MiB).
+    pub const MAX_BYTES: usize = 1 << 20;
+
+    /// The conventions applied where the rules say nothing, in the words of
+    /// the load summary:
+    pub const CONVENTIONS: &'static str = "\
+tile layers named like collision, solid, ground or walls are the collision layers \
+(their tiles' marks decide, else every tile is solid), like platforms one-way, like \
+spikes or hazards deadly, like ladders ladders; else layers with a nocollide property \
+are skipped and the other tile layers are solid; else every visible tile layer counts \
+by its tiles' marks; else the only tile layer is solid. Tiles are marked by bool \
+properties named like collides, collision, solid or collider (or one_way, platform, \
+spike, hazard, ladder), by string properties named like type or kind whose value is \
+such a word, by their class, and by their collision shapes. Object layers named like \
+collision are solid areas (polylines one-way ledges), objects whose class is one such \
+word likewise. LDtk IntGrid layers named like collisions: values named like wall or \
+unnamed are solid, platform one-way, spike deadly, ladder ladders. Spawn: an object or \
+entity named like spawn, start or player; goal: one named like goal, exit, finish or \
+level complete.";
+
+    /// Parses a rules (or mapping) JSON document.
+    ///
+    /// # Errors
+    /// [`LevelError::Mapping`] for malformed or oversized JSON, an unknown
+    /// field or an unknown kind (the message has line and column).
+    pub fn from_json(text: &str) -> Result<Self, LevelError> {
+        if text.len() > Self::MAX_BYTES {
+            return Err(LevelError::Limit {
+                what: "rules file size in bytes",
+                value: text.len() as u64,
+                limit: Self::MAX_BYTES as u64,
+            });
+        }
+        serde_json::from_str(text).map_err(|e| LevelError::Mapping(e.to_string()))
+    }
+
+    /// Reads a rules file.
+    ///
+    /// # Errors
+    /// As [`TileMapping::from_json`], wrapped with the file name.
+    pub fn load(path: &FsPath) -> Result<Self, LevelError> {
+        let text = read_text(path)?;
+        Self::from_json(&text).map_err(|e| e.in_file(path))
+    }
+
+    fn conventions_on(&self) -> bool {
+        self.conventions != Some(false)
+    }
+
+    fn shapes_on(&self) -> bool {
+        self.shapes.unwrap_or(self.conventions_on())
+    }
+}
+
+/// How one layer is read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Treat {
+    Kind(TileKind),
+    Marks,
+    /// Marks, or every tile solid when none of the layer's tiles is marked.
+    MarksOrSolid,
+}
+
+/// The mark of one placed tile or value, and what gave it.
+type Mark = Option<(TileKind, String)>;
+
+struct Engine<'a> {
+    doc: &'a Doc,
+    rules: &'a TileMapping,
+    conv: bool,
+    used: Vec<String>,
+    partial_shapes: usize,
+    tile_cache: HashMap<(u16, u32, u8), Mark>,
+}
+
+fn push_unique(v: &mut Vec<String>, s: String) {
+    if !v.contains(&s) {
+        v.push(s);
+    }
+}
+
+fn best(a: Mark, b: Mark) -> Mark {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y.0.within_tile() > x.0.within_tile() {
+            y
+        } else {
+            x
+        }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+impl Engine<'_> {
+    /// The explicit rules' and conventions' mark of one property.
+    fn prop_mark(&self, name: &str, value: &Prop, tile_id: u32) -> Result<Mark, LevelError> {
+        // platnav's own bool properties always count.
+        if let Prop::Bool(true) = value {
+            let own = match name {
+                "solid" => Some(TileKind::Solid),
+                "one_way" => Some(TileKind::OneWay),
+                "hazard" => Some(TileKind::Hazard),
+                "ladder" => Some(TileKind::Ladder),
+                _ => None,
+            };
+            if let Some(k) = own {
+                return Ok(Some((k, format!("tile property {name:?}"))));
+            }
+        }
+        let table = match self.rules.properties.get(name) {
+            Some(PropRule::Kind(k)) => {
+                let k = if value.truthy() { *k } else { TileKind::Empty };
+                return Ok(Some((k, format!("tile property {name:?}"))));
+            }
+            Some(PropRule::Values(t)) => Some(t),
+            None if self.rules.property.as_deref() == Some(name) => Some(&self.rules.values),
+            None => None,
+        };
+        if let Some(table) = table {
+            let key = value.key().unwrap_or_default();
+            return match table.get(&key).or_else(|| table.get("*")) {
+                Some(k) => Ok(Some((*k, format!("tile property {name:?} values")))),
+                None => Err(LevelError::Mapping(format!(
+                    "tile {tile_id}: {name} value {key:?} is not in the rules' table for it \
+                     (add it, or \"*\" for every other value)"
+                ))),
+            };
+        }
+        if !self.conv {
+            return Ok(None);
+        }
+        let named = kind_of_name(name);
+        let mark = match value {
+            Prop::Str(s) if names_a_kind(name) => match kind_of_name(s) {
+                Some(k) => Some(k),
+                None => named.map(|k| if value.truthy() { k } else { TileKind::Empty }),
+            },
+            Prop::Bool(_) | Prop::Int(_) | Prop::Float(_) | Prop::Str(_) => {
+                named.map(|k| if value.truthy() { k } else { TileKind::Empty })
+            }
+            Prop::Other => None,
+        };
+        Ok(mark.map(|k| {
+            let how = if matches!(value, Prop::Str(_)) && names_a_kind(name) {
+                format!("tile property {name:?} values")
+            } else {
+                format!("tile property {name:?}")
+            };
+            (k, how)
+        }))
+    }
+
+    /// The mark of a tileset tile as placed with `flip`.
+    fn tile_mark(&mut self, p: &Placed) -> Result<Mark, LevelError> {
+        let key = (p.set, p.id, p.flip);
+        if let Some(m) = self.tile_cache.get(&key) {
+            return Ok(m.clone());
+        }
+        let doc = self.doc;
+        let Some(def) = doc.tile(p) else {
+            self.tile_cache.insert(key, None);
+            return Ok(None);
+        };
+        let set_name = &doc.tilesets[usize::from(p.set)].name;
+        let mut mark = self
+            .def_mark(def, p.id)
+            .map_err(|e| LevelError::Mapping(format!("tileset {set_name:?}: {e}")))?;
+        if mark.is_none() && self.rules.shapes_on() && !def.shapes.is_empty() {
+            let ts = &doc.tilesets[usize::from(p.set)];
+            let mut partial = false;
+            mark = shapes_kind(&def.shapes, p.flip, ts.tile_w, ts.tile_h, &mut partial)
+                .map(|k| (k, "tile collision shapes".to_owned()));
+            if partial {
+                self.partial_shapes += 1;
+                mark = Some((TileKind::Empty, "tile collision shapes".to_owned()));
+            }
+        }
+        self.tile_cache.insert(key, mark.clone());
+        Ok(mark)
+    }
+
+    /// A tile's class and properties.
+    fn def_mark(&self, def: &TileDef, id: u32) -> Result<Mark, LevelError> {
+        let mut mark = None;
+        if let Some(class) = def.class.as_deref().filter(|c| !c.is_empty()) {
+            if let Some(k) = self.rules.classes.get(class) {
+                mark = Some((*k, format!("tile class {class:?}")));
+            } else if self.conv
+                && let Some(k) = kind_of_name(class)
+            {
+                mark = Some((k, "tile classes".to_owned()));
+            }
+        }
+        for (name, value) in &def.props {
+            mark = best(mark, self.prop_mark(name, value, id)?);
+        }
+        Ok(mark)
+    }
+
+    /// The mark of an IntGrid value on a layer (`solid_default`: unnamed
+    /// and unknown values are solid, as on a layer named like collisions).
+    fn value_mark(
+        &self,
+        values: &BTreeMap<u32, Option<String>>,
+        v: u32,
+        solid_default: bool,
+    ) -> Mark {
+        let name = values.get(&v).cloned().flatten();
+        let by_rule = self
+            .rules
+            .intgrid
+            .get(&v.to_string())
+            .or_else(|| name.as_ref().and_then(|n| self.rules.intgrid.get(n)));
+        if let Some(k) = by_rule {
+            return Some((*k, "IntGrid values by the rules".to_owned()));
+        }
+        if !self.conv {
+            return None;
+        }
+        match name.as_deref().and_then(kind_of_name) {
+            Some(k) => Some((k, "IntGrid values by their names".to_owned())),
+            None if solid_default => Some((
+                TileKind::Solid,
+                "other IntGrid values of a collision layer: solid".to_owned(),
+            )),
+            None => None,
+        }
+    }
+
+    /// Which layers count and how, with a description of the choice.
+    fn plan(&mut self) -> Result<Vec<Option<Treat>>, LevelError> {
+        let doc = self.doc;
+        let layers = &doc.layers;
+        let names = || {
+            layers
+                .iter()
+                .map(|l| format!("{:?}", l.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut named: BTreeMap<String, LayerRule> = self.rules.layers.clone();
+        if let Some(l) = &self.rules.layer {
+            named.insert(l.clone(), LayerRule::Tiles);
+        }
+        for n in named.keys().filter(|n| *n != "*") {
+            if !layers.iter().any(|l| &l.name == n) {
+                return Err(LevelError::Mapping(format!(
+                    "no tile layer named {n:?} (tile layers: {})",
+                    names()
+                )));
+            }
+        }
+        if !named.is_empty() {
+            let mut plan = Vec::new();
+            for l in layers {
+                let rule = named
+                    .get(&l.name)
+                    .or_else(|| named.get("*").filter(|_| l.visible));
+                let treat = match rule {
+                    Some(LayerRule::Tiles) => Some(Treat::MarksOrSolid),
+                    Some(LayerRule::Kind(TileKind::Empty)) | None => None,
+                    Some(LayerRule::Kind(k)) => Some(Treat::Kind(*k)),
+                };
+                if let Some(t) = treat {
+                    self.used.push(describe(&l.name, t));
+                }
+                plan.push(treat);
+            }
+            return Ok(plan);
+        }
+        if let Some(p) = &self.rules.collide_unless {
+            let mut plan = Vec::new();
+            for l in layers {
+                let skip = !l.visible || l.props.iter().any(|(k, v)| k == p && v.truthy());
+                plan.push((!skip).then_some(Treat::Kind(TileKind::Solid)));
+            }
+            self.used.push(format!(
+                "every visible tile layer without property {p:?}: solid"
+            ));
+            return Ok(plan);
+        }
+        if self.conv {
+            // Layers named like collision (and hazard, one-way, ladder layers).
+            let by_name: Vec<Option<TileKind>> = layers
+                .iter()
+                .map(|l| kind_of_name(&l.name).filter(|_| !l.decorative))
+                .collect();
+            if by_name.contains(&Some(TileKind::Solid)) {
+                let mut plan = Vec::new();
+                for (l, k) in layers.iter().zip(&by_name) {
+                    let treat = match k {
+                        Some(TileKind::Solid) if !l.decorative => Some(Treat::MarksOrSolid),
+                        Some(TileKind::Empty) | None => None,
+                        Some(_) if l.decorative => None,
+                        Some(k) => Some(Treat::Kind(*k)),
+                    };
+                    if let Some(t) = treat {
+                        self.used.push(describe(&l.name, t));
+                    }
+                    plan.push(treat);
+                }
+                return Ok(plan);
+            }
+            // Layer properties: nocollide on some layers, or collides on some.
+            let flag = |l: &super::doc::Layer, want: TileKind| {
+                l.props
+                    .iter()
+                    .find(|(k, v)| kind_of_name(k) == Some(want) && v.truthy())
+                    .map(|(k, _)| k.clone())
+            };
+            let off: Vec<Option<String>> =
+                layers.iter().map(|l| flag(l, TileKind::Empty)).collect();
+            let on: Vec<Option<String>> = layers.iter().map(|l| flag(l, TileKind::Solid)).collect();
+            if let Some(p) = off.iter().flatten().next().cloned() {
+                let mut plan = Vec::new();
+                for (l, o) in layers.iter().zip(&off) {
+                    let tiles = matches!(l.kind, LayerKind::Tiles) && !l.decorative;
+                    plan.push((l.visible && o.is_none() && tiles).then_some(Treat::MarksOrSolid));
+                }
+                self.used.push(format!(
+                    "every visible tile layer without a {p:?} property collides"
+                ));
+                return Ok(plan);
+            }
+            if on.iter().any(Option::is_some) {
+                let mut plan = Vec::new();
+                for (l, o) in layers.iter().zip(&on) {
+                    if let Some(p) = o {
+                        self.used
+                            .push(format!("layer {:?} (property {p:?}): solid", l.name));
+                    }
+                    plan.push(o.is_some().then_some(Treat::MarksOrSolid));
+                }
+                return Ok(plan);
+            }
+        }
+        // Every visible layer by its tiles' marks.
+        let plan = layers
+            .iter()
+            .map(|l| {
+                let skip = !l.visible
+                    || (self.conv
+                        && (l.decorative || kind_of_name(&l.name) == Some(TileKind::Empty)));
+                (!skip).then_some(Treat::Marks)
+            })
+            .collect();
+        Ok(plan)
+    }
+}
+
+fn describe(layer: &str, t: Treat) -> String {
+    match t {
+        Treat::Kind(k) => format!("layer {layer:?}: every tile {}", k.name()),
+        Treat::Marks => format!("layer {layer:?} by its tiles' marks"),
+        Treat::MarksOrSolid => format!("layer {layer:?}"),
+    }
+}
+
+/// A spawn or goal object found, with the cell(s) it marks.
+struct Marker {
+    what: String,
+    cells: Vec<Cell>,
+}
+
+/// The grid under construction: kinds per cell and its origin in map cells.
+struct Grid {
+    width: usize,
+    height: usize,
+    origin: (i64, i64),
+    kinds: Vec<TileKind>,
+}
+
+impl Grid {
+    fn merge(&mut self, col: i64, row: i64, kind: TileKind) {
+        let (c, r) = (col - self.origin.0, row - self.origin.1);
+        if c >= 0 && r >= 0 && (c as u64) < self.width as u64 && (r as u64) < self.height as u64 {
+            let k = &mut self.kinds[r as usize * self.width + c as usize];
+            *k = (*k).max(kind);
+        }
+    }
+}
+
+/// The kind an object's area is, by the rules or conventions.
+fn object_kind(o: &Object, rules: &TileMapping, conv: bool) -> Option<(TileKind, String)> {
+    let hit = |key: &str| rules.objects.get(key).copied();
+    if let Some(k) = hit(&o.name).filter(|_| !o.name.is_empty()) {
+        return Some((k, format!("objects named {:?}", o.name)));
+    }
+    if let Some(k) = hit(&o.class).filter(|_| !o.class.is_empty()) {
+        return Some((k, format!("objects of class {:?}", o.class)));
+    }
+    for (p, v) in &o.props {
+        if v.truthy()
+            && let Some(k) = hit(p)
+        {
+            return Some((k, format!("objects with property {p:?}")));
+        }
+    }
+    if let Some(k) = hit(&o.layer) {
+        return Some((k, format!("object layer {:?}", o.layer)));
+    }
+    if !conv {
+        return None;
+    }
+    if !o.class.is_empty()
+        && is_single_word(&o.class)
+        && let Some(k) = kind_of_name(&o.class).filter(|k| *k != TileKind::Empty)
+    {
+        return Some((k, format!("objects of class {:?}", o.class)));
+    }
+    match kind_of_name(&o.layer) {
+        Some(TileKind::Empty) | None => None,
+        Some(k) => Some((k, format!("object layer {:?}", o.layer))),
+    }
+}
+
+fn matches_list(o: &Object, list: &[String]) -> bool {
+    list.iter().any(|s| {
+        (!o.name.is_empty() && *s == o.name)
+            || (!o.class.is_empty() && *s == o.class)
+            || o.props.iter().any(|(k, v)| k == s && v.truthy())
+    })
+}
+
+fn label(o: &Object) -> String {
+    match (o.name.is_empty(), o.class.is_empty()) {
+        (false, false) => format!("{:?} ({})", o.name, o.class),
+        (false, true) => format!("{:?}", o.name),
+        (true, false) => format!("a {:?}", o.class),
+        (true, true) => format!("object {}", o.id),
+    }
+}
+
+/// Turns a map's content into a level by the rules and conventions.
+pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, LevelError> {
+    let mut e = Engine {
+        doc,
+        rules,
+        conv: rules.conventions_on(),
+        used: Vec::new(),
+        partial_shapes: 0,
+        tile_cache: HashMap::new(),
+    };
+    let plan = e.plan()?;
+    let (tw, th) = (doc.tile_w.max(1e-9), doc.tile_h.max(1e-9));
+    let mut budget = Budget::new();
+    let raster = |m: String| LevelError::Tiled(m);
+
+    // Every placed cell of a counted layer: (kind, col, row) in map cells.
+    let mut cells: Vec<(TileKind, i64, i64)> = Vec::new();
+    let mut how: Vec<String> = Vec::new();
+    let mut all_solid = Vec::new();
+    let mut coverage: HashMap<(i64, i64), BTreeMap<TileKind, f64>> = HashMap::new();
+    for (li, (layer, treat)) in doc.layers.iter().zip(&plan).enumerate() {
+        let Some(treat) = *treat else { continue };
+        let mut layer_cells: Vec<(Mark, &Placed)> = Vec::with_capacity(layer.cells.len());
+        for p in &layer.cells {
+            let mark = match (&layer.kind, treat) {
+                (_, Treat::Kind(k)) => Some((k, String::new())),
+                (LayerKind::Tiles, _) => e.tile_mark(p)?,
+                (LayerKind::IntGrid(values), t) => {
+                    e.value_mark(values, p.id, t == Treat::MarksOrSolid)
+                }
+            };
+            layer_cells.push((mark, p));
+        }
+        let none_marked = layer_cells.iter().all(|(m, _)| m.is_none());
+        let solid_all = treat == Treat::MarksOrSolid && none_marked;
+        if solid_all && !layer_cells.is_empty() {
+            all_solid.push(li);
+        }
+        for (mark, p) in layer_cells {
+            let kind = if solid_all {
+                TileKind::Solid
+            } else {
+                match mark {
+                    Some((k, h)) => {
+                        if k != TileKind::Empty && !h.is_empty() {
+                            push_unique(&mut how, h);
+                        }
+                        k
+                    }
+                    None => TileKind::Empty,
+                }
+            };
+            match layer.grid {
+                None => cells.push((kind, i64::from(p.col), i64::from(p.row))),
+                Some(g) => {
+                    cover(&mut coverage, g, (tw, th), p, kind, &mut budget).map_err(raster)?
+                }
+            }
+        }
+        // A layer of another grid: a map cell takes the strongest kind whose
+        // cells cover at least half of it.
+        let mut covered: Vec<_> = coverage.drain().collect();
+        covered.sort_unstable_by_key(|(cell, _)| *cell);
+        for ((c, r), kinds) in covered {
+            if let Some((k, _)) = kinds.iter().rev().find(|(_, a)| **a >= 0.5 - 1e-9) {
+                cells.push((*k, c, r));
+            }
+        }
+    }
+    for li in all_solid {
+        let l = &doc.layers[li];
+        let s = format!("layer {:?}: every tile solid", l.name);
+        if let Some(d) = e
+            .used
+            .iter_mut()
+            .find(|d| **d == format!("layer {:?}", l.name))
+        {
+            *d = s;
+        } else {
+            e.used.push(s);
+        }
+    }
+    // The only-layer convention: nothing marked, one visible tile layer.
+    let marked_any = cells.iter().any(|c| c.0 != TileKind::Empty);
+    if !marked_any && e.conv && rules.layers.is_empty() && rules.layer.is_none() {
+        let visible: Vec<usize> = (0..doc.layers.len())
+            .filter(|&i| {
+                let l = &doc.layers[i];
+                l.visible && !l.decorative && !l.cells.is_empty()
+            })
+            .collect();
+        if let [only] = visible[..]
+            && plan[only].is_some()
+        {
+            let l = &doc.layers[only];
+            cells = l
+                .cells
+                .iter()
+                .map(|p| (TileKind::Solid, i64::from(p.col), i64::from(p.row)))
+                .collect();
+            e.used = vec![format!(
+                "the only tile layer {:?}: every tile solid",
+                l.name
+            )];
+        }
+    }
+    for h in how {
+        e.used.push(h);
+    }
+
+    let (origin, width, height) = match doc.size {
+        Some((w, h)) => ((0, 0), w, h),
+        None => {
+            let Some(&(_, c, r)) = cells.first() else {
+                return Err(nothing(doc));
+            };
+            let (mut c0, mut r0, mut c1, mut r1) = (c, r, c, r);
+            for &(_, c, r) in &cells {
+                c0 = c0.min(c);
+                r0 = r0.min(r);
+                c1 = c1.max(c);
+                r1 = r1.max(r);
+            }
+            let (w, h) = ((c1 - c0 + 1) as usize, (r1 - r0 + 1) as usize);
+            ((c0, r0), w, h)
+        }
+    };
+    check_size(width, height)?;
+    let mut grid = Grid {
+        width,
+        height,
+        origin,
+        kinds: vec![TileKind::Empty; width * height],
+    };
+    for &(k, c, r) in &cells {
+        grid.merge(c, r, k);
+    }
+    drop(cells);
+
+    // Object areas and ledges.
+    let cell_px = (tw, th, origin.0 as f64 * tw, origin.1 as f64 * th);
+    let dims = (width as i64, height as i64);
+    for o in &doc.objects {
+        let Some((kind, why)) = object_kind(o, rules, e.conv) else {
+            continue;
+        };
+        let mut any = false;
+        let marked = match &o.geom {
+            Geom::Point => Vec::new(),
+            Geom::Polyline(p) => {
+                let kind = if kind == TileKind::Solid {
+                    TileKind::OneWay
+                } else {
+                    kind
+                };
+                let pts = o.place(p);
+                let c = line_cells(&pts, cell_px, dims, &mut budget).map_err(raster)?;
+                c.into_iter().map(|(c, r)| (kind, c, r)).collect()
+            }
+            _ => {
+                let poly = o.polygon().unwrap_or_default();
+                let c = area_cells(&poly, cell_px, dims, &mut budget).map_err(raster)?;
+                c.into_iter().map(|(c, r)| (kind, c, r)).collect()
+            }
+        };
+        for (k, c, r) in marked {
+            any = true;
+            grid.merge(c + origin.0, r + origin.1, k);
+        }
+        if any {
+            push_unique(&mut e.used, format!("{why}: {}", kind.name()));
+        }
+    }
+
+    // Spawn and goal.
+    let markers = Markers {
+        tile: (tw, th),
+        origin,
+        dims,
+    };
+    let spawn = markers.spawn(doc, rules, e.conv)?;
+    let goals = markers.goals(doc, rules, e.conv)?;
+
+    let tiles = grid.kinds.iter().map(|k| k.tile()).collect();
+    let ladders = grid
+        .kinds
+        .iter()
+        .filter(|k| **k == TileKind::Ladder)
+        .count();
+    let mut level = Level::new(width, height, tiles)?;
+    let standable = level
+        .tiles()
+        .iter()
+        .any(|t| matches!(t, Tile::Solid | Tile::OneWay));
+    if !standable {
+        return Err(nothing(doc));
+    }
+    let mut goal_cells: Vec<Cell> = goals.iter().flat_map(|g| g.cells.clone()).collect();
+    goal_cells.extend(level.cells_of(Tile::Goal));
+    goal_cells.sort_unstable();
+    goal_cells.dedup();
+    for &g in &goal_cells {
+        if !level.get(g).is_some_and(Tile::is_solid) {
+            level.set(g, Tile::Goal);
+        }
+    }
+    let spawn_cell = match &spawn {
+        Some(m) => m.cells.first().copied(),
+        None => level.cells_of(Tile::Spawn).next(),
+    };
+    if let Some(s) = spawn_cell
+        && !level.get(s).is_some_and(Tile::is_solid)
+    {
+        level.set(s, Tile::Spawn);
+    }
+    if ladders > 0 {
+        e.used.push(format!(
+            "{ladders} ladder cells (loaded as empty: no ladder links yet)"
+        ));
+    }
+    if e.partial_shapes > 0 {
+        e.used.push(format!(
+            "{} tiles with partial collision shapes (under half the tile, not a top ledge): no collision",
+            e.partial_shapes
+        ));
+    }
+    match &spawn {
+        Some(m) => e.used.push(format!("spawn {}", m.what)),
+        None if spawn_cell.is_some() => e.used.push("spawn tile".into()),
+        None => e.used.push("no spawn marked".into()),
+    }
+    if goals.is_empty() && goal_cells.is_empty() {
+        e.used.push("no goal marked".into());
+    } else {
+        let names: Vec<&str> = goals.iter().map(|g| g.what.as_str()).collect();
+        e.used.push(format!(
+            "goal {} ({} cells)",
+            if names.is_empty() {
+                "tiles".to_owned()
+            } else {
+                names.join(", ")
+            },
+            goal_cells.len()
+        ));
+    }
+    Ok(LoadedLevel {
+        level,
+        spawn: spawn_cell,
+        goals: goal_cells,
+        rules_used: e.used,
+    })
+}
+
+/// Adds the fraction of each map cell (`tw x th` pixels) that a cell of
+/// another grid (`g`: its size and offset in pixels) covers, per kind.
+fn cover(
+    coverage: &mut HashMap<(i64, i64), BTreeMap<TileKind, f64>>,
+    (cw, ch, ox, oy): (f64, f64, f64, f64),
+    (tw, th): (f64, f64),
+    p: &Placed,
+    kind: TileKind,
+    budget: &mut Budget,
+) -> Result<(), String> {
+    let (x0, y0) = (ox + f64::from(p.col) * cw, oy + f64::from(p.row) * ch);
+    let (x1, y1) = (x0 + cw, y0 + ch);
+    let (c0, c1) = ((x0 / tw).floor() as i64, (x1 / tw).ceil() as i64);
+    let (r0, r1) = ((y0 / th).floor() as i64, (y1 / th).ceil() as i64);
+    budget.spend(((c1 - c0).max(0) as u64).saturating_mul((r1 - r0).max(0) as u64))?;
+    for r in r0..r1 {
+        for c in c0..c1 {
+            let ix = (x1.min((c + 1) as f64 * tw) - x0.max(c as f64 * tw)).max(0.0);
+            let iy = (y1.min((r + 1) as f64 * th) - y0.max(r as f64 * th)).max(0.0);
+            if ix * iy > 0.0 {
+                *coverage.entry((c, r)).or_default().entry(kind).or_default() +=
+                    ix * iy / (tw * th);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The "nothing is solid" error, with what the file holds and a rules line.
+fn nothing(doc: &Doc) -> LevelError {
+    let mut c = doc.contents();
+    let first = doc
+        .layers
+        .iter()
+        .find(|l| l.visible && !l.cells.is_empty())
+        .or_else(|| doc.layers.first());
+    c.suggestion = match first {
+        Some(l) => format!("{{\"layers\": {{{:?}: \"solid\"}}}}", l.name),
+        None if !doc.object_layers.is_empty() => {
+            format!("{{\"objects\": {{{:?}: \"solid\"}}}}", doc.object_layers[0])
+        }
+        None => "{\"layers\": {\"LAYER\": \"solid\"}} (the file has no layer at all)".into(),
+    };
+    LevelError::NothingSolid(Box::new(c))
+}
+
+struct Markers {
+    tile: (f64, f64),
+    origin: (i64, i64),
+    dims: (i64, i64),
+}
+
+impl Markers {
+    fn cell_of(&self, x: f64, y: f64) -> (i64, i64) {
+        // `as` saturates and NaN gives 0: no overflow on hostile floats.
+        (
+            ((x / self.tile.0).floor() as i64).saturating_sub(self.origin.0),
+            ((y / self.tile.1).floor() as i64).saturating_sub(self.origin.1),
+        )
+    }
+
+    fn on_map(&self, (c, r): (i64, i64)) -> bool {
+        c >= 0 && r >= 0 && c < self.dims.0 && r < self.dims.1
+    }
+
+    fn bounds(o: &Object) -> Result<(f64, f64, f64, f64), LevelError> {
+        let b = o.bounds();
+        if [b.0, b.1, b.2, b.3].iter().all(|v| v.is_finite()) {
+            Ok(b)
+        } else {
+            Err(LevelError::Tiled(format!(
+                "object {} ({:?}) has a non-finite position or size",
+                o.id, o.name
+            )))
+        }
+    }
+
+    fn off(o: &Object) -> LevelError {
+        LevelError::Tiled(format!(
+            "object {} ({:?}) at pixel {},{} lies off the map",
+            o.id, o.name, o.x, o.y
+        ))
+    }
+
+    /// The spawn cell of an object: the cell holding a point, or the middle
+    /// of a shape's bottom edge (where a body stands).
+    fn spawn_cell(&self, o: &Object) -> Result<Cell, LevelError> {
+        let (x0, y0, x1, y1) = Self::bounds(o)?;
+        let at = if matches!(o.geom, Geom::Point) || x1 <= x0 || y1 <= y0 {
+            self.cell_of(x0, y0)
+        } else {
+            let h = y1 - y0;
+            self.cell_of((x0 + x1) / 2.0, y1 - h.min(self.tile.1) / 2.0)
+        };
+        if !self.on_map(at) {
+            return Err(Self::off(o));
+        }
+        Ok(Cell::new(at.0 as i32, at.1 as i32))
+    }
+
+    /// Every cell a goal object overlaps (a point: its cell).
+    fn goal_cells(&self, o: &Object) -> Result<Vec<Cell>, LevelError> {
+        let (x0, y0, x1, y1) = Self::bounds(o)?;
+        let mut out = Vec::new();
+        if matches!(o.geom, Geom::Point) || x1 <= x0 || y1 <= y0 {
+            let at = self.cell_of(x0, y0);
+            if self.on_map(at) {
+                out.push(Cell::new(at.0 as i32, at.1 as i32));
+            }
+        } else {
+            let (c0, r0) = self.cell_of(x0, y0);
+            // The last cell the shape overlaps (its far edge is open).
+            let (w, h) = (x1 - x0, y1 - y0);
+            let (c1, r1) = self.cell_of(
+                x1 - w.min(self.tile.0) * 1e-6,
+                y1 - h.min(self.tile.1) * 1e-6,
+            );
+            let (c0, r0) = (c0.max(0), r0.max(0));
+            let (c1, r1) = (c1.min(self.dims.0 - 1), r1.min(self.dims.1 - 1));
+            for r in r0..=r1 {
+                for c in c0..=c1 {
+                    out.push(Cell::new(c as i32, r as i32));
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err(Self::off(o));
+        }
+        Ok(out)
+    }
+
+    fn spawn(
+        &self,
+        doc: &Doc,
+        rules: &TileMapping,
+        conv: bool,
+    ) -> Result<Option<Marker>, LevelError> {
+        if !rules.spawn.is_empty() {
+            let mut found: Option<(Cell, &Object)> = None;
+            for o in doc.objects.iter().filter(|o| matches_list(o, &rules.spawn)) {
+                let cell = self.spawn_cell(o)?;
+                if let Some((first, f)) = found {
+                    return Err(LevelError::Tiled(format!(
+                        "two spawn objects: {} at cell {first} and {} at cell {cell}",
+                        f.id, o.id
+                    )));
+                }
+                found = Some((cell, o));
+            }
+            return Ok(found.map(|(c, o)| Marker {
+                what: format!("{} at {c}", label(o)),
+                cells: vec![c],
+            }));
+        }
+        if !conv {
+            return Ok(None);
+        }
+        let score = |o: &Object| spawn_score(&o.name, false).max(spawn_score(&o.class, true));
+        let Some(top) = doc.objects.iter().map(score).max().filter(|s| *s > 0) else {
+            return Ok(None);
+        };
+        let all: Vec<&Object> = doc.objects.iter().filter(|o| score(o) == top).collect();
+        let o = all[0];
+        let c = self.spawn_cell(o)?;
+        let note = if all.len() > 1 {
+            format!(" (first of {})", all.len())
+        } else {
+            String::new()
+        };
+        Ok(Some(Marker {
+            what: format!("{} at {c}{note}", label(o)),
+            cells: vec![c],
+        }))
+    }
+
+    fn goals(&self, doc: &Doc, rules: &TileMapping, conv: bool) -> Result<Vec<Marker>, LevelError> {
+        let chosen: Vec<&Object> = if !rules.goal.is_empty() {
+            doc.objects
+                .iter()
+                .filter(|o| matches_list(o, &rules.goal))
+                .collect()
+        } else if conv {
+            let score = |o: &Object| goal_score(&o.name).max(goal_score(&o.class));
+            match doc.objects.iter().map(score).max().filter(|s| *s > 0) {
+                Some(top) => doc.objects.iter().filter(|o| score(o) == top).collect(),
+                None => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
+        chosen
+            .into_iter()
+            .map(|o| {
+                Ok(Marker {
+                    what: label(o),
+                    cells: self.goal_cells(o)?,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,279 @@
+//! The command line on Tiled and LDtk maps: loader options shared by every
+//! tool, the load summary, physics files over presets and `--param`, and
+//! the fallbacks and hints around `path`, `check` and `render`.
+#![cfg(all(feature = "tiled", feature = "ldtk"))]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn platnav(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_platnav"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Runs a command that must fail with exit code 2 and an error holding
+/// every one of `needles`; returns the error.
+fn fails(args: &[&str], needles: &[&str]) -> String {
+    let out = platnav(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: {n:?} not in {err}");
+    }
+    err
+}
+
+/// A file in a per-test temporary directory.
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("platnav-cli-maps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn every_tool_reads_tiled_and_ldtk_maps_and_says_how_on_one_line() {
+    let png = temp("small.png", "");
+    let png = png.to_str().unwrap();
+    for level in [
+        "levels/ldtk/small.ldtk",
+        "levels/small/small.tmx",
+        "levels/real/bevy_ecs_ldtk/Typical_2D_platformer_example.ldtk",
+    ] {
+        // The LDtk sample marks no goal and has walls in its last columns:
+        // `path` needs --to there.
+        let to = if level.contains("bevy") { "14,12" } else { "" };
+        let path: Vec<&str> = ["path", level, "--to", to]
+            .into_iter()
+            .take(if to.is_empty() { 2 } else { 4 })
+            .collect();
+        for args in [
+            vec!["links", level],
+            path,
+            vec!["check", level, "--no-diagnosis"],
+            vec!["render", level, "-o", png, "--layers", "tiles"],
+        ] {
+            let out = platnav(&args);
+            let err = stderr(&out);
+            assert!(out.status.code().is_some_and(|c| c < 2), "{args:?}: {err}");
+            let line = err
+                .lines()
+                .find(|l| l.contains("zero config"))
+                .unwrap_or_else(|| panic!("{args:?}: no summary in {err}"));
+            assert!(
+                line.contains("solid, ") && line.contains("hazard cells"),
+                "{line}"
+            );
+        }
+    }
+    let out = platnav(&["links", "levels/ldtk/small.ldtk"]);
+    assert!(
+        stderr(&out).contains("spawn a \"Player\" at 1,2"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn rules_layer_and_level_options() {
+    let out = platnav(&[
+        "path",
+        "levels/ldtk/small.ldtk",
+        "--level",
+        "Flat",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["start"], serde_json::json!([2, 3]));
+    // --mapping is the older name of --rules.
+    for flag in ["--rules", "--mapping"] {
+        let out = platnav(&[
+            "links",
+            "levels/sq2/Maps/level_01.tmx",
+            flag,
+            "levels/sq2/mapping.json",
+        ]);
+        assert!(out.status.success());
+        assert!(
+            stderr(&out).contains("rules levels/sq2/mapping.json"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    fails(
+        &["links", "levels/small/small.tmx", "--layer", "Nope"],
+        &["no tile layer named \"Nope\""],
+    );
+    fails(
+        &[
+            "links",
+            "levels/small/small.txt",
+            "--rules",
+            "levels/small/mapping.json",
+        ],
+        &["Tiled and LDtk maps only"],
+    );
+}
+
+#[test]
+fn a_map_that_marks_nothing_fails_loudly_in_two_lines() {
+    let err = fails(
+        &["links", "tests/hostile/nothing.tmj"],
+        &[
+            "tile layers: \"A\", \"B\"",
+            "object names: lamp",
+            r#"{"layers": {"A": "solid"}}"#,
+        ],
+    );
+    assert_eq!(err.lines().count(), 2, "{err}");
+}
+
+#[test]
+fn physics_files_layer_on_presets_in_pixels_and_params_set_values() {
+    let over = temp(
+        "over.json",
+        r#"{"units": "px", "tile": 16, "run_speed": 80}"#,
+    );
+    let out = platnav(&[
+        "path",
+        "levels/small/small.txt",
+        "--preset",
+        "smb",
+        "--physics",
+        over.to_str().unwrap(),
+        "--param",
+        "air_jumps=1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let p = &doc["physics"];
+    let smb = platnav::Physics::smb();
+    assert_eq!(p["run_speed"], 5.0);
+    assert_eq!(p["air_jumps"], 1);
+    assert_eq!(p["gravity"].as_f64().unwrap(), smb.gravity);
+    assert_eq!(p["w"].as_f64().unwrap(), smb.w);
+    // A value that breaks validation names --param.
+    fails(
+        &[
+            "links",
+            "levels/small/small.txt",
+            "--param",
+            "jump_speed=100",
+        ],
+        &["with --param", "jump_speed"],
+    );
+    fails(
+        &["links", "levels/small/small.txt", "--param", "warp=3"],
+        &["warp"],
+    );
+    // The real games' players, in their pixels.
+    let out = platnav(&[
+        "links",
+        "levels/real/flixel-demos/level.tmx",
+        "--physics",
+        "levels/real/flixel-demos/physics.json",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["physics"]["jump_speed"], 6.25);
+}
+
+#[test]
+fn path_without_markers_uses_checks_start_and_goals_and_no_path_gives_hints() {
+    let level = temp(
+        "plain.txt",
+        "##########\n#........#\n#........#\n##########\n",
+    );
+    let level = level.to_str().unwrap();
+    let check = platnav(&["check", level, "--json", "--no-diagnosis"]);
+    let report: Value = serde_json::from_str(&stdout(&check)).unwrap();
+    let path = platnav(&["path", level, "--json"]);
+    assert!(path.status.success(), "{}", stderr(&path));
+    let doc: Value = serde_json::from_str(&stdout(&path)).unwrap();
+    assert_eq!(doc["start"], report["start"]);
+    let goals: Vec<&Value> = report["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["goal"])
+        .collect();
+    assert!(goals.contains(&&doc["goal"]), "{doc} not in {goals:?}");
+    // A wall too high to jump.
+    let walled = temp("walled.txt", "#######\n#..#..#\n#S.#.G#\n#######\n");
+    let out = platnav(&["path", walled.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains("no path")
+            && text.contains("platnav check")
+            && text.contains("--preset agile"),
+        "{text}"
+    );
+}
+
+#[test]
+fn check_reports_a_goal_area_on_one_line() {
+    // A goal rectangle over four floor cells.
+    let map = serde_json::json!({
+        "type": "map", "orientation": "orthogonal", "width": 8, "height": 4, "tilewidth": 16, "tileheight": 16,
+        "tilesets": [{"firstgid": 1, "name": "t", "tilecount": 1, "tiles": []}],
+        "layers": [
+            {"type": "tilelayer", "name": "Ground", "width": 8, "height": 4,
+             "data": [0,0,0,0,0,0,0,0, 0,0,0,0,0,0,0,0, 0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1]},
+            {"type": "objectgroup", "name": "O", "objects": [
+                {"id": 1, "name": "start", "type": "PlayerStart", "x": 16, "y": 32, "width": 16, "height": 16},
+                {"id": 2, "name": "goal", "x": 64, "y": 32, "width": 64, "height": 16}]}
+        ]
+    });
+    let level = temp("area.tmj", &map.to_string());
+    let out = platnav(&["check", level.to_str().unwrap(), "--no-diagnosis"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let goals: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "goals:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert_eq!(goals.len(), 1, "{text}");
+    assert!(
+        goals[0].contains("area 4,2..7,2 (4 goal cells) found: 4 reached"),
+        "{}",
+        goals[0]
+    );
+}
+
+#[test]
+fn render_writes_png_only_and_unsupported_files_list_the_formats() {
+    let jpg = temp("out.jpg", "");
+    fails(
+        &[
+            "render",
+            "levels/small/small.txt",
+            "-o",
+            jpg.to_str().unwrap(),
+        ],
+        &["PNG images only"],
+    );
+    let notes = temp("notes.md", "# My level\nis not drawn here.\n");
+    fails(
+        &["links", notes.to_str().unwrap()],
+        &["unsupported file", "LDtk projects (.ldtk"],
+    );
+}
