@@ -356,6 +356,11 @@ impl<'c, 'a> Sim<'c, 'a> {
     fn land(self, kind: LinkKind) -> Option<NaiveLink> {
         let (f, p) = (&self.ctx.frame, self.ctx.p);
         let landed = self.body.standing_cell()?;
+        // Braking to rest takes more ticks than a settle may: no link.
+        let adt = p.ground_accel * p.dt;
+        if self.body.vx.abs() > (settle_limit(p) - 1) as f64 * adt {
+            return None;
+        }
         let mut probe = self.body;
         for _ in 0..settle_limit(p) {
             if probe.vx == 0.0 {
@@ -384,7 +389,16 @@ impl<'c, 'a> Sim<'c, 'a> {
         let action_ticks = self.tape.len() as u32;
         let target_x = f64::from(target.col) + 0.5;
         let mut done = false;
-        for _ in 0..settle_limit(self.ctx.p) {
+        let (limit, adt) = (
+            settle_limit(self.ctx.p),
+            self.ctx.p.ground_accel * self.ctx.p.dt,
+        );
+        for i in 0..limit {
+            // The body must be at rest at a check at most `limit - i - 1`
+            // ticks away; each tick changes its speed by at most `adt`.
+            if self.body.vx.abs() > (limit - i - 1) as f64 * adt {
+                return None;
+            }
             match settle_input(&self.body, target_x, self.ctx.p) {
                 None => {
                     done = true;

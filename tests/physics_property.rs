@@ -181,53 +181,99 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// What one profile gave: its links, whether the naive reference was
+/// compared, and what went wrong.
+struct Outcome {
+    links: usize,
+    compared: bool,
+    failures: Vec<String>,
+}
+
+/// Builds profile `i` on `level` and checks it; one profile in 20 is also
+/// built by the naive reference and compared link for link.
+fn run_profile(i: u64, level: &Level, physics: &Physics) -> Outcome {
+    let mut out = Outcome {
+        links: 0,
+        compared: false,
+        failures: Vec::new(),
+    };
+    match check(&format!("profile {i}"), level, physics) {
+        Err(e) => out.failures.push(e),
+        Ok(map) => {
+            out.links = map.link_count();
+            if i % 20 == 0 {
+                out.compared = true;
+                let naive =
+                    naive::build_with(level, physics, naive::Coords::Frame, JumpVariety::Full);
+                let diffs = naive::differences(&naive, &naive::links_of(&map));
+                if !diffs.is_empty() {
+                    out.failures.push(format!(
+                        "profile {i}: {} links differ from the naive reference with {physics:?}:\n{}",
+                        diffs.len(),
+                        diffs.join("\n")
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn random_valid_profiles_give_maps_whose_links_replay() {
     let profiles = env_u64("PLATNAV_PHYSICS_PROFILES", 1000);
     let seed = env_u64("PLATNAV_PHYSICS_SEED", 15);
     let mut rng = SplitMix64::new(seed);
     let levels: Vec<Level> = (0..8)
-        .map(|i| Level::generate(18 + 2 * (i % 3), 10 + (i % 2), 7000 + i as u64).unwrap())
+        .map(|i| Level::generate(14 + 2 * (i % 3), 9, 7000 + i as u64).unwrap())
         .collect();
-    let mut failures = Vec::new();
-    let (mut links, mut with_links, mut compared) = (0usize, 0usize, 0usize);
-    for i in 0..profiles {
-        let physics = random_physics(&mut rng);
-        assert_eq!(
-            physics.validate(),
-            Ok(()),
-            "profile {i}: the generator made an invalid profile {physics:?}"
-        );
-        let level = &levels[i as usize % levels.len()];
-        match check(&format!("profile {i}"), level, &physics) {
-            Err(e) => failures.push(e),
-            Ok(map) => {
-                links += map.link_count();
-                with_links += usize::from(map.link_count() > 0);
-                // The naive reference on a sample: one profile in 20.
-                if i % 20 == 0 {
-                    compared += 1;
-                    let naive =
-                        naive::build_with(level, &physics, naive::Coords::Frame, JumpVariety::Full);
-                    let diffs = naive::differences(&naive, &naive::links_of(&map));
-                    if !diffs.is_empty() {
-                        failures.push(format!(
-                            "profile {i}: {} links differ from the naive reference with {physics:?}:\n{}",
-                            diffs.len(),
-                            diffs.join("\n")
-                        ));
+    let jobs: Vec<(u64, Physics)> = (0..profiles)
+        .map(|i| {
+            let physics = random_physics(&mut rng);
+            assert_eq!(
+                physics.validate(),
+                Ok(()),
+                "profile {i}: the generator made an invalid profile {physics:?}"
+            );
+            (i, physics)
+        })
+        .collect();
+    // The levels are too small for a build to use more than one core, so
+    // the profiles are spread over the cores instead.
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((i, physics)) = jobs.get(j) else {
+                            break mine;
+                        };
+                        let level = &levels[*i as usize % levels.len()];
+                        mine.push(run_profile(*i, level, physics));
                     }
-                }
-            }
-        }
-    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a worker panicked outside a build"))
+            .collect()
+    });
+    let links: usize = outcomes.iter().map(|o| o.links).sum();
+    let with_links = outcomes.iter().filter(|o| o.links > 0).count();
+    let compared = outcomes.iter().filter(|o| o.compared).count();
+    let failures: Vec<String> = outcomes.into_iter().flat_map(|o| o.failures).collect();
     println!(
         "physics property: {profiles} profiles (seed {seed}), {with_links} with links, \
          {links} links replayed, {compared} compared with the naive reference"
     );
     assert!(
         failures.is_empty(),
-        "{} of {profiles} profiles failed:\n{}",
+        "{} failures over {profiles} profiles:\n{}",
         failures.len(),
         failures.join("\n")
     );

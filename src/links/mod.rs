@@ -399,6 +399,15 @@ impl<'a> Sim<'a> {
     }
 }
 
+/// Whether a settle with `checks` checks left (of its [`settle_limit`])
+/// has failed already: the body must be at rest at one of them, at most
+/// `checks - 1` ticks away, and a tick of ground acceleration changes the
+/// speed by at most `ground_accel * dt`. (Only a wall could stop it
+/// sooner; the rule stands regardless, as `PHYSICS.md` documents.)
+fn too_fast_to_stop(body: &Body, p: &Physics, checks: usize) -> bool {
+    body.vx.abs() > checks.saturating_sub(1) as f64 * (p.ground_accel * p.dt)
+}
+
 /// Where a body that just landed will settle, in its frame: the standable
 /// cell braking alone brings it to rest on (or a neighbour), and the ticks
 /// that braking takes.
@@ -421,9 +430,14 @@ fn land_target_low<T: Tiles + ?Sized>(
     low: &mut f64,
 ) -> Option<(Cell, u32)> {
     let landed = body.standing_cell()?;
+    let limit = settle_limit(p);
+    // The settle from here would fail at its first tick.
+    if too_fast_to_stop(body, p, limit) {
+        return None;
+    }
     let mut probe = *body;
     let mut braking = 0u32;
-    for _ in 0..settle_limit(p) {
+    for _ in 0..limit {
         if probe.vx == 0.0 {
             break;
         }
@@ -471,7 +485,11 @@ fn settle_low<T: Tiles + ?Sized>(
     }
     let target_x = f64::from(target.col) + 0.5;
     let mut done = false;
-    for _ in 0..settle_limit(p) {
+    let limit = settle_limit(p);
+    for i in 0..limit {
+        if too_fast_to_stop(body, p, limit - i) {
+            return false;
+        }
         match settle_input(body, target_x, p) {
             None => {
                 done = true;
@@ -855,6 +873,7 @@ pub(crate) fn links_from(
     if opts.run {
         run::generate(
             &template::JumpTemplates::get(p, opts.jumps).runs,
+            &sim,
             classes,
             from,
             &mut best,

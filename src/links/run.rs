@@ -5,10 +5,10 @@
 //! geometrically, which keeps the link count at O(n log n) per surface while
 //! letting long runs be done in one go instead of stop-and-go steps.
 
-use super::{Best, Link, LinkKind, settle};
+use super::{Best, Link, LinkKind, Sim, settle};
 use crate::classify::Classification;
-use crate::level::{Cell, Tile};
-use crate::physics::{Body, Input, Physics, Tiles};
+use crate::level::{Cell, Level, Tile};
+use crate::physics::{Body, EPS, Input, Physics, Tiles};
 
 /// Column distances tried in each direction.
 const DISTANCES: [i32; 14] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128];
@@ -25,32 +25,84 @@ impl Tiles for Flat {
     }
 }
 
+/// A run tape performed on flat ground, and the span of columns, relative
+/// to its start, that the body's box overlapped along the way.
+pub(crate) struct FlatRun {
+    tape: Vec<Input>,
+    /// The first and last column (in the start's frame) the box overlaps
+    /// at any tick.
+    cols: (i32, i32),
+}
+
 /// The run tapes on flat ground, per distance of [`DISTANCES`]: for
 /// leftward and rightward runs.
 ///
-/// A run over standable cells is this same computation: the box only ever
-/// overlaps the standable cells' clearance (free of solids and hazards)
-/// and their floors (solid or one-way, which a grounded body not holding
-/// `down` treats alike), so every lookup gives what the flat world gives.
-pub(super) fn flat_tapes(p: &Physics) -> Vec<[Option<Vec<Input>>; 2]> {
+/// A run in a real level is this same computation when every tile its
+/// box can look up is of the same class: the floor row under every column
+/// the box overlapped is solid or one-way (which a grounded body not
+/// holding `down` treats alike), and the rows the box spans hold no solid
+/// or hazard tile there (a one-way tile above the feet never stops a body
+/// whose feet are below its top). Standable cells alone do not promise
+/// that: a body wider than a tile stands on a cell over a one-tile gap,
+/// and a settle may pass the target's centre. [`generate`] checks the
+/// span and simulates the run in the real terrain where it differs.
+pub(super) fn flat_tapes(p: &Physics) -> Vec<[Option<FlatRun>; 2]> {
     DISTANCES
         .iter()
         .map(|&k| {
             [-1, 1].map(|dir| {
                 let mut body = Body::standing(Cell::new(0, 0), p);
                 let mut tape = Vec::new();
-                settle(&Flat, p, &mut body, Cell::new(dir * k, 0), &mut tape).then_some(tape)
+                if !settle(&Flat, p, &mut body, Cell::new(dir * k, 0), &mut tape) {
+                    return None;
+                }
+                // Performed again to see every position the box takes.
+                let mut body = Body::standing(Cell::new(0, 0), p);
+                let (mut lo, mut hi) = (body.x, body.x);
+                for &input in &tape {
+                    body.step(&Flat, p, input);
+                    (lo, hi) = (lo.min(body.x), hi.max(body.x));
+                }
+                let cols = (
+                    (lo - p.w / 2.0 + EPS).floor() as i32,
+                    (hi + p.w / 2.0 - EPS).floor() as i32,
+                );
+                Some(FlatRun { tape, cols })
             })
         })
         .collect()
 }
 
-pub(super) fn generate(
-    tapes: &[[Option<Vec<Input>>; 2]],
+/// Whether every tile a flat run over `cols` (in the frame of a cell on
+/// `row`) looks up in `level` is of the class the flat world gives it:
+/// floor under each column, and no solid or hazard tile in the rows of
+/// the box.
+fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32)) -> bool {
+    let top = (1.0 - p.h + EPS).floor() as i32;
+    (cols.0..=cols.1).all(|dc| {
+        let c = i64::from(from.col + dc);
+        let floor = level.tile_at(c, i64::from(from.row) + 1);
+        matches!(floor, Tile::Solid | Tile::OneWay)
+            && (top..=0).all(|dr| {
+                !matches!(
+                    level.tile_at(c, i64::from(from.row + dr)),
+                    Tile::Solid | Tile::Hazard
+                )
+            })
+    })
+}
+
+pub(super) fn generate<'a>(
+    runs: &[[Option<FlatRun>; 2]],
+    sim: &impl Fn() -> Sim<'a>,
     classes: &Classification,
     from: Cell,
     best: &mut Best,
 ) {
+    let (level, p) = {
+        let s = sim();
+        (s.frame.level(), s.p)
+    };
     for (side, dir) in [-1, 1].into_iter().enumerate() {
         // Length of the contiguous standable run on this row.
         let mut reach = 0;
@@ -64,20 +116,25 @@ pub(super) fn generate(
             .enumerate()
             .take_while(|&(_, &k)| k <= reach)
         {
-            let Some(tape) = &tapes[i][side] else {
-                continue;
-            };
             let to = Cell::new(from.col + dir * k, from.row);
-            if best.could_improve(to, LinkKind::Run, tape.len() as u32, 0) {
-                best.offer(Some(Link {
-                    kind: LinkKind::Run,
-                    from,
-                    to,
-                    ticks: tape.len() as u32,
-                    action_ticks: 0,
-                    jumps: 0,
-                    inputs: tape.clone(),
-                }));
+            match &runs[i][side] {
+                Some(run) if flat_here(level, p, from, run.cols) => {
+                    if best.could_improve(to, LinkKind::Run, run.tape.len() as u32, 0) {
+                        best.offer(Some(Link {
+                            kind: LinkKind::Run,
+                            from,
+                            to,
+                            ticks: run.tape.len() as u32,
+                            action_ticks: 0,
+                            jumps: 0,
+                            inputs: run.tape.clone(),
+                        }));
+                    }
+                }
+                // The real terrain differs from flat ground where this run
+                // goes, or the run does not settle on flat ground (where a
+                // wall might yet stop the body): performed in the terrain.
+                _ => best.offer(sim().settle_to(to, LinkKind::Run)),
             }
         }
     }

@@ -325,7 +325,7 @@ pub(crate) struct JumpTemplates {
     nodes: Vec<Node>,
     roots: Vec<u32>,
     /// Run tapes on flat ground (see [`super::run::flat_tapes`]).
-    pub(super) runs: Vec<[Option<Vec<Input>>; 2]>,
+    pub(super) runs: Vec<[Option<super::run::FlatRun>; 2]>,
 }
 
 /// Simulates node programs and grows trees.
