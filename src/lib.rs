@@ -3,6 +3,8 @@
 
 mod analysis;
 mod classify;
+#[cfg(feature = "fly")]
+pub mod fly;
 mod follow;
 mod graph;
 #[cfg(feature = "serde")]

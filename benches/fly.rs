@@ -1,0 +1,2 @@
+//! Criterion: `fly` builds and queries (filled in below).
+fn main() {}
