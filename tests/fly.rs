@@ -443,3 +443,401 @@ fn disc_paths_on_random_levels_match_the_brute_force_oracle() {
     }
     assert!(found > 30, "only {found} routes found");
 }
+
+/// A random polygon area: a room, convex pillars barred in it (apart from
+/// each other), and an allowed island inside a barred lake.
+fn random_area(seed: u64) -> (Area, Vec<Vec<Point>>) {
+    let mut rng = SplitMix64::new(seed);
+    let mut area = Area::new();
+    let mut rings = Vec::new();
+    let room = Area::rect(p(0.0, 0.0), p(30.0, 20.0));
+    area.allow(room.clone());
+    rings.push(room);
+    // Pillars: a random convex polygon in each cell of a 5 x 3 grid, some skipped.
+    for gy in 0..3 {
+        for gx in 0..5 {
+            if rng.chance(0.25) || (gx == 3 && gy == 1) {
+                continue;
+            }
+            let (cx, cy) = (3.0 + gx as f64 * 6.0, 3.5 + gy as f64 * 6.5);
+            let n = 3 + rng.below(5) as usize;
+            let mut pts: Vec<Point> = (0..n)
+                .map(|k| {
+                    let a = (k as f64 + rng.below(100) as f64 / 200.0) / n as f64
+                        * std::f64::consts::TAU;
+                    let r = 1.0 + rng.below(100) as f64 / 80.0;
+                    p(cx + r * a.cos(), cy + r * a.sin())
+                })
+                .collect();
+            pts = hull(pts);
+            area.bar(pts.clone());
+            rings.push(pts);
+        }
+    }
+    // A lake with an island in it.
+    let lake = vec![p(19.0, 8.0), p(25.0, 8.0), p(25.0, 13.0), p(19.0, 13.0)];
+    let island = vec![p(21.0, 9.8), p(23.0, 9.8), p(23.0, 11.2), p(21.0, 11.2)];
+    area.bar(lake.clone());
+    area.allow(island.clone());
+    rings.push(lake);
+    rings.push(island);
+    (area, rings)
+}
+
+/// Even-odd inside test over the rings.
+fn inside_rings(rings: &[Vec<Point>], q: Point) -> bool {
+    let mut inside = false;
+    for r in rings {
+        let n = r.len();
+        for i in 0..n {
+            let (a, b) = (r[i], r[(i + 1) % n]);
+            if (a.y > q.y) != (b.y > q.y) && q.x < a.x + (q.y - a.y) / (b.y - a.y) * (b.x - a.x) {
+                inside = !inside;
+            }
+        }
+    }
+    inside
+}
+
+fn area_oracle(rings: Vec<Vec<Point>>, agent: Agent, pad: f64) -> Oracle {
+    let s = shape(agent, pad);
+    let mut pieces = Vec::new();
+    for r in &rings {
+        for i in 0..r.len() {
+            pieces.push(minkowski(&[r[i], r[(i + 1) % r.len()]], &s));
+        }
+    }
+    Oracle {
+        pieces,
+        valid: Box::new(move |q| inside_rings(&rings, q)),
+    }
+}
+
+#[test]
+fn polygon_areas_with_nested_holes_match_the_brute_force_oracle() {
+    let mut found = 0;
+    for (seed, agent) in [
+        (1, Agent::disc(0.3)),
+        (2, Agent::boxed(0.6, 0.4)),
+        (3, Agent::disc(0.5)),
+        (4, Agent::boxed(0.5, 0.5)),
+    ] {
+        let (area, rings) = random_area(seed);
+        let space = FreeSpace::from_area(&area, agent).unwrap();
+        let oracle = area_oracle(rings.clone(), agent, space.clearance());
+        let mut rng = SplitMix64::new(seed * 7);
+        for _ in 0..12 {
+            let s = random_free_point(&oracle, &mut rng, 30.0, 20.0);
+            let g = random_free_point(&oracle, &mut rng, 30.0, 20.0);
+            match (oracle.shortest(s, g), space.find_path(s, g)) {
+                (Some(l), Ok(path)) => {
+                    assert!(
+                        rel(path.length, l) < 1e-6,
+                        "seed {seed}: {s:?} -> {g:?}: {} vs oracle {l}: {:?}",
+                        path.length,
+                        path.points
+                    );
+                    // The agent keeps its size off every outline edge.
+                    for w in path.points.windows(2) {
+                        for r in &rings {
+                            for i in 0..r.len() {
+                                let (a, b) = (r[i], r[(i + 1) % r.len()]);
+                                match agent {
+                                    Agent::Disc { radius } => assert!(
+                                        seg_seg_dist(w[0], w[1], a, b) >= radius,
+                                        "{w:?} too close to edge {a:?}-{b:?}"
+                                    ),
+                                    Agent::Box { .. } => {
+                                        // Exact: the box along w misses edge a-b iff w misses a-b grown by the box.
+                                        let grown = minkowski(&[a, b], &shape(agent, 0.0));
+                                        assert!(
+                                            !enters(&grown, w[0], w[1]),
+                                            "{w:?} box crosses edge {a:?}-{b:?}"
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                        assert!(inside_rings(&rings, w[0]) && inside_rings(&rings, w[1]));
+                    }
+                    found += 1;
+                }
+                (None, Err(FlyError::Unreachable { .. })) => {}
+                (want, got) => panic!("seed {seed}: {s:?} -> {g:?}: oracle {want:?}, fly {got:?}"),
+            }
+        }
+    }
+    assert!(found > 30, "only {found} routes found");
+}
+
+#[test]
+fn the_island_in_the_lake_is_walkable_but_unreachable() {
+    let (area, _) = random_area(5);
+    let space = FreeSpace::from_area(&area, Agent::disc(0.2)).unwrap();
+    let island = p(22.0, 10.5);
+    assert!(space.is_free(island));
+    assert!(!space.is_free(p(19.8, 8.8)), "the lake is barred");
+    match space.find_path(p(1.0, 1.0), island) {
+        Err(FlyError::Unreachable { from, to }) => {
+            assert_eq!(from, p(1.0, 1.0));
+            assert_eq!(
+                to, island,
+                "an enclosed goal is not moved to another pocket"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn endpoints_off_the_free_space_snap_to_the_nearest_free_point() {
+    // A solid block at columns 4..6, rows 4..6 of a 10 x 10 level.
+    let mut level = Level::empty(10, 10).unwrap();
+    for c in 4..6 {
+        for r in 4..6 {
+            level.set(Cell::new(c, r), Tile::Solid);
+        }
+    }
+    let agent = Agent::boxed(1.0, 1.0);
+    let space = FreeSpace::from_level(&level, agent, &FlyOptions::default()).unwrap();
+    let pad = space.clearance();
+    // Inside the block, nearer its left side: moves left to x = 4 - 0.5 - pad.
+    let inside = p(4.3, 5.0);
+    let snapped = space.nearest_free(inside).unwrap();
+    assert!(
+        (snapped.x - (3.5 - pad)).abs() < 1e-6 && (snapped.y - 5.0).abs() < 1e-6,
+        "{snapped:?}"
+    );
+    // Off the map: onto the free space's border (0.5 + pad from the edge).
+    let off = space.nearest_free(p(-3.0, 8.0)).unwrap();
+    assert!(
+        (off.x - (0.5 + pad)).abs() < 1e-6 && (off.y - 8.0).abs() < 1e-6,
+        "{off:?}"
+    );
+    // A path from inside the wall starts at the snapped point.
+    let path = space.find_path(inside, p(9.8, 5.0)).unwrap();
+    assert_eq!(path.asked_start, inside);
+    assert!(path.start().dist(snapped) < 1e-9);
+    assert!(space.is_free(path.start()) && space.is_free(path.goal()));
+    assert!(
+        (path.goal().x - (9.5 - pad)).abs() < 1e-6,
+        "goal pulled in from the border: {:?}",
+        path.goal()
+    );
+    // A free point stays where it is.
+    assert_eq!(space.nearest_free(p(2.0, 2.0)), Some(p(2.0, 2.0)));
+    // Non-finite endpoints are errors, not panics.
+    assert!(matches!(
+        space.find_path(p(f64::NAN, 1.0), p(2.0, 2.0)),
+        Err(FlyError::BadPoint { .. })
+    ));
+}
+
+#[test]
+fn an_agent_too_big_for_the_level_is_an_error() {
+    let level = Level::empty(4, 4).unwrap();
+    assert!(matches!(
+        FreeSpace::from_level(&level, Agent::boxed(5.0, 1.0), &FlyOptions::default()),
+        Err(FlyError::NoFreeSpace)
+    ));
+    assert!(matches!(
+        FreeSpace::from_level(&level, Agent::disc(f64::NAN), &FlyOptions::default()),
+        Err(FlyError::BadAgent(_))
+    ));
+    assert!(matches!(
+        FreeSpace::from_level(&level, Agent::disc(-1.0), &FlyOptions::default()),
+        Err(FlyError::BadAgent(_))
+    ));
+    let mut bad = Area::new();
+    bad.allow([p(0.0, 0.0), p(1.0, 1.0)]);
+    assert!(matches!(
+        FreeSpace::from_area(&bad, Agent::disc(0.1)),
+        Err(FlyError::BadArea(_))
+    ));
+}
+
+#[test]
+fn paths_stay_valid_and_optimal_across_runtime_obstacles() {
+    let mut rng = SplitMix64::new(99);
+    for seed in 0..4 {
+        let level = random_level(20, 14, 100 + seed, 0.12);
+        let agent = Agent::boxed(0.6, 0.6);
+        let opts = FlyOptions::default();
+        let mut space = FreeSpace::from_level(&level, agent, &opts).unwrap();
+        let before: Vec<[Point; 3]> = space.triangles().collect();
+        let mut placed = Vec::new();
+        let mut rects = Vec::new();
+        for round in 0..6 {
+            // Add a rectangle or a circle, or remove an earlier one.
+            if round % 3 == 2 && !placed.is_empty() {
+                let k = rng.below(placed.len() as u64) as usize;
+                assert!(space.remove_obstacle(placed.remove(k)));
+                rects.remove(k);
+            } else {
+                let (x, y) = (
+                    1.0 + rng.below(170) as f64 / 10.0,
+                    1.0 + rng.below(110) as f64 / 10.0,
+                );
+                let (w, h) = (
+                    0.5 + rng.below(30) as f64 / 10.0,
+                    0.5 + rng.below(30) as f64 / 10.0,
+                );
+                let o = Obstacle::Rect {
+                    min: p(x, y),
+                    max: p(x + w, y + h),
+                };
+                placed.push(space.add_obstacle(&o).unwrap());
+                rects.push((x, y, x + w, y + h));
+            }
+            // The oracle: the level's pieces plus each rectangle grown.
+            let mut oracle = level_oracle(&level, agent, opts.hazard_margin, space.clearance());
+            let s = shape(agent, space.clearance());
+            for &(x0, y0, x1, y1) in &rects {
+                oracle
+                    .pieces
+                    .push(minkowski(&[p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1)], &s));
+            }
+            for _ in 0..5 {
+                let a = random_free_point(&oracle, &mut rng, 20.0, 14.0);
+                let b = random_free_point(&oracle, &mut rng, 20.0, 14.0);
+                match (oracle.shortest(a, b), space.find_path(a, b)) {
+                    (Some(l), Ok(path)) => {
+                        assert!(
+                            rel(path.length, l) < 1e-6,
+                            "seed {seed} round {round}: {} vs {l}",
+                            path.length
+                        );
+                        assert_clear_of_level(&level, agent, opts.hazard_margin, &path.points);
+                        for w in path.points.windows(2) {
+                            for &(x0, y0, x1, y1) in &rects {
+                                assert!(
+                                    !hits_rect(agent, w[0], w[1], x0, y0, x1, y1),
+                                    "crosses a runtime obstacle"
+                                );
+                            }
+                        }
+                    }
+                    (None, Err(FlyError::Unreachable { .. })) => {}
+                    (want, got) => panic!(
+                        "seed {seed} round {round}: {a:?} -> {b:?}: oracle {want:?}, fly {got:?}"
+                    ),
+                }
+            }
+        }
+        for id in placed {
+            assert!(space.remove_obstacle(id));
+        }
+        assert!(!space.remove_obstacle(platnav::fly::ObstacleId(12345)));
+        let after: Vec<[Point; 3]> = space.triangles().collect();
+        assert_eq!(before, after, "removing every obstacle restores the mesh");
+    }
+}
+
+#[test]
+fn follower_flies_to_the_goal_and_replans_around_a_new_obstacle() {
+    let level = random_level(24, 16, 7, 0.1);
+    let agent = Agent::disc(0.3);
+    let mut space = FreeSpace::from_level(&level, agent, &FlyOptions::default()).unwrap();
+    let mut pos = space.nearest_free(p(1.0, 1.0)).unwrap();
+    let goal = space.nearest_free(p(22.0, 14.0)).unwrap();
+    let mut follower = FlyFollower::new(8.0);
+    let dt = 1.0 / 60.0;
+    let mut replans = 0;
+    let mut arrived = false;
+    for tick in 0..2000 {
+        if tick == 30 {
+            // Block the way ahead of the agent.
+            // Block the path a little ahead of the agent.
+            let path = follower.path().unwrap().clone();
+            let (a, b) = (pos, path.points[1]);
+            let d = a.dist(b);
+            let q = p(a.x + (b.x - a.x) * 2.0 / d, a.y + (b.y - a.y) * 2.0 / d);
+            assert!(d > 3.0 && q.dist(goal) > 3.0, "the test's level has room");
+            space
+                .add_obstacle(&Obstacle::Circle {
+                    center: q,
+                    radius: 0.6,
+                })
+                .unwrap();
+            assert!(!space.is_free(q));
+        }
+        let step = follower.step(&space, pos, goal, dt).unwrap();
+        replans += usize::from(step.replanned);
+        if step.arrived {
+            arrived = true;
+            break;
+        }
+        let next = p(pos.x + step.velocity.x * dt, pos.y + step.velocity.y * dt);
+        assert!(
+            space.is_free(next),
+            "tick {tick}: flies into an obstacle at {next:?} from {pos:?}, {:?}, nearest {:?}, path {:?}",
+            step,
+            space.nearest_free(next),
+            follower.path()
+        );
+        pos = next;
+        assert!(step.velocity.x.hypot(step.velocity.y) <= 8.0 + 1e-9);
+    }
+    assert!(arrived, "never arrived; at {pos:?}");
+    assert!(pos.dist(goal) < 1e-6, "{pos:?} vs {goal:?}");
+    assert!(replans >= 1);
+}
+
+/// A random walk mask as PNG bytes: white open, black solid, red hazard.
+fn random_mask_png(w: u32, h: u32, seed: u64) -> (Vec<u8>, Level) {
+    let level = random_level(w as usize, h as usize, seed, 0.16);
+    let mut rgba = Vec::new();
+    for t in level.tiles() {
+        rgba.extend_from_slice(match t {
+            Tile::Solid => &[0, 0, 0, 255],
+            Tile::Hazard => &[255, 0, 0, 255],
+            _ => &[255, 255, 255, 255],
+        });
+    }
+    let mut bytes = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut bytes, w, h);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut writer = enc.write_header().unwrap();
+        writer.write_image_data(&rgba).unwrap();
+    }
+    (bytes, level)
+}
+
+#[test]
+fn mask_paths_at_pixel_resolution_match_the_brute_force_oracle() {
+    let mut found = 0;
+    for seed in 20..24 {
+        let (bytes, level) = random_mask_png(22, 16, seed);
+        let agent = if seed % 2 == 0 {
+            Agent::disc(0.45)
+        } else {
+            Agent::boxed(1.5, 0.9)
+        };
+        let opts = FlyOptions { hazard_margin: 0.5 };
+        let space =
+            FreeSpace::from_mask_png(&bytes, &platnav::ColorLegend::default(), agent, &opts)
+                .unwrap();
+        let oracle = level_oracle(&level, agent, opts.hazard_margin, space.clearance());
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..10 {
+            let s = random_free_point(&oracle, &mut rng, 22.0, 16.0);
+            let g = random_free_point(&oracle, &mut rng, 22.0, 16.0);
+            match (oracle.shortest(s, g), space.find_path(s, g)) {
+                (Some(l), Ok(path)) => {
+                    assert!(
+                        rel(path.length, l) < 1e-6,
+                        "seed {seed}: {} vs {l}",
+                        path.length
+                    );
+                    assert_clear_of_level(&level, agent, opts.hazard_margin, &path.points);
+                    found += 1;
+                }
+                (None, Err(FlyError::Unreachable { .. })) => {}
+                (want, got) => panic!("seed {seed}: {s:?} -> {g:?}: oracle {want:?}, fly {got:?}"),
+            }
+        }
+    }
+    assert!(found > 20, "only {found} routes found");
+}

@@ -92,8 +92,9 @@ impl FlyFollower {
         };
         let pts = &path.points;
         let step = self.max_speed * dt.max(0.0);
-        // Skip corners already reached this tick.
-        while self.next + 1 < pts.len() && pos.dist(pts[self.next]) <= step.max(1e-9) {
+        // Corners reached (the velocity never carries the agent past one,
+        // so it stops on each: cutting one short could clip its obstacle).
+        while self.next + 1 < pts.len() && pos.dist(pts[self.next]) <= 1e-9 * (1.0 + step) {
             self.next += 1;
         }
         let goal = pts[pts.len() - 1];

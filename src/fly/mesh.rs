@@ -338,6 +338,8 @@ impl Mesh {
                 return true;
             }
             let c = self.corners(t);
+            // Edges b lies beyond that the segment crosses; through a
+            // vertex two qualify, and one leading on is enough.
             let mut next = None;
             for i in 0..3 {
                 let (u, w) = (c[i], c[(i + 1) % 3]);
@@ -345,10 +347,12 @@ impl Mesh {
                 if q == prev && q != NONE {
                     continue;
                 }
-                // b beyond this edge, and the segment crosses it.
-                if cross(u, w, b) < 0.0 && cross(a, b, u) * cross(a, b, w) <= 0.0 {
+                let tol = EPS * u.dist(w).max(1.0);
+                if cross(u, w, b) < -tol
+                    && cross(a, b, u) * cross(a, b, w) <= 0.0
+                    && (next.is_none() || q != NONE)
+                {
                     next = Some(q);
-                    break;
                 }
             }
             match next {
