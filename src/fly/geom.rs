@@ -46,10 +46,6 @@ impl Point {
     pub(crate) fn dot(self, o: Point) -> f64 {
         self.x * o.x + self.y * o.y
     }
-
-    pub(crate) fn len(self) -> f64 {
-        self.x.hypot(self.y)
-    }
 }
 
 impl From<[f64; 2]> for Point {

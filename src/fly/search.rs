@@ -92,8 +92,6 @@ pub(crate) struct Found {
     pub length: f64,
     /// Nodes expanded.
     pub expanded: u32,
-    /// Nodes generated.
-    pub generated: u32,
 }
 
 /// The shortest distance from `r` through segment `a`-`b` to `g` (the
@@ -364,7 +362,6 @@ pub(crate) fn shortest_path(
             points: vec![start, goal],
             length: start.dist(goal),
             expanded: 0,
-            generated: 0,
         });
     }
     SCRATCH.with(|cell| {
@@ -427,7 +424,6 @@ pub(crate) fn shortest_path(
                     points,
                     length,
                     expanded,
-                    generated: ctx.generated,
                 });
             }
             // A node whose root was reached more cheaply since is stale.

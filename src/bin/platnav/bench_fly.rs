@@ -40,7 +40,7 @@ fn peer_mesh(space: &FreeSpace) -> Result<polyanya::Mesh, CliError> {
 fn pairs(space: &FreeSpace, n: usize, seed: u64) -> Vec<(Point, Point)> {
     let (lo, hi) = space.bounds();
     let mut rng = SplitMix64::new(seed);
-    let mut pick = |rng: &mut SplitMix64| loop {
+    let pick = |rng: &mut SplitMix64| loop {
         let q = Point::new(
             lo.x + (hi.x - lo.x) * rng.below(1 << 20) as f64 / (1u64 << 20) as f64,
             lo.y + (hi.y - lo.y) * rng.below(1 << 20) as f64 / (1u64 << 20) as f64,
@@ -104,7 +104,7 @@ fn pillar_area(w: f64, h: f64, n: usize, seed: u64) -> Area {
     let mut rng = SplitMix64::new(seed);
     let mut area = Area::new();
     area.allow(Area::rect(Point::new(0.0, 0.0), Point::new(w, h)));
-    let mut f = |rng: &mut SplitMix64| rng.below(1 << 20) as f64 / (1u64 << 20) as f64;
+    let f = |rng: &mut SplitMix64| rng.below(1 << 20) as f64 / (1u64 << 20) as f64;
     for _ in 0..n {
         let (cx, cy) = (f(&mut rng) * w, f(&mut rng) * h);
         let k = 3 + rng.below(5) as usize;
