@@ -113,7 +113,7 @@ mod tests {
             let (a, b) = (p[i], p[(i + 1) % p.len()]);
             let mid = Point::new((a.x + b.x) / 2.0, (a.y + b.y) / 2.0);
             assert!(
-                (mid.len() - 2.0).abs() < 1e-12,
+                (mid.dist(Point::new(0.0, 0.0)) - 2.0).abs() < 1e-12,
                 "side midpoints touch the circle"
             );
         }
