@@ -109,7 +109,10 @@ pub(crate) fn grow(outline: &[Point], shape: &[Point]) -> Vec<Point> {
     minkowski(outline, shape)
 }
 
-fn key(p: Point) -> (u64, u64) {
+/// A point's exact bits, as a hash key.
+type Key = (u64, u64);
+
+fn key(p: Point) -> Key {
     (p.x.to_bits(), p.y.to_bits())
 }
 
@@ -165,8 +168,8 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
         i += 1;
     }
     // The region's outline: edges to the outside (portals) and obstacle edges.
-    let mut portals: HashMap<((u64, u64), (u64, u64)), (u32, u8)> = HashMap::new();
-    let mut ids: HashMap<(u64, u64), u32> = HashMap::new();
+    let mut portals: HashMap<(Key, Key), (u32, u8)> = HashMap::new();
+    let mut ids: HashMap<Key, u32> = HashMap::new();
     let mut outline = Vec::new();
     for &t in &region {
         let tv = mesh.tris[t as usize];
