@@ -155,27 +155,34 @@ impl Oracle {
     }
 }
 
-/// The oracle for a level: every solid cell (hazards grown by the margin)
-/// grown by the agent, inside the level's rectangle shrunk by the agent.
-fn level_oracle(level: &Level, agent: Agent, margin: f64, pad: f64) -> Oracle {
-    let s = shape(agent, pad);
-    let mut pieces = Vec::new();
-    for r in 0..level.height() {
-        for c in 0..level.width() {
-            let m = match level.get(Cell::new(c as i32, r as i32)) {
+/// Every obstacle cell as a rectangle: solid cells, and hazard cells grown
+/// by `margin`.
+fn obstacle_rects(level: &Level, margin: f64) -> Vec<(i32, i32, [f64; 4])> {
+    let mut out = Vec::new();
+    for r in 0..level.height() as i32 {
+        for c in 0..level.width() as i32 {
+            let m = match level.get(Cell::new(c, r)) {
                 Some(Tile::Solid) => 0.0,
                 Some(Tile::Hazard) => margin,
                 _ => continue,
             };
-            let (x0, y0, x1, y1) = (
-                c as f64 - m,
-                r as f64 - m,
-                c as f64 + 1.0 + m,
-                r as f64 + 1.0 + m,
-            );
-            pieces.push(minkowski(&[p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1)], &s));
+            let (x, y) = (f64::from(c), f64::from(r));
+            out.push((c, r, [x - m, y - m, x + 1.0 + m, y + 1.0 + m]));
         }
     }
+    out
+}
+
+/// The oracle for a level: every solid cell (hazards grown by the margin)
+/// grown by the agent, inside the level's rectangle shrunk by the agent.
+fn level_oracle(level: &Level, agent: Agent, margin: f64, pad: f64) -> Oracle {
+    let s = shape(agent, pad);
+    let pieces = obstacle_rects(level, margin)
+        .into_iter()
+        .map(|(_, _, [x0, y0, x1, y1])| {
+            minkowski(&[p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1)], &s)
+        })
+        .collect();
     let ext = s.iter().map(|q| q.x).fold(f64::MIN, f64::max);
     let (w, h) = (level.width() as f64, level.height() as f64);
     Oracle {
@@ -309,27 +316,15 @@ fn assert_clear_of_level(level: &Level, agent: Agent, margin: f64, pts: &[Point]
             "{q:?} leaves the level"
         );
     }
+    let rects = obstacle_rects(level, margin);
     for w in pts.windows(2) {
-        for r in 0..level.height() {
-            for c in 0..level.width() {
-                let m = match level.get(Cell::new(c as i32, r as i32)) {
-                    Some(Tile::Solid) => 0.0,
-                    Some(Tile::Hazard) => margin,
-                    _ => continue,
-                };
-                let (x0, y0, x1, y1) = (
-                    c as f64 - m,
-                    r as f64 - m,
-                    c as f64 + 1.0 + m,
-                    r as f64 + 1.0 + m,
-                );
-                assert!(
-                    !hits_rect(agent, w[0], w[1], x0, y0, x1, y1),
-                    "segment {:?} -> {:?} hits cell {c},{r}\n{level}",
-                    w[0],
-                    w[1]
-                );
-            }
+        for &(c, r, [x0, y0, x1, y1]) in &rects {
+            assert!(
+                !hits_rect(agent, w[0], w[1], x0, y0, x1, y1),
+                "segment {:?} -> {:?} hits cell {c},{r}\n{level}",
+                w[0],
+                w[1]
+            );
         }
     }
 }
@@ -389,6 +384,30 @@ fn path_bends_around_a_wall_at_the_agents_corner() {
     assert_clear_of_level(&level, agent, 0.25, &path.points);
 }
 
+/// The route from `s` to `g` when the oracle and `space` agree on its
+/// length (to 1e-6), `None` when both say there is none; panics otherwise.
+fn agreed(
+    oracle: &Oracle,
+    space: &FreeSpace,
+    s: Point,
+    g: Point,
+    what: &str,
+) -> Option<platnav::fly::FlyPath> {
+    match (oracle.shortest(s, g), space.find_path(s, g)) {
+        (Some(l), Ok(path)) => {
+            assert!(
+                rel(path.length, l) < 1e-6,
+                "{what}: {s:?} -> {g:?}: {} vs oracle {l}: {:?}",
+                path.length,
+                path.points
+            );
+            Some(path)
+        }
+        (None, Err(FlyError::Unreachable { .. })) => None,
+        (want, got) => panic!("{what}: {s:?} -> {g:?}: oracle {want:?}, fly {got:?}"),
+    }
+}
+
 fn check_level_against_oracle(level: &Level, agent: Agent, seed: u64, queries: usize) -> usize {
     let opts = FlyOptions::default();
     let space = FreeSpace::from_level(level, agent, &opts).unwrap();
@@ -399,25 +418,11 @@ fn check_level_against_oracle(level: &Level, agent: Agent, seed: u64, queries: u
     for _ in 0..queries {
         let s = random_free_point(&oracle, &mut rng, w, h);
         let g = random_free_point(&oracle, &mut rng, w, h);
-        let want = oracle.shortest(s, g);
-        let got = space.find_path(s, g);
-        match (want, got) {
-            (Some(l), Ok(path)) => {
-                assert!(
-                    rel(path.length, l) < 1e-6,
-                    "seed {seed}: {s:?} -> {g:?}: {} vs oracle {l}\n{:?}\n{level}",
-                    path.length,
-                    path.points
-                );
-                assert_eq!(path.start(), s);
-                assert_eq!(path.goal(), g);
-                assert_clear_of_level(level, agent, opts.hazard_margin, &path.points);
-                found += 1;
-            }
-            (None, Err(FlyError::Unreachable { .. })) => {}
-            (want, got) => {
-                panic!("seed {seed}: {s:?} -> {g:?}: oracle {want:?}, fly {got:?}\n{level}")
-            }
+        if let Some(path) = agreed(&oracle, &space, s, g, &format!("seed {seed}\n{level}")) {
+            assert_eq!(path.start(), s);
+            assert_eq!(path.goal(), g);
+            assert_clear_of_level(level, agent, opts.hazard_margin, &path.points);
+            found += 1;
         }
     }
     found
@@ -528,41 +533,31 @@ fn polygon_areas_with_nested_holes_match_the_brute_force_oracle() {
         for _ in 0..12 {
             let s = random_free_point(&oracle, &mut rng, 30.0, 20.0);
             let g = random_free_point(&oracle, &mut rng, 30.0, 20.0);
-            match (oracle.shortest(s, g), space.find_path(s, g)) {
-                (Some(l), Ok(path)) => {
-                    assert!(
-                        rel(path.length, l) < 1e-6,
-                        "seed {seed}: {s:?} -> {g:?}: {} vs oracle {l}: {:?}",
-                        path.length,
-                        path.points
-                    );
-                    // The agent keeps its size off every outline edge.
-                    for w in path.points.windows(2) {
-                        for r in &rings {
-                            for i in 0..r.len() {
-                                let (a, b) = (r[i], r[(i + 1) % r.len()]);
-                                match agent {
-                                    Agent::Disc { radius } => assert!(
-                                        seg_seg_dist(w[0], w[1], a, b) >= radius,
-                                        "{w:?} too close to edge {a:?}-{b:?}"
-                                    ),
-                                    Agent::Box { .. } => {
-                                        // Exact: the box along w misses edge a-b iff w misses a-b grown by the box.
-                                        let grown = minkowski(&[a, b], &shape(agent, 0.0));
-                                        assert!(
-                                            !enters(&grown, w[0], w[1]),
-                                            "{w:?} box crosses edge {a:?}-{b:?}"
-                                        );
-                                    }
+            if let Some(path) = agreed(&oracle, &space, s, g, &format!("area seed {seed}")) {
+                // The agent keeps its size off every outline edge.
+                for w in path.points.windows(2) {
+                    for r in &rings {
+                        for i in 0..r.len() {
+                            let (a, b) = (r[i], r[(i + 1) % r.len()]);
+                            match agent {
+                                Agent::Disc { radius } => assert!(
+                                    seg_seg_dist(w[0], w[1], a, b) >= radius,
+                                    "{w:?} too close to edge {a:?}-{b:?}"
+                                ),
+                                Agent::Box { .. } => {
+                                    // Exact: the box along w misses edge a-b iff w misses a-b grown by the box.
+                                    let grown = minkowski(&[a, b], &shape(agent, 0.0));
+                                    assert!(
+                                        !enters(&grown, w[0], w[1]),
+                                        "{w:?} box crosses edge {a:?}-{b:?}"
+                                    );
                                 }
                             }
                         }
-                        assert!(inside_rings(&rings, w[0]) && inside_rings(&rings, w[1]));
                     }
-                    found += 1;
+                    assert!(inside_rings(&rings, w[0]) && inside_rings(&rings, w[1]));
                 }
-                (None, Err(FlyError::Unreachable { .. })) => {}
-                (want, got) => panic!("seed {seed}: {s:?} -> {g:?}: oracle {want:?}, fly {got:?}"),
+                found += 1;
             }
         }
     }
@@ -699,27 +694,18 @@ fn paths_stay_valid_and_optimal_across_runtime_obstacles() {
             for _ in 0..5 {
                 let a = random_free_point(&oracle, &mut rng, 20.0, 14.0);
                 let b = random_free_point(&oracle, &mut rng, 20.0, 14.0);
-                match (oracle.shortest(a, b), space.find_path(a, b)) {
-                    (Some(l), Ok(path)) => {
-                        assert!(
-                            rel(path.length, l) < 1e-6,
-                            "seed {seed} round {round}: {} vs {l}",
-                            path.length
-                        );
-                        assert_clear_of_level(&level, agent, opts.hazard_margin, &path.points);
-                        for w in path.points.windows(2) {
-                            for &(x0, y0, x1, y1) in &rects {
-                                assert!(
-                                    !hits_rect(agent, w[0], w[1], x0, y0, x1, y1),
-                                    "crosses a runtime obstacle"
-                                );
-                            }
+                if let Some(path) =
+                    agreed(&oracle, &space, a, b, &format!("seed {seed} round {round}"))
+                {
+                    assert_clear_of_level(&level, agent, opts.hazard_margin, &path.points);
+                    for w in path.points.windows(2) {
+                        for &(x0, y0, x1, y1) in &rects {
+                            assert!(
+                                !hits_rect(agent, w[0], w[1], x0, y0, x1, y1),
+                                "crosses a runtime obstacle"
+                            );
                         }
                     }
-                    (None, Err(FlyError::Unreachable { .. })) => {}
-                    (want, got) => panic!(
-                        "seed {seed} round {round}: {a:?} -> {b:?}: oracle {want:?}, fly {got:?}"
-                    ),
                 }
             }
         }
@@ -823,18 +809,9 @@ fn mask_paths_at_pixel_resolution_match_the_brute_force_oracle() {
         for _ in 0..10 {
             let s = random_free_point(&oracle, &mut rng, 22.0, 16.0);
             let g = random_free_point(&oracle, &mut rng, 22.0, 16.0);
-            match (oracle.shortest(s, g), space.find_path(s, g)) {
-                (Some(l), Ok(path)) => {
-                    assert!(
-                        rel(path.length, l) < 1e-6,
-                        "seed {seed}: {} vs {l}",
-                        path.length
-                    );
-                    assert_clear_of_level(&level, agent, opts.hazard_margin, &path.points);
-                    found += 1;
-                }
-                (None, Err(FlyError::Unreachable { .. })) => {}
-                (want, got) => panic!("seed {seed}: {s:?} -> {g:?}: oracle {want:?}, fly {got:?}"),
+            if let Some(path) = agreed(&oracle, &space, s, g, &format!("mask seed {seed}")) {
+                assert_clear_of_level(&level, agent, opts.hazard_margin, &path.points);
+                found += 1;
             }
         }
     }

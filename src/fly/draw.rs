@@ -57,27 +57,11 @@ pub fn draw_free_space(d: &mut dyn DebugDrawer, space: &FreeSpace, mesh: bool) {
 /// Draws a path: a thick line through its corners, a dot at each corner,
 /// rings at the start and goal.
 pub fn draw_fly_path(d: &mut dyn DebugDrawer, path: &FlyPath, width: f32) {
-    for w in path.points.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        d.line(
-            a.x as f32,
-            a.y as f32,
-            b.x as f32,
-            b.y as f32,
-            2.0 * width,
-            PATH_OUTLINE,
-        );
-    }
-    for w in path.points.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        d.line(
-            a.x as f32,
-            a.y as f32,
-            b.x as f32,
-            b.y as f32,
-            width,
-            FLY_PATH_COLOR,
-        );
+    for (w, color) in [(2.0 * width, PATH_OUTLINE), (width, FLY_PATH_COLOR)] {
+        for s in path.points.windows(2) {
+            let (a, b) = (s[0], s[1]);
+            d.line(a.x as f32, a.y as f32, b.x as f32, b.y as f32, w, color);
+        }
     }
     for p in &path.points {
         d.circle(p.x as f32, p.y as f32, 1.2 * width, FLY_PATH_COLOR);

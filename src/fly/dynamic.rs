@@ -299,26 +299,10 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
 }
 
 fn touched_cells(mesh: &Mesh, tris: &[u32]) -> Vec<usize> {
-    let g = &mesh.grid;
-    let mut cells = Vec::new();
-    for &t in tris {
-        let p = mesh.corners(t);
-        let lo = Point::new(
-            p[0].x.min(p[1].x).min(p[2].x) - EPS,
-            p[0].y.min(p[1].y).min(p[2].y) - EPS,
-        );
-        let hi = Point::new(
-            p[0].x.max(p[1].x).max(p[2].x) + EPS,
-            p[0].y.max(p[1].y).max(p[2].y) + EPS,
-        );
-        let (c0, r0) = g.cell_of(lo);
-        let (c1, r1) = g.cell_of(hi);
-        for r in r0..=r1 {
-            for c in c0..=c1 {
-                cells.push(r * g.cols + c);
-            }
-        }
-    }
+    let mut cells: Vec<usize> = tris
+        .iter()
+        .flat_map(|&t| mesh.grid.cells_under(mesh.corners(t)))
+        .collect();
     cells.sort_unstable();
     cells.dedup();
     cells

@@ -69,7 +69,8 @@ impl Grid {
         )
     }
 
-    fn insert(&mut self, t: u32, pts: [Point; 3]) {
+    /// The cells a triangle's bounding box (grown by [`EPS`]) meets.
+    pub fn cells_under(&self, pts: [Point; 3]) -> impl Iterator<Item = usize> + '_ {
         let lo = Point::new(
             pts[0].x.min(pts[1].x).min(pts[2].x) - EPS,
             pts[0].y.min(pts[1].y).min(pts[2].y) - EPS,
@@ -80,10 +81,13 @@ impl Grid {
         );
         let (c0, r0) = self.cell_of(lo);
         let (c1, r1) = self.cell_of(hi);
-        for r in r0..=r1 {
-            for c in c0..=c1 {
-                self.cells[r * self.cols + c].push(t);
-            }
+        (r0..=r1).flat_map(move |r| (c0..=c1).map(move |c| r * self.cols + c))
+    }
+
+    fn insert(&mut self, t: u32, pts: [Point; 3]) {
+        let cells: Vec<usize> = self.cells_under(pts).collect();
+        for c in cells {
+            self.cells[c].push(t);
         }
     }
 }

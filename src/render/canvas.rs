@@ -205,6 +205,17 @@ impl Canvas {
         })
     }
 
+    /// Fills a path, anti-aliased.
+    fn fill(&mut self, path: &tiny_skia::Path, color: Rgba) {
+        self.pixmap.fill_path(
+            path,
+            &paint(color, true),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+
     fn px(&self, x: f32, y: f32) -> (f32, f32) {
         (
             (x - self.origin.0) * self.scale,
@@ -258,26 +269,14 @@ impl DebugDrawer for Canvas {
         pb.line_to(p[2].0, p[2].1);
         pb.close();
         if let Some(path) = pb.finish() {
-            self.pixmap.fill_path(
-                &path,
-                &paint(color, true),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
+            self.fill(&path, color);
         }
     }
 
     fn circle(&mut self, x: f32, y: f32, radius: f32, color: Rgba) {
         let (cx, cy) = self.px(x, y);
         if let Some(path) = PathBuilder::from_circle(cx, cy, (radius * self.scale).max(0.5)) {
-            self.pixmap.fill_path(
-                &path,
-                &paint(color, true),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
+            self.fill(&path, color);
         }
     }
 }

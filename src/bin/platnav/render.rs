@@ -61,15 +61,8 @@ fn parse_agent(s: &str) -> Result<Agent, String> {
 }
 
 fn parse_point(s: &str) -> Result<Point, String> {
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| format!("{s:?} is not X,Y"))?;
-    let num = |v: &str| {
-        v.trim()
-            .parse::<f64>()
-            .map_err(|_| format!("{v:?} in {s:?} is not a number"))
-    };
-    Ok(Point::new(num(x)?, num(y)?))
+    let (x, y) = super::parse_pair(s, "X,Y", "a number")?;
+    Ok(Point::new(x, y))
 }
 
 /// `render --fly`: the level's tiles, the agent's free space and its mesh,
