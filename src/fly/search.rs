@@ -74,6 +74,8 @@ struct Scratch {
     best: Vec<f64>,
     stamp: Vec<u32>,
     epoch: u32,
+    /// Successors of the node being expanded, not yet in the open list.
+    pending: Vec<Node>,
     /// (root vertex, triangle) pairs already fully expanded from a root on
     /// their entry edge.
     seen_full: HashSet<(u32, u32)>,
@@ -147,6 +149,18 @@ impl Ctx<'_> {
     }
 
     fn push(&mut self, n: Node) {
+        self.s.pending.push(n);
+        self.generated += 1;
+    }
+
+    /// Moves the pending successors to the open list.
+    fn flush(&mut self) {
+        while let Some(n) = self.s.pending.pop() {
+            self.open(n);
+        }
+    }
+
+    fn open(&mut self, n: Node) {
         let f = if n.goal {
             n.g + n.root.dist(self.goal)
         } else {
@@ -159,7 +173,6 @@ impl Ctx<'_> {
             g: n.g,
             node: id,
         });
-        self.generated += 1;
     }
 
     /// A successor through edge `j` of triangle `t` (from `u` to `w` along
@@ -370,6 +383,7 @@ pub(crate) fn shortest_path(
         s.nodes.clear();
         s.open.clear();
         s.seen_full.clear();
+        s.pending.clear();
         s.epoch = s.epoch.wrapping_add(1);
         if s.epoch == 0 {
             s.stamp.iter_mut().for_each(|x| *x = 0);
@@ -398,6 +412,7 @@ pub(crate) fn shortest_path(
                 ctx.succ(t, i, u, w, start, NONE, 0.0, NONE);
             }
         }
+        ctx.flush();
         let mut expanded = 0u32;
         while let Some(Open { node, .. }) = ctx.s.open.pop() {
             let n = ctx.s.nodes[node as usize];
@@ -438,6 +453,24 @@ pub(crate) fn shortest_path(
                 return None;
             }
             ctx.expand(node);
+            // Intermediate pruning: a lone successor that keeps the root
+            // is expanded at once, without a trip through the open list
+            // (its f is no smaller, so nothing on the list comes first).
+            let mut cur = node;
+            while ctx.s.pending.len() == 1
+                && !ctx.s.pending[0].goal
+                && ctx.s.pending[0].root == ctx.s.nodes[cur as usize].root
+                && ctx.s.nodes.len() <= max_nodes
+            {
+                let Some(next) = ctx.s.pending.pop() else {
+                    break;
+                };
+                cur = ctx.s.nodes.len() as u32;
+                ctx.s.nodes.push(next);
+                expanded += 1;
+                ctx.expand(cur);
+            }
+            ctx.flush();
         }
         None
     })
