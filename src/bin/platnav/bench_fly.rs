@@ -218,6 +218,40 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
         ));
     }
 
+    // Removing the oldest of 17 obstacles: the 16 placed after it are
+    // undone and cut again.
+    let mut ids = Vec::new();
+    let mut crates = Vec::new();
+    for _ in 0..17 {
+        let (x, y) = (2.0 + rng.below(250) as f64, 2.0 + rng.below(250) as f64);
+        let o = Obstacle::Rect {
+            min: Point::new(x, y),
+            max: Point::new(x + 2.0, y + 2.0),
+        };
+        ids.push(space.add_obstacle(&o)?);
+        crates.push(o);
+    }
+    let mut oldest = Vec::new();
+    for _ in 0..if quick { 20 } else { 100 } {
+        let t = Instant::now();
+        space.remove_obstacle(ids.remove(0));
+        oldest.push(t.elapsed().as_secs_f64() * 1e6);
+        let o = crates.remove(0);
+        ids.push(space.add_obstacle(&o)?);
+        crates.push(o);
+    }
+    oldest.sort_by(f64::total_cmp);
+    rows.push(row(
+        "fly: oldest of 17 obstacles removed, 256 x 256 (p50 / max)",
+        format!(
+            "{:.1} / {:.1} us",
+            percentile(&oldest, 0.5),
+            percentile(&oldest, 1.0)
+        ),
+        "",
+        None,
+    ));
+
     mask_rows(rows)?;
     Ok(())
 }
