@@ -200,13 +200,21 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
     let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> =
         ConstrainedDelaunayTriangulation::new();
     let mut handle = HashMap::new();
+    // Points are finite and within MAX_COORD (checked when the obstacle
+    // was made), so spade takes them; should it refuse one, nothing has
+    // been changed yet and the obstacle cuts nothing.
     let mut vh = |cdt: &mut ConstrainedDelaunayTriangulation<Point2<f64>>, p: Point| {
-        *handle
-            .entry(key(p))
-            .or_insert_with(|| cdt.insert(Point2::new(p.x, p.y)).expect("finite point"))
+        if let Some(&h) = handle.get(&key(p)) {
+            return Some(h);
+        }
+        let h = cdt.insert(Point2::new(p.x, p.y)).ok()?;
+        handle.insert(key(p), h);
+        Some(h)
     };
     for &(a, b) in &outline {
-        let (ha, hb) = (vh(&mut cdt, a), vh(&mut cdt, b));
+        let (Some(ha), Some(hb)) = (vh(&mut cdt, a), vh(&mut cdt, b)) else {
+            return change;
+        };
         if ha != hb && cdt.can_add_constraint(ha, hb) {
             cdt.add_constraint(ha, hb);
         } else if ha != hb {
@@ -214,7 +222,13 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
         }
     }
     let n = piece.len();
-    let hs: Vec<_> = piece.iter().map(|&p| vh(&mut cdt, p)).collect();
+    let Some(hs) = piece
+        .iter()
+        .map(|&p| vh(&mut cdt, p))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return change;
+    };
     for k in 0..n {
         if hs[k] != hs[(k + 1) % n] {
             cdt.add_constraint_and_split(hs[k], hs[(k + 1) % n], |p| p);

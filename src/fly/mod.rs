@@ -401,6 +401,10 @@ impl FreeSpace {
         let piece = dynamic::grow(&outline, &self.agent.shape(self.pad));
         let change = dynamic::cut(&mut self.mesh, &piece);
         self.dirty_cells.extend_from_slice(change.cells());
+        if self.dirty_cells.len() > 4 * self.mesh.grid.cells.len().max(1024) {
+            self.dirty_cells.sort_unstable();
+            self.dirty_cells.dedup();
+        }
         let id = ObstacleId(self.next_id);
         self.next_id += 1;
         self.placed.push(Placed { id, piece, change });
