@@ -23,6 +23,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use macroquad::prelude::*;
+use platnav::fly::{
+    Agent, FlyFollower, FlyOptions, FreeSpace, Point, draw_fly_path, draw_free_space,
+};
 use platnav::render::{
     self, DebugDrawer, Layers, RenderOptions, Rgba, draw_body, draw_cell_outline, draw_links_from,
     draw_path, render_map,
@@ -219,6 +222,14 @@ impl DebugDrawer for Screen {
         let (px, py) = self.to_px(x, y);
         draw_circle(px, py, (radius * self.scale).max(1.0), color(c));
     }
+
+    fn fill_triangle(&mut self, pts: [(f32, f32); 3], c: Rgba) {
+        let [a, b, d] = pts.map(|(x, y)| {
+            let (px, py) = self.to_px(x, y);
+            vec2(px, py)
+        });
+        draw_triangle(a, b, d, color(c));
+    }
 }
 
 /// The tunable physics: the preset plus the knobs the keys turn.
@@ -342,11 +353,40 @@ impl World {
     }
 }
 
-/// The chase: a keyboard-driven player and three enemies with followers.
+/// The radius of the flying enemy (tiles) and its top speed (tiles/s).
+const BAT_RADIUS: f64 = 0.35;
+const BAT_SPEED: f64 = 4.5;
+
+/// A flying enemy: it ignores gravity and follows exact any-angle paths
+/// through the level's free space for its size.
+struct Bat {
+    space: FreeSpace,
+    pos: Point,
+    home: Point,
+    follower: FlyFollower,
+}
+
+impl Bat {
+    fn new(level: &Level) -> Option<Self> {
+        let space =
+            FreeSpace::from_level(level, Agent::disc(BAT_RADIUS), &FlyOptions::default()).ok()?;
+        let home = space.nearest_free(Point::new(level.width() as f64 / 2.0, 1.0))?;
+        Some(Self {
+            space,
+            pos: home,
+            home,
+            follower: FlyFollower::new(BAT_SPEED),
+        })
+    }
+}
+
+/// The chase: a keyboard-driven player, three walking enemies with
+/// followers and a flying one.
 struct Chase {
     player: Body,
     player_start: Cell,
     enemies: Vec<(Body, PathFollower, Cell)>,
+    bat: Option<Bat>,
     catches: u32,
     /// Random knocks (K), counted, and the enemies' deaths: how many the
     /// follower foretold (falling to death on the tick before).
@@ -376,6 +416,7 @@ impl Chase {
             player: Body::standing(player_start, p),
             player_start,
             enemies,
+            bat: Bat::new(map.level()),
             catches: 0,
             rng: SplitMix64::new(get_time().to_bits()),
             ticks: 0,
@@ -419,7 +460,22 @@ impl Chase {
             }
             caught |= (body.x - self.player.x).abs() < p.w && (body.y - self.player.y).abs() < p.h;
         }
+        if let Some(bat) = &mut self.bat {
+            let centre = Point::new(self.player.x, self.player.y - p.h / 2.0);
+            if let Ok(step) = bat.follower.step(&bat.space, bat.pos, centre, p.dt) {
+                bat.pos = Point::new(
+                    bat.pos.x + step.velocity.x * p.dt,
+                    bat.pos.y + step.velocity.y * p.dt,
+                );
+            }
+            caught |= (bat.pos.x - self.player.x).abs() < p.w / 2.0 + BAT_RADIUS
+                && (bat.pos.y - centre.y).abs() < p.h / 2.0 + BAT_RADIUS;
+        }
         if caught {
+            if let Some(bat) = &mut self.bat {
+                bat.pos = bat.home;
+                bat.follower = FlyFollower::new(BAT_SPEED);
+            }
             self.catches += 1;
             self.player = Body::standing(self.player_start, p);
             for (body, follower, home) in &mut self.enemies {
@@ -692,6 +748,16 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
                         _ => Rgba::rgb(255, 60, 60),
                     };
                     draw_body(&mut screen, body, physics, colour);
+                }
+                if let Some(bat) = &c.bat {
+                    if layers.nodes {
+                        draw_free_space(&mut screen, &bat.space, false);
+                    }
+                    if let (true, Some(path)) = (layers.path, bat.follower.path()) {
+                        draw_fly_path(&mut screen, path, 0.05);
+                    }
+                    let (x, y) = (bat.pos.x as f32, bat.pos.y as f32);
+                    screen.circle(x, y, BAT_RADIUS as f32, Rgba::rgb(190, 90, 255));
                 }
                 draw_body(&mut screen, &c.player, physics, Rgba::rgb(80, 200, 255));
             }

@@ -4,6 +4,8 @@
 mod analysis;
 mod build;
 mod classify;
+#[cfg(feature = "fly")]
+pub mod fly;
 mod follow;
 mod graph;
 #[cfg(feature = "serde")]

@@ -164,16 +164,23 @@ fn parse_jumps(s: &str) -> Result<JumpVariety, String> {
     JumpVariety::from_name(s).ok_or_else(|| format!("unknown jump set {s:?} (full or coarse)"))
 }
 
-fn parse_cell(s: &str) -> Result<Cell, String> {
-    let (c, r) = s
+/// Two numbers `A,B`; `form` names them in errors (`COL,ROW`), `kind` the
+/// number (`an integer`).
+fn parse_pair<T: std::str::FromStr>(s: &str, form: &str, kind: &str) -> Result<(T, T), String> {
+    let (a, b) = s
         .split_once(',')
-        .ok_or_else(|| format!("{s:?} is not COL,ROW"))?;
+        .ok_or_else(|| format!("{s:?} is not {form}"))?;
     let num = |v: &str| {
         v.trim()
-            .parse::<i32>()
-            .map_err(|_| format!("{v:?} in {s:?} is not an integer"))
+            .parse::<T>()
+            .map_err(|_| format!("{v:?} in {s:?} is not {kind}"))
     };
-    Ok(Cell::new(num(c)?, num(r)?))
+    Ok((num(a)?, num(b)?))
+}
+
+fn parse_cell(s: &str) -> Result<Cell, String> {
+    let (c, r) = parse_pair(s, "COL,ROW", "an integer")?;
+    Ok(Cell::new(c, r))
 }
 
 /// A one-line error for the user; the process exits with code 2.

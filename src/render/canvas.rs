@@ -205,6 +205,17 @@ impl Canvas {
         })
     }
 
+    /// Fills a path, anti-aliased.
+    fn fill(&mut self, path: &tiny_skia::Path, color: Rgba) {
+        self.pixmap.fill_path(
+            path,
+            &paint(color, true),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+
     fn px(&self, x: f32, y: f32) -> (f32, f32) {
         (
             (x - self.origin.0) * self.scale,
@@ -250,16 +261,22 @@ impl DebugDrawer for Canvas {
         }
     }
 
+    fn fill_triangle(&mut self, pts: [(f32, f32); 3], color: Rgba) {
+        let mut pb = PathBuilder::new();
+        let p = pts.map(|(x, y)| self.px(x, y));
+        pb.move_to(p[0].0, p[0].1);
+        pb.line_to(p[1].0, p[1].1);
+        pb.line_to(p[2].0, p[2].1);
+        pb.close();
+        if let Some(path) = pb.finish() {
+            self.fill(&path, color);
+        }
+    }
+
     fn circle(&mut self, x: f32, y: f32, radius: f32, color: Rgba) {
         let (cx, cy) = self.px(x, y);
         if let Some(path) = PathBuilder::from_circle(cx, cy, (radius * self.scale).max(0.5)) {
-            self.pixmap.fill_path(
-                &path,
-                &paint(color, true),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
+            self.fill(&path, color);
         }
     }
 }

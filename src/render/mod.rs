@@ -64,6 +64,14 @@ pub trait DebugDrawer {
     fn line(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, color: Rgba);
     /// A filled disc.
     fn circle(&mut self, x: f32, y: f32, radius: f32, color: Rgba);
+    /// A filled triangle. The default outlines it with thin lines, for
+    /// drawers that cannot fill one.
+    fn fill_triangle(&mut self, pts: [(f32, f32); 3], color: Rgba) {
+        for i in 0..3 {
+            let (a, b) = (pts[i], pts[(i + 1) % 3]);
+            self.line(a.0, a.1, b.0, b.1, 0.02, color);
+        }
+    }
 }
 
 /// Which layers [`draw_map`] draws, bottom to top.

@@ -18,11 +18,18 @@ mod knock;
 #[path = "../../../benches/naive.rs"]
 mod naive;
 
+/// The `fly` rows (free space, any-angle paths, the `polyanya` peer).
+#[path = "bench_fly.rs"]
+mod fly;
+
 #[derive(Args)]
 pub(crate) struct BenchArgs {
     /// Skip the 1024 x 1024 and 4096 x 256 levels and take fewer samples.
     #[arg(long)]
     quick: bool,
+    /// Only the `fly` rows (flying and top-down agents).
+    #[arg(long)]
+    fly: bool,
     /// The folder of the SMB levels (with their legend.json).
     #[arg(long, default_value = "levels/smb")]
     smb: PathBuf,
@@ -240,6 +247,11 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         cpu_model().unwrap_or_else(|| "unknown CPU".into()),
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
+
+    if args.fly {
+        fly::rows(&mut rows, args.quick)?;
+        return print(&rows, t_all);
+    }
 
     // SMB: build times, links per standing cell, query latency.
     let legend = VglcLegend::load(&args.smb.join("legend.json"))?;
@@ -574,9 +586,15 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         Some(spread < 2.0),
     ));
 
+    fly::rows(&mut rows, args.quick)?;
+    print(&rows, t_all)
+}
+
+/// Prints the table and the count of targets met.
+fn print(rows: &[Row], t_all: Instant) -> Result<(), CliError> {
     let w0 = rows.iter().map(|r| r.what.len()).max().unwrap_or(0);
     let w1 = rows.iter().map(|r| r.value.len()).max().unwrap_or(0);
-    for r in &rows {
+    for r in rows {
         let verdict = match r.pass {
             Some(true) => "PASS",
             Some(false) => "FAIL",

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use platnav::render::{Crop, Layers, RenderOptions, render_map};
+use platnav::fly::{Agent, FlyOptions, FreeSpace, Point, draw_fly_path, draw_free_space};
+use platnav::render::{Canvas, Crop, Layers, PATH_WIDTH, RenderOptions, draw_tiles, render_map};
 use platnav::{Cell, SearchOptions};
 
 use super::{CliError, MapArgs, build, parse_cell};
@@ -27,6 +28,78 @@ pub(crate) struct RenderArgs {
     /// Draw only cells C0..=C1, R0..=R1, as C0,R0,C1,R1.
     #[arg(long, value_parser = parse_crop, allow_hyphen_values = true)]
     crop: Option<Crop>,
+    /// Draw a flying agent's free space instead of the nav map: `box:W,H`
+    /// or `disc:R` (tiles).
+    #[arg(long, value_name = "AGENT", value_parser = parse_agent)]
+    fly: Option<Agent>,
+    /// With --fly: find and draw a flying path from X,Y to X,Y (tiles).
+    #[arg(long, num_args = 2, value_names = ["FROM", "TO"], value_parser = parse_point, allow_hyphen_values = true)]
+    fly_path: Vec<Point>,
+}
+
+fn parse_agent(s: &str) -> Result<Agent, String> {
+    let nums = |v: &str| -> Result<Vec<f64>, String> {
+        v.split(',')
+            .map(|x| {
+                x.trim()
+                    .parse::<f64>()
+                    .map_err(|_| format!("{x:?} in {s:?} is not a number"))
+            })
+            .collect()
+    };
+    match s.split_once(':') {
+        Some(("box", v)) => match nums(v)?[..] {
+            [w, h] => Ok(Agent::boxed(w, h)),
+            _ => Err(format!("{s:?} is not box:W,H")),
+        },
+        Some(("disc", v)) => match nums(v)?[..] {
+            [r] => Ok(Agent::disc(r)),
+            _ => Err(format!("{s:?} is not disc:R")),
+        },
+        _ => Err(format!("{s:?} is not box:W,H or disc:R")),
+    }
+}
+
+fn parse_point(s: &str) -> Result<Point, String> {
+    let (x, y) = super::parse_pair(s, "X,Y", "a number")?;
+    Ok(Point::new(x, y))
+}
+
+/// `render --fly`: the level's tiles, the agent's free space and its mesh,
+/// and a flying path.
+fn run_fly(args: &RenderArgs, agent: Agent) -> Result<(), CliError> {
+    let loaded = super::load_level(&args.map.level, &args.map.source)?;
+    let level = &loaded.level;
+    let space = FreeSpace::from_level(level, agent, &FlyOptions::default())?;
+    let path = match args.fly_path[..] {
+        [from, to] => Some(
+            space
+                .find_path(from, to)
+                .map_err(|e| CliError(format!("--fly-path: {e}")))?,
+        ),
+        _ => None,
+    };
+    let (w, h) = (level.width() as u32, level.height() as u32);
+    let mut canvas = Canvas::new(w, h, args.scale, Cell::new(0, 0))?;
+    draw_tiles(&mut canvas, level);
+    draw_free_space(&mut canvas, &space, true);
+    if let Some(p) = &path {
+        draw_fly_path(&mut canvas, p, PATH_WIDTH);
+    }
+    canvas.save_png(&args.output)?;
+    println!(
+        "{}: {} x {} px, {} triangles{}",
+        args.output.display(),
+        canvas.width(),
+        canvas.height(),
+        space.triangle_count(),
+        path.map_or(String::new(), |p| format!(
+            ", flying path of length {:.3} with {} corners",
+            p.length,
+            p.points.len().saturating_sub(2)
+        ))
+    );
+    Ok(())
 }
 
 fn parse_crop(s: &str) -> Result<Crop, String> {
@@ -58,6 +131,12 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
             "{}: render writes PNG images only: give the output file a .png name",
             args.output.display()
         )));
+    }
+    if let Some(agent) = args.fly {
+        return run_fly(args, agent);
+    }
+    if !args.fly_path.is_empty() {
+        return Err(CliError("--fly-path needs --fly AGENT".into()));
     }
     let layers = Layers::parse(&args.layers).map_err(|e| CliError(format!("--layers: {e}")))?;
     let (map, _) = build(&args.map)?;

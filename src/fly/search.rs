@@ -1,0 +1,477 @@
+//! Exact any-angle search on the mesh: Polyanya (Cui, Harabor and Grastien,
+//! "Compromise-free Pathfinding on a Navigation Mesh", IJCAI 2017).
+//!
+//! A search node is a *root* (the start or an obstacle corner the path
+//! bends at) and an *interval* of a triangle edge that every point of is
+//! visible from the root, together with the triangle beyond the interval.
+//! Expanding a node projects the interval across that triangle: the part of
+//! the far edges seen from the root keeps the root (observable
+//! successors), and the parts hidden behind an interval end that is an
+//! obstacle corner get that corner as their new root (non-observable
+//! successors). The f-value is the root's path length plus the exact
+//! shortest distance from the root through the interval to the goal, so the
+//! first time the goal is popped its path is a shortest one.
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashSet};
+
+use super::geom::{Point, cross, line_param};
+use super::mesh::{EPS, Mesh, NONE};
+
+/// One search node.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    /// The root: where the path last bent (or the start).
+    root: Point,
+    /// The root's vertex id, [`NONE`] for the start.
+    root_v: u32,
+    /// Interval end on the side of the edge's first vertex (the cone is to
+    /// the right of the ray root -> `a`).
+    a: Point,
+    /// Interval end on the side of the edge's second vertex.
+    b: Point,
+    /// The triangle beyond the interval, and the index of the edge the
+    /// interval lies on in it.
+    tri: u32,
+    edge: u8,
+    /// Length of the path from the start to the root.
+    g: f64,
+    /// Node this one came from (for the path).
+    parent: u32,
+    /// A goal node: popped means done.
+    goal: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Open {
+    f: f64,
+    g: f64,
+    node: u32,
+}
+
+impl Eq for Open {}
+
+impl Ord for Open {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Min-heap on f; ties prefer the larger g (deeper node).
+        o.f.total_cmp(&self.f).then(self.g.total_cmp(&o.g))
+    }
+}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// Per-thread search memory, reused across queries.
+#[derive(Default)]
+struct Scratch {
+    nodes: Vec<Node>,
+    open: BinaryHeap<Open>,
+    /// Best g per root vertex, valid where `stamp` equals `epoch`.
+    best: Vec<f64>,
+    stamp: Vec<u32>,
+    epoch: u32,
+    /// Successors of the node being expanded, not yet in the open list.
+    pending: Vec<Node>,
+    /// (root vertex, triangle) pairs already fully expanded from a root on
+    /// their entry edge.
+    seen_full: HashSet<(u32, u32)>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// What a search found.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    /// Start, bends, goal.
+    pub points: Vec<Point>,
+    /// Length of the path.
+    pub length: f64,
+    /// Nodes expanded.
+    pub expanded: u32,
+}
+
+/// The shortest distance from `r` through segment `a`-`b` to `g` (the
+/// f-value's heuristic part), mirroring `g` across the segment's line when
+/// it lies on the root's side.
+fn h_value(r: Point, a: Point, b: Point, g: Point) -> f64 {
+    let side_r = cross(a, b, r);
+    let side_g = cross(a, b, g);
+    let g = if side_r * side_g > 0.0 {
+        // Mirror g across the line a-b.
+        let d = b.sub(a);
+        let l2 = d.dot(d);
+        if l2 == 0.0 {
+            g
+        } else {
+            let t = g.sub(a).dot(d) / l2;
+            let foot = a.add(d.scale(t));
+            foot.scale(2.0).sub(g)
+        }
+    } else {
+        g
+    };
+    if a == b {
+        return r.dist(a) + a.dist(g);
+    }
+    if cross(r, a, g) <= 0.0 && cross(r, b, g) >= 0.0 {
+        r.dist(g)
+    } else {
+        (r.dist(a) + a.dist(g)).min(r.dist(b) + b.dist(g))
+    }
+}
+
+struct Ctx<'a> {
+    mesh: &'a Mesh,
+    goal: Point,
+    goal_tris: &'a [u32],
+    s: &'a mut Scratch,
+    generated: u32,
+}
+
+impl Ctx<'_> {
+    fn best_ok(&mut self, v: u32, g: f64) -> bool {
+        let s = &mut *self.s;
+        let i = v as usize;
+        if s.stamp[i] == s.epoch && g > s.best[i] + 1e-9 {
+            return false;
+        }
+        if s.stamp[i] != s.epoch || g < s.best[i] {
+            s.stamp[i] = s.epoch;
+            s.best[i] = g;
+        }
+        true
+    }
+
+    fn push(&mut self, n: Node) {
+        self.s.pending.push(n);
+        self.generated += 1;
+    }
+
+    /// Moves the pending successors to the open list.
+    fn flush(&mut self) {
+        while let Some(n) = self.s.pending.pop() {
+            self.open(n);
+        }
+    }
+
+    fn open(&mut self, n: Node) {
+        let f = if n.goal {
+            n.g + n.root.dist(self.goal)
+        } else {
+            n.g + h_value(n.root, n.a, n.b, self.goal)
+        };
+        let id = self.s.nodes.len() as u32;
+        self.s.nodes.push(n);
+        self.s.open.push(Open {
+            f,
+            g: n.g,
+            node: id,
+        });
+    }
+
+    /// A successor through edge `j` of triangle `t` (from `u` to `w` along
+    /// the edge's own direction), with root `root`.
+    #[allow(clippy::too_many_arguments)]
+    fn succ(
+        &mut self,
+        t: u32,
+        j: usize,
+        u: Point,
+        w: Point,
+        root: Point,
+        root_v: u32,
+        g: f64,
+        parent: u32,
+    ) {
+        let m = self.mesh;
+        let q = m.nbr[t as usize][j];
+        if q == NONE {
+            return;
+        }
+        // A dead end (one way in) that does not hold the goal leads nowhere.
+        let qn = m.nbr[q as usize];
+        let ways = qn.iter().filter(|&&x| x != NONE).count();
+        if ways == 1 && !self.goal_tris.contains(&q) {
+            return;
+        }
+        let Some(k) = qn.iter().position(|&x| x == t) else {
+            return;
+        };
+        // In q the edge runs the other way: its first vertex is our `w` end.
+        self.push(Node {
+            root,
+            root_v,
+            a: w,
+            b: u,
+            tri: q,
+            edge: k as u8,
+            g,
+            parent,
+            goal: false,
+        });
+    }
+
+    fn expand(&mut self, id: u32) {
+        let n = self.s.nodes[id as usize];
+        let m = self.mesh;
+        let t = n.tri;
+        let k = n.edge as usize;
+        let tv = m.tris[t as usize];
+        let p = m.corners(t);
+        let (pk, pk1, o) = (p[k], p[(k + 1) % 3], p[(k + 2) % 3]);
+        let (vk, vk1) = (tv[k], tv[(k + 1) % 3]);
+        let r = n.root;
+
+        // The goal in this triangle: reach it straight or around an end.
+        if self.goal_tris.contains(&t) {
+            let gl = self.goal;
+            let seen = n.a == n.b && cross(r, n.a, gl).abs() <= EPS * r.dist(gl).max(1.0)
+                || cross(r, n.a, gl) <= EPS && cross(r, n.b, gl) >= -EPS;
+            let degenerate = cross(pk, pk1, r).abs() <= EPS * pk.dist(pk1).max(1.0);
+            if seen || degenerate {
+                self.push(Node {
+                    goal: true,
+                    parent: id,
+                    ..n
+                });
+            } else if cross(r, n.a, gl) > 0.0 {
+                if n.a == pk && m.corner[vk as usize] && self.best_ok(vk, n.g + r.dist(pk)) {
+                    self.push(Node {
+                        goal: true,
+                        parent: id,
+                        root: pk,
+                        root_v: vk,
+                        g: n.g + r.dist(pk),
+                        ..n
+                    });
+                }
+            } else if n.b == pk1 && m.corner[vk1 as usize] && self.best_ok(vk1, n.g + r.dist(pk1)) {
+                self.push(Node {
+                    goal: true,
+                    parent: id,
+                    root: pk1,
+                    root_v: vk1,
+                    g: n.g + r.dist(pk1),
+                    ..n
+                });
+            }
+        }
+
+        // The chain of far edges: edge k+1 (pk1 -> o) and edge k+2 (o -> pk).
+        let e1 = (k + 1) % 3;
+        let e2 = (k + 2) % 3;
+
+        // A root on the entry edge's line sees the whole triangle.
+        if cross(pk, pk1, r).abs() <= EPS * pk.dist(pk1).max(1.0) {
+            if n.root_v != NONE && !self.s.seen_full.insert((n.root_v, t)) {
+                return;
+            }
+            self.succ(t, e1, pk1, o, r, n.root_v, n.g, id);
+            self.succ(t, e2, o, pk, r, n.root_v, n.g, id);
+            return;
+        }
+
+        // Where the rays root->b and root->a leave the triangle, as a
+        // position along the chain: 0..1 on edge 1, 1..2 on edge 2.
+        let along = |end: Point| -> f64 {
+            let side = cross(r, end, o);
+            if side.abs() <= EPS * r.dist(o).max(1.0) {
+                return 1.0;
+            }
+            // o left of the ray (side > 0): the ray leaves through edge 1.
+            if side > 0.0 {
+                let t = line_param(r, end, pk1, o).unwrap_or(1.0).clamp(0.0, 1.0);
+                snap01(t)
+            } else {
+                let t = line_param(r, end, o, pk).unwrap_or(0.0).clamp(0.0, 1.0);
+                1.0 + snap01(t)
+            }
+        };
+        let mut xb = along(n.b);
+        let mut xa = along(n.a);
+        if xa < xb {
+            // Numerical trouble on a sliver interval: treat it as a ray.
+            let mid = (xa + xb) / 2.0;
+            xa = mid;
+            xb = mid;
+        }
+        let point_at = |x: f64| -> Point {
+            if x <= 0.0 {
+                pk1
+            } else if x < 1.0 {
+                pk1.add(o.sub(pk1).scale(x))
+            } else if x == 1.0 {
+                o
+            } else if x < 2.0 {
+                o.add(pk.sub(o).scale(x - 1.0))
+            } else {
+                pk
+            }
+        };
+        // Emits the chain stretch [x0, x1] as successors.
+        let emit = |ctx: &mut Self, x0: f64, x1: f64, root: Point, root_v: u32, g: f64| {
+            if x0 < 1.0 {
+                let hi = x1.min(1.0);
+                if hi > x0 || (hi == x0 && x1 < 1.0) {
+                    ctx.succ(t, e1, point_at(x0), point_at(hi), root, root_v, g, id);
+                }
+            }
+            if x1 > 1.0 {
+                let lo = x0.max(1.0);
+                if x1 > lo || (x1 == lo && x0 > 1.0) {
+                    ctx.succ(t, e2, point_at(lo), point_at(x1), root, root_v, g, id);
+                }
+            }
+        };
+        emit(self, xb, xa, r, n.root_v, n.g);
+        // Behind b (when b is a corner vertex): from pk1 to xb.
+        if n.b == pk1 && m.corner[vk1 as usize] && xb > 0.0 {
+            let g = n.g + r.dist(pk1);
+            if self.best_ok(vk1, g) {
+                emit(self, 0.0, xb, pk1, vk1, g);
+            }
+        }
+        // Behind a (when a is a corner vertex): from xa to pk.
+        if n.a == pk && m.corner[vk as usize] && xa < 2.0 {
+            let g = n.g + r.dist(pk);
+            if self.best_ok(vk, g) {
+                emit(self, xa, 2.0, pk, vk, g);
+            }
+        }
+    }
+}
+
+/// Snaps a parameter within rounding of 0 or 1 to it.
+fn snap01(t: f64) -> f64 {
+    if t < 1e-12 {
+        0.0
+    } else if t > 1.0 - 1e-12 {
+        1.0
+    } else {
+        t
+    }
+}
+
+/// The shortest path from `start` to `goal`, both free points of `mesh`.
+pub(crate) fn shortest_path(
+    mesh: &Mesh,
+    start: Point,
+    goal: Point,
+    max_nodes: usize,
+) -> Option<Found> {
+    let start_tris = mesh.locate_all(start);
+    let goal_tris = mesh.locate_all(goal);
+    if start_tris.is_empty() || goal_tris.is_empty() {
+        return None;
+    }
+    if start_tris.iter().any(|t| goal_tris.contains(t)) {
+        return Some(Found {
+            points: vec![start, goal],
+            length: start.dist(goal),
+            expanded: 0,
+        });
+    }
+    SCRATCH.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let s = &mut *guard;
+        s.nodes.clear();
+        s.open.clear();
+        s.seen_full.clear();
+        s.pending.clear();
+        s.epoch = s.epoch.wrapping_add(1);
+        if s.epoch == 0 {
+            s.stamp.iter_mut().for_each(|x| *x = 0);
+            s.epoch = 1;
+        }
+        if s.best.len() < mesh.pts.len() {
+            s.best.resize(mesh.pts.len(), 0.0);
+            s.stamp.resize(mesh.pts.len(), 0);
+        }
+        let mut ctx = Ctx {
+            mesh,
+            goal,
+            goal_tris: &goal_tris,
+            s,
+            generated: 0,
+        };
+        // Initial nodes: every edge of every triangle holding the start,
+        // except edges the start lies on (their far side holds it too).
+        for &t in &start_tris {
+            let p = mesh.corners(t);
+            for i in 0..3 {
+                let (u, w) = (p[i], p[(i + 1) % 3]);
+                if cross(u, w, start).abs() <= EPS * u.dist(w).max(1.0) {
+                    continue;
+                }
+                ctx.succ(t, i, u, w, start, NONE, 0.0, NONE);
+            }
+        }
+        ctx.flush();
+        let mut expanded = 0u32;
+        while let Some(Open { node, .. }) = ctx.s.open.pop() {
+            let n = ctx.s.nodes[node as usize];
+            if n.goal {
+                let mut points = vec![goal];
+                let mut cur = node;
+                let mut last = n.root;
+                points.push(last);
+                while cur != NONE {
+                    let c = ctx.s.nodes[cur as usize];
+                    if c.root != last {
+                        points.push(c.root);
+                        last = c.root;
+                    }
+                    cur = c.parent;
+                }
+                if *points.last()? != start {
+                    points.push(start);
+                }
+                points.reverse();
+                points.dedup();
+                let length = points.windows(2).map(|w| w[0].dist(w[1])).sum();
+                return Some(Found {
+                    points,
+                    length,
+                    expanded,
+                });
+            }
+            // A node whose root was reached more cheaply since is stale.
+            if n.root_v != NONE {
+                let i = n.root_v as usize;
+                if ctx.s.stamp[i] == ctx.s.epoch && n.g > ctx.s.best[i] + 1e-9 {
+                    continue;
+                }
+            }
+            expanded += 1;
+            if ctx.s.nodes.len() > max_nodes {
+                return None;
+            }
+            ctx.expand(node);
+            // Intermediate pruning: a lone successor that keeps the root
+            // is expanded at once, without a trip through the open list
+            // (its f is no smaller, so nothing on the list comes first).
+            let mut cur = node;
+            while ctx.s.pending.len() == 1
+                && !ctx.s.pending[0].goal
+                && ctx.s.pending[0].root == ctx.s.nodes[cur as usize].root
+                && ctx.s.nodes.len() <= max_nodes
+            {
+                let Some(next) = ctx.s.pending.pop() else {
+                    break;
+                };
+                cur = ctx.s.nodes.len() as u32;
+                ctx.s.nodes.push(next);
+                expanded += 1;
+                ctx.expand(cur);
+            }
+            ctx.flush();
+        }
+        None
+    })
+}
