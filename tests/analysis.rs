@@ -219,7 +219,8 @@ fn sweep_writes_one_csv_row_per_level_and_value_and_a_png_chart() {
             "jump_height",
             "completable",
             "reachable_fraction",
-            "traps"
+            "traps",
+            "error"
         ]
     );
     assert_eq!(rows.len(), 1 + 3);
@@ -230,6 +231,7 @@ fn sweep_writes_one_csv_row_per_level_and_value_and_a_png_chart() {
         let f: f64 = row[3].parse().unwrap();
         assert!((0.0..=1.0).contains(&f));
         row[4].parse::<usize>().unwrap();
+        assert_eq!(row[5], "", "no point failed");
     }
     // The preset's jump finishes 1-1.
     assert_eq!(rows[3][2], "true");
@@ -270,6 +272,7 @@ fn bad_sweep_parameters_are_one_line_errors_with_exit_code_2() {
         "jump_hieght=1:2:0.5",
         "jump_height=3:1:0.5",
         "jump_height=1:2:0",
+        // The only point is invalid: nothing useful, so an error.
         "jump_height=40",
     ] {
         let out = platnav(&["sweep", "levels/trap.txt", "--param", bad]);
@@ -277,4 +280,50 @@ fn bad_sweep_parameters_are_one_line_errors_with_exit_code_2() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(!err.contains("panicked"), "{err}");
     }
+}
+
+#[test]
+fn a_sweep_goes_on_past_points_that_fail_and_reports_them_in_their_rows() {
+    // Gravity 0 once aborted the process; every point now gives a row.
+    let out = platnav(&["sweep", "levels/demo.txt", "--param", "gravity=0:100:10"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1 + 11, "{text}");
+    assert!(text.lines().skip(1).all(|l| l.ends_with(',')), "{text}");
+    // 300 air jumps fail validation: that row carries the error, the others
+    // are evaluated, and the sweep exits 0 with a warning.
+    let dir = std::env::temp_dir().join(format!("platnav-sweep-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("c.png");
+    let out = platnav(&[
+        "sweep",
+        "levels/demo.txt",
+        "--param",
+        "air_jumps=0:300:150",
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    assert!(rows[1].starts_with("demo,0,") && rows[1].ends_with(','));
+    assert!(rows[2].starts_with("demo,150,") && rows[2].ends_with(','));
+    assert!(
+        rows[3].starts_with("demo,300,,,,") && rows[3].contains("air_jumps"),
+        "{}",
+        rows[3]
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("1 of 3 points failed"), "{err}");
+    assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

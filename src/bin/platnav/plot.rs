@@ -17,17 +17,30 @@ fn err(e: impl std::fmt::Display) -> CliError {
     CliError(format!("plot: {e}"))
 }
 
+/// Per grid point: levels completable, the mean reachable fraction of the
+/// levels evaluated, and levels whose evaluation failed.
+pub(crate) struct Tally<'a> {
+    pub done: &'a [usize],
+    pub reach: &'a [f64],
+    pub failed: &'a [usize],
+}
+
 /// One parameter: completable levels (as a fraction of `n`) and mean
-/// reachable fraction per value. Two: a heat map of completable levels.
+/// reachable fraction per value, with failed points marked. Two: a heat
+/// map of completable levels, failed points counted in their cells.
 pub(crate) fn draw(
     path: &FsPath,
     params: &[Param],
     grid: &[Vec<f64>],
-    done: &[usize],
-    reach: &[f64],
+    tally: &Tally<'_>,
     n: usize,
     base: &Physics,
 ) -> Result<(), CliError> {
+    let Tally {
+        done,
+        reach,
+        failed,
+    } = *tally;
     plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
         .map_err(|_| err("the embedded font is invalid"))?;
     let root = BitMapBackend::new(path, (960, 600)).into_drawing_area();
@@ -62,13 +75,16 @@ pub(crate) fn draw(
                 .axis_desc_style(("sans-serif", 18))
                 .draw()
                 .map_err(err)?;
-            let completable: Vec<(f64, f64)> = grid
-                .iter()
-                .zip(done)
-                .map(|(pt, &d)| (pt[0], d as f64 / n.max(1) as f64))
+            // Points where every level failed have no figures to draw.
+            let evaluated = |g: usize| failed[g] < n;
+            let completable: Vec<(f64, f64)> = (0..grid.len())
+                .filter(|&g| evaluated(g))
+                .map(|g| (grid[g][0], done[g] as f64 / n.max(1) as f64))
                 .collect();
-            let reachable: Vec<(f64, f64)> =
-                grid.iter().zip(reach).map(|(pt, &r)| (pt[0], r)).collect();
+            let reachable: Vec<(f64, f64)> = (0..grid.len())
+                .filter(|&g| evaluated(g))
+                .map(|g| (grid[g][0], reach[g]))
+                .collect();
             for (series, color, label) in [
                 (completable, BLUE, format!("completable levels (of {n})")),
                 (
@@ -91,6 +107,26 @@ pub(crate) fn draw(
                             .map(|pt| Circle::new(pt, 4, color.filled())),
                     )
                     .map_err(err)?;
+            }
+            // Points where some level failed: a cross on the axis, with
+            // the count of failed levels in the legend.
+            let failures: Vec<(f64, f64)> = grid
+                .iter()
+                .zip(failed)
+                .filter(|&(_, &f)| f > 0)
+                .map(|(pt, _)| (pt[0], 0.0))
+                .collect();
+            if !failures.is_empty() {
+                let total: usize = failed.iter().sum();
+                chart
+                    .draw_series(
+                        failures
+                            .into_iter()
+                            .map(|pt| Cross::new(pt, 7, BLACK.stroke_width(2))),
+                    )
+                    .map_err(err)?
+                    .label(format!("failed: {total} level points (error in the CSV)"))
+                    .legend(|(x, y)| Cross::new((x + 12, y), 6, BLACK.stroke_width(2)));
             }
             let base_x = p.get(base);
             if (x0..=x1).contains(&base_x) {
@@ -127,7 +163,7 @@ pub(crate) fn draw(
             let mut chart = ChartBuilder::on(&root)
                 .caption(
                     format!(
-                        "{n} {}: completable levels by {px} and {py} (dark: all)",
+                        "{n} {}: completable levels by {px} and {py} (dark: all; grey: failed)",
                         levels(n)
                     ),
                     ("sans-serif", 24),
@@ -147,23 +183,35 @@ pub(crate) fn draw(
                 .draw()
                 .map_err(err)?;
             chart
-                .draw_series(grid.iter().zip(done).map(|(pt, &d)| {
+                .draw_series(grid.iter().zip(done).zip(failed).map(|((pt, &d), &x)| {
                     let f = d as f64 / n.max(1) as f64;
                     let shade = (255.0 * (1.0 - f)) as u8;
+                    // Every level failed here: grey, not "none completable".
+                    let color = if x == n {
+                        RGBColor(190, 190, 190)
+                    } else {
+                        RGBColor(shade, shade, 255)
+                    };
                     Rectangle::new(
                         [
                             (pt[0] - sx / 2.0, pt[1] - sy / 2.0),
                             (pt[0] + sx / 2.0, pt[1] + sy / 2.0),
                         ],
-                        RGBColor(shade, shade, 255).filled(),
+                        color.filled(),
                     )
                 }))
                 .map_err(err)?;
             chart
-                .draw_series(grid.iter().zip(done).map(|(pt, &d)| {
+                .draw_series(grid.iter().zip(done).zip(failed).map(|((pt, &d), &x)| {
                     let color = if 2 * d > n { WHITE } else { BLACK };
+                    // Failed levels follow the count: "3, 2 failed".
+                    let text = if x > 0 {
+                        format!("{d}, {x} failed")
+                    } else {
+                        d.to_string()
+                    };
                     Text::new(
-                        d.to_string(),
+                        text,
                         (pt[0], pt[1]),
                         ("sans-serif", 18)
                             .into_font()

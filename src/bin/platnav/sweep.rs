@@ -47,7 +47,18 @@ pub(crate) struct Range {
     step: Option<f64>,
 }
 
+/// The most (level, grid point) evaluations one sweep runs.
+const MAX_POINTS: usize = 1_000_000;
+
 impl Range {
+    /// How many values [`Range::values`] gives, without making them.
+    fn values_len(&self) -> usize {
+        match self.step {
+            None => 1,
+            Some(step) => ((self.hi - self.lo) / step + 1e-9).floor() as usize + 1,
+        }
+    }
+
     fn values(&self) -> Vec<f64> {
         match self.step {
             None => vec![self.lo],
@@ -167,8 +178,18 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
         return Err(CliError("--plot draws one or two parameters".into()));
     }
     let (base, levels) = load(args)?;
-    // The grid: every combination of the parameter values, validated up
-    // front so that a bad corner fails before hours of work.
+    // The grid: every combination of the parameter values.
+    let points: f64 = args
+        .params
+        .iter()
+        .map(|r| r.values_len() as f64)
+        .product::<f64>()
+        * levels.len() as f64;
+    if points > MAX_POINTS as f64 {
+        return Err(CliError(format!(
+            "the grid has {points} level points, over the {MAX_POINTS} a sweep takes"
+        )));
+    }
     let mut grid: Vec<Vec<f64>> = vec![Vec::new()];
     for r in &args.params {
         grid = grid
@@ -188,55 +209,125 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
             .zip(point)
             .fold(base.clone(), |p, (r, &v)| r.param.apply(&p, v))
     };
-    for point in &grid {
-        physics_at(point)
-            .validate()
-            .map_err(|e| CliError(format!("at {}: {e}", describe(&args.params, point))))?;
-    }
     let jobs: Vec<(usize, usize)> = (0..levels.len())
         .flat_map(|l| (0..grid.len()).map(move |g| (l, g)))
         .collect();
     let bar = progress(jobs.len());
-    let results: Vec<Result<Evaluation, CliError>> = jobs
+    // A point that fails (invalid physics, or anything else) is reported in
+    // its row and the sweep goes on: one bad corner of a grid must not
+    // lose hours of other points.
+    let results: Vec<Result<Evaluation, String>> = jobs
         .par_iter()
         .map(|&(l, g)| {
-            let r = evaluate(&levels[l].1, &physics_at(&grid[g]), &levels[l].2)
-                .map_err(|e| CliError(format!("{}: {e}", levels[l].0)));
+            let r = evaluate_point(&levels[l].1, &physics_at(&grid[g]), &levels[l].2);
             bar.inc(1);
             r
         })
         .collect();
     bar.finish_and_clear();
-    let results = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // Nothing useful came out: an error, and nothing written.
+    if let Some(Err(first)) = results.first()
+        && results.iter().all(Result::is_err)
+    {
+        return Err(CliError(format!(
+            "every point failed, the first ({} at {}): {first}",
+            levels[jobs[0].0].0,
+            describe(&args.params, &grid[jobs[0].1])
+        )));
+    }
     let mut csv = String::from("level");
     for r in &args.params {
         csv += &format!(",{}", r.param);
     }
-    csv += ",completable,reachable_fraction,traps\n";
+    csv += ",completable,reachable_fraction,traps,error\n";
     for (&(l, g), e) in jobs.iter().zip(&results) {
-        csv += &levels[l].0;
+        csv += &csv_field(&levels[l].0);
         for v in &grid[g] {
             csv += &format!(",{v}");
         }
-        csv += &format!(
-            ",{},{:.4},{}\n",
-            e.completable, e.reachable_fraction, e.traps
-        );
+        match e {
+            Ok(e) => {
+                csv += &format!(
+                    ",{},{:.4},{},\n",
+                    e.completable, e.reachable_fraction, e.traps
+                );
+            }
+            Err(msg) => csv += &format!(",,,,{}\n", csv_field(msg)),
+        }
     }
     write_output(args, &csv)?;
+    let failed_points: Vec<String> = jobs
+        .iter()
+        .zip(&results)
+        .filter(|(_, r)| r.is_err())
+        .map(|(&(l, g), _)| format!("{} at {}", levels[l].0, describe(&args.params, &grid[g])))
+        .collect();
+    if let Some(first) = failed_points.first() {
+        eprintln!(
+            "platnav: {} of {} points failed (their rows have an error), the first: {first}",
+            failed_points.len(),
+            jobs.len()
+        );
+    }
     if let Some(path) = &args.plot {
-        // Per grid point: completable levels and mean reachable fraction.
+        // Per grid point: completable levels, mean reachable fraction of
+        // the levels evaluated, and levels that failed.
         let n = levels.len();
         let mut done = vec![0usize; grid.len()];
         let mut reach = vec![0.0f64; grid.len()];
+        let mut failed = vec![0usize; grid.len()];
         for (&(_, g), e) in jobs.iter().zip(&results) {
-            done[g] += usize::from(e.completable);
-            reach[g] += e.reachable_fraction / n as f64;
+            match e {
+                Ok(e) => {
+                    done[g] += usize::from(e.completable);
+                    reach[g] += e.reachable_fraction;
+                }
+                Err(_) => failed[g] += 1,
+            }
+        }
+        for (r, &f) in reach.iter_mut().zip(&failed) {
+            *r /= n.saturating_sub(f).max(1) as f64;
         }
         let names: Vec<Param> = args.params.iter().map(|r| r.param).collect();
-        super::plot::draw(path, &names, &grid, &done, &reach, n, &base)?;
+        super::plot::draw(
+            path,
+            &names,
+            &grid,
+            &super::plot::Tally {
+                done: &done,
+                reach: &reach,
+                failed: &failed,
+            },
+            n,
+            &base,
+        )?;
     }
     Ok(())
+}
+
+/// One grid point of one level: its evaluation, or why there is none (the
+/// physics fails validation, or, defensively, the evaluation panicked).
+fn evaluate_point(
+    level: &Level,
+    physics: &Physics,
+    endpoints: &Endpoints,
+) -> Result<Evaluation, String> {
+    physics.validate().map_err(|e| e.to_string())?;
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        evaluate(level, physics, endpoints)
+    })) {
+        Ok(r) => r.map_err(|e| e.to_string()),
+        Err(_) => Err("internal error: the evaluation panicked".into()),
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\"").replace(['\n', '\r'], " "))
+    } else {
+        s.to_string()
+    }
 }
 
 fn describe(params: &[Range], point: &[f64]) -> String {
@@ -297,36 +388,57 @@ fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
     }
     let (lo, hi) = (brackets[0].0, brackets[brackets.len() - 1].1);
     let bar = progress(levels.len());
-    let results: Vec<Result<Least, CliError>> = levels
+    // A level whose bisection fails is reported in its row; the others go
+    // on.
+    let results: Vec<Result<Least, String>> = levels
         .par_iter()
-        .map(|(name, level, endpoints)| {
-            let mut r = Err(CliError("no bracket".into()));
-            for &b in &brackets {
-                r = least_value(level, &base, param, b, tol, endpoints)
-                    .map_err(|e| CliError(format!("{name}: {e}")));
-                if !matches!(r, Ok(Least::Above(_))) {
-                    break;
+        .map(|(_, level, endpoints)| {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut r = Err("no bracket".to_string());
+                for &b in &brackets {
+                    r = least_value(level, &base, param, b, tol, endpoints)
+                        .map_err(|e| e.to_string());
+                    if !matches!(r, Ok(Least::Above(_))) {
+                        break;
+                    }
                 }
-            }
+                r
+            }))
+            .unwrap_or_else(|_| Err("internal error: the bisection panicked".into()));
             bar.inc(1);
             r
         })
         .collect();
     bar.finish_and_clear();
-    let results = results.into_iter().collect::<Result<Vec<_>, _>>()?;
     let current = param.get(&base);
     let mut table = format!(
         "least {param} to finish each level (searched {lo}..{hi}, bisection to {tol}; base {current:.2})\n\n| level | least {param} | vs base |\n| --- | ---: | ---: |\n"
     );
-    let mut csv = format!("level,least_{param},bound\n");
+    let mut csv = format!("level,least_{param},bound,error\n");
+    let mut failed = 0;
     for ((name, ..), least) in levels.iter().zip(&results) {
-        let (v, bound, delta) = match *least {
-            Least::AtMost(v) => (v, "at_most", format!("<= {:+.2}", v - current)),
-            Least::Value(v) => (v, "value", format!("{:+.2}", v - current)),
-            Least::Above(v) => (v, "above", "n/a".to_string()),
-        };
-        table += &format!("| {name} | {least} | {delta} |\n");
-        csv += &format!("{name},{v},{bound}\n");
+        match least {
+            Ok(least) => {
+                let (v, bound, delta) = match *least {
+                    Least::AtMost(v) => (v, "at_most", format!("<= {:+.2}", v - current)),
+                    Least::Value(v) => (v, "value", format!("{:+.2}", v - current)),
+                    Least::Above(v) => (v, "above", "n/a".to_string()),
+                };
+                table += &format!("| {name} | {least} | {delta} |\n");
+                csv += &format!("{},{v},{bound},\n", csv_field(name));
+            }
+            Err(e) => {
+                failed += 1;
+                table += &format!("| {name} | error: {e} | n/a |\n");
+                csv += &format!("{},,,{}\n", csv_field(name), csv_field(e));
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!(
+            "platnav: {failed} of {} levels failed (their rows have an error)",
+            levels.len()
+        );
     }
     match &args.out {
         Some(path) => {
