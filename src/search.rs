@@ -32,7 +32,8 @@ use crate::path::{Path, PathStep, realize};
 pub struct SearchOptions {
     /// `None`: exact search. `Some(k)`: keep the `k` best frontier paths.
     pub beam_width: Option<usize>,
-    /// Give up after expanding this many nodes.
+    /// Give up after expanding this many nodes in one call, its re-plans
+    /// included.
     pub max_expansions: usize,
     /// Link kinds the path may not use.
     pub forbid: Vec<LinkKind>,
@@ -107,6 +108,20 @@ pub enum PathError {
         /// Search counters.
         stats: SearchStats,
     },
+    /// Every route the search found missed a link when its tape was
+    /// performed from the off-centre state of a chained start (a
+    /// knife-edge jump), `limit` times: the graph may still have a route.
+    #[error("no path from {start} to {goal} survived its replay after {limit} re-plans ({} expanded)", stats.expanded)]
+    ReplanLimit {
+        /// Start used (after snapping).
+        start: Cell,
+        /// Goal used (after snapping).
+        goal: Cell,
+        /// [`SearchOptions::max_replans`].
+        limit: u32,
+        /// Search counters, over every attempt.
+        stats: SearchStats,
+    },
     /// The expansion budget ran out.
     #[error("search budget of {limit} expansions exhausted ({} expanded, {} pruned)", stats.expanded, stats.pruned)]
     BudgetExhausted {
@@ -126,6 +141,9 @@ pub(crate) struct Route {
 struct Ctx<'a> {
     map: &'a NavMap,
     opts: &'a SearchOptions,
+    /// Expansions this search may make: what is left of the call's
+    /// `opts.max_expansions` after earlier attempts.
+    budget: usize,
     /// Links a replay missed, sorted; usually empty.
     banned: &'a [LinkId],
     forbid: [bool; 6],
@@ -341,8 +359,8 @@ impl NavMap {
     /// the nearest standable cell within `options.snap_radius`.
     ///
     /// # Errors
-    /// [`PathError::InvalidEndpoint`], [`PathError::Unreachable`] or
-    /// [`PathError::BudgetExhausted`].
+    /// [`PathError::InvalidEndpoint`], [`PathError::Unreachable`],
+    /// [`PathError::ReplanLimit`] or [`PathError::BudgetExhausted`].
     pub fn find_path(
         &self,
         start: Cell,
@@ -354,7 +372,22 @@ impl NavMap {
         let mut banned: Vec<LinkId> = Vec::new();
         let mut total = SearchStats::default();
         loop {
-            let (route, stats) = self.search_route(s, g, options, &banned)?;
+            // The expansion budget is the whole call's, re-plans included.
+            let budget = options.max_expansions.saturating_sub(total.expanded);
+            let (route, stats) = match self.search_route_within(s, g, options, &banned, budget) {
+                Ok(found) => found,
+                Err(PathError::BudgetExhausted { limit, stats }) => {
+                    return Err(PathError::BudgetExhausted {
+                        limit,
+                        stats: SearchStats {
+                            expanded: total.expanded + stats.expanded,
+                            pruned: total.pruned + stats.pruned,
+                            replans: total.replans,
+                        },
+                    });
+                }
+                Err(e) => return Err(e),
+            };
             total.expanded += stats.expanded;
             total.pruned += stats.pruned;
             let Some(route) = route else {
@@ -402,9 +435,10 @@ impl NavMap {
                     }
                     total.replans += 1;
                     if total.replans > options.max_replans as usize {
-                        return Err(PathError::Unreachable {
+                        return Err(PathError::ReplanLimit {
                             start: self.cell(s),
                             goal: self.cell(g),
+                            limit: options.max_replans,
                             stats: total,
                         });
                     }
@@ -422,6 +456,18 @@ impl NavMap {
         opts: &SearchOptions,
         banned: &[LinkId],
     ) -> Result<(Option<Route>, SearchStats), PathError> {
+        self.search_route_within(start, goal, opts, banned, opts.max_expansions)
+    }
+
+    /// [`NavMap::search_route`] expanding at most `budget` nodes.
+    fn search_route_within(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        opts: &SearchOptions,
+        banned: &[LinkId],
+        budget: usize,
+    ) -> Result<(Option<Route>, SearchStats), PathError> {
         let mut forbid = [false; 6];
         for k in &opts.forbid {
             forbid[*k as usize] = true;
@@ -429,6 +475,7 @@ impl NavMap {
         let ctx = Ctx {
             map: self,
             opts,
+            budget,
             banned,
             forbid,
             levels: opts.max_jumps.map_or(1, |j| j as usize + 1),
@@ -444,19 +491,20 @@ impl NavMap {
         })
     }
 
-    /// The cost in ticks of the cheapest route between two standable cells,
-    /// by the search in `options` (no replay). For tests and tools.
+    /// The cost in ticks of the cheapest route between two cells, by the
+    /// search in `options` (no replay), with the start and goal snapped as
+    /// [`NavMap::find_path`] snaps them. For tests and tools.
     ///
     /// # Errors
-    /// As [`NavMap::find_path`].
+    /// [`PathError::InvalidEndpoint`] or [`PathError::BudgetExhausted`].
     pub fn route_ticks(
         &self,
         start: Cell,
         goal: Cell,
         options: &SearchOptions,
     ) -> Result<Option<u32>, PathError> {
-        let s = self.endpoint("start", start, 0)?;
-        let g = self.endpoint("goal", goal, 0)?;
+        let s = self.endpoint("start", start, options.snap_radius)?;
+        let g = self.endpoint("goal", goal, options.snap_radius)?;
         Ok(self.search_route(s, g, options, &[])?.0.map(|r| r.ticks))
     }
 }
@@ -652,7 +700,7 @@ fn expand(
     g: u32,
     mut push: impl FnMut(f64, u32, usize),
 ) -> Result<(), PathError> {
-    if stats.expanded >= ctx.opts.max_expansions {
+    if stats.expanded >= ctx.budget {
         return Err(PathError::BudgetExhausted {
             limit: ctx.opts.max_expansions,
             stats: *stats,

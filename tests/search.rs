@@ -252,3 +252,84 @@ fn landmark_bounds_are_consistent_lower_bounds_and_not_trivial() {
         assert!(tight * 2 > total, "bound sums to {tight} of {total} ticks");
     }
 }
+
+/// SMB 1-1 with the `smb` preset: the route from (22,4) to (166,12) has a
+/// link that misses when chained from an off-centre start, so the path
+/// takes one re-plan.
+fn smb_1_1_with_a_replan() -> (NavMap, Cell, Cell) {
+    let level = Level::load_vglc(
+        std::path::Path::new("levels/smb/mario-1-1.txt"),
+        &common::smb_legend(),
+    )
+    .unwrap();
+    let map = common::build(&level, &Physics::smb());
+    let (s, g) = (Cell::new(22, 4), Cell::new(166, 12));
+    let path = map.find_path(s, g, &SearchOptions::default()).unwrap();
+    assert_eq!(path.stats().replans, 1, "the fixture lost its re-plan");
+    (map, s, g)
+}
+
+#[test]
+fn running_out_of_replans_is_its_own_error_not_unreachable() {
+    let (map, s, g) = smb_1_1_with_a_replan();
+    let no_replans = SearchOptions {
+        max_replans: 0,
+        ..SearchOptions::default()
+    };
+    match map.find_path(s, g, &no_replans) {
+        Err(PathError::ReplanLimit {
+            start, goal, limit, ..
+        }) => assert_eq!((start, goal, limit), (s, g, 0)),
+        other => panic!("{:?}", other.map(|p| p.ticks())),
+    }
+    // The graph does have a route.
+    assert!(map.route_ticks(s, g, &no_replans).unwrap().is_some());
+}
+
+#[test]
+fn the_expansion_budget_is_per_call_replans_included() {
+    let (map, s, g) = smb_1_1_with_a_replan();
+    let total = map
+        .find_path(s, g, &SearchOptions::default())
+        .unwrap()
+        .stats()
+        .expanded;
+    let enough = SearchOptions {
+        max_expansions: total,
+        ..SearchOptions::default()
+    };
+    assert!(map.find_path(s, g, &enough).is_ok());
+    // Each of the two searches alone expands fewer than this, but the call
+    // as a whole more.
+    let short = SearchOptions {
+        max_expansions: total - 1,
+        ..SearchOptions::default()
+    };
+    match map.find_path(s, g, &short) {
+        Err(PathError::BudgetExhausted { limit, stats }) => {
+            assert_eq!(limit, total - 1);
+            assert_eq!(stats.expanded, total - 1);
+        }
+        other => panic!("{:?}", other.map(|p| p.stats())),
+    }
+}
+
+#[test]
+fn route_ticks_snaps_its_endpoints_like_find_path() {
+    let map = common::build(&common::demo(), &Physics::agile());
+    // (3, 1) is in the air above the spawn's standing cell (2, 3).
+    let (s, g) = (Cell::new(3, 1), Cell::new(43, 3));
+    let options = SearchOptions::default();
+    let path = map.find_path(s, g, &options).unwrap();
+    let ticks = map.route_ticks(s, g, &options).unwrap();
+    assert_eq!(ticks, map.route_ticks(path.start(), g, &options).unwrap());
+    assert!(ticks.is_some());
+    let no_snap = SearchOptions {
+        snap_radius: 0,
+        ..SearchOptions::default()
+    };
+    assert!(matches!(
+        map.route_ticks(s, g, &no_snap),
+        Err(PathError::InvalidEndpoint { .. })
+    ));
+}
