@@ -31,8 +31,10 @@ pub const NAVMAP_FORMAT_VERSION: u32 = 1;
 /// The most links a saved map may hold per standable cell.
 pub const MAX_LINKS_PER_NODE: usize = 4096;
 
-/// The longest link tape a saved map may hold (ticks).
-pub const MAX_LINK_TICKS: usize = 4096;
+/// The longest link tape a saved map may hold (ticks): what a map stores
+/// a link's ticks in. A link at 1,000 ticks a second may last 18 s of
+/// action and settle (`PHYSICS.md`, "Link generation bounds").
+pub const MAX_LINK_TICKS: usize = u16::MAX as usize;
 
 const MAGIC: &[u8; 8] = b"PLATNAV\0";
 const FORMAT_NAME: &str = "platnav-navmap";
@@ -47,6 +49,9 @@ pub enum NavFileError {
     /// The content is not a platnav map.
     #[error("not a platnav nav map: {0}")]
     Malformed(String),
+    /// The map could not be written as JSON.
+    #[error("could not write the map as JSON: {0}")]
+    Encode(String),
     /// A different format version.
     #[error("nav map format version {found}, this build reads version {NAVMAP_FORMAT_VERSION}")]
     Version {
@@ -138,8 +143,10 @@ struct RawLink {
 
 impl NavMap {
     /// The map as JSON (see the module docs).
-    #[must_use]
-    pub fn to_json(&self) -> String {
+    ///
+    /// # Errors
+    /// [`NavFileError::Encode`] if serialization fails.
+    pub fn to_json(&self) -> Result<String, NavFileError> {
         let doc = JsonMap {
             format: FORMAT_NAME.into(),
             version: NAVMAP_FORMAT_VERSION,
@@ -163,7 +170,7 @@ impl NavMap {
                 })
                 .collect(),
         };
-        serde_json::to_string(&doc).unwrap_or_default()
+        serde_json::to_string(&doc).map_err(|e| NavFileError::Encode(e.to_string()))
     }
 
     /// Reads a JSON map saved for `level` and `physics`.
@@ -323,12 +330,17 @@ impl NavMap {
     /// [`crate::write_atomically`], so a failed save leaves no half-written map.
     ///
     /// # Errors
-    /// [`NavFileError::File`] with the I/O error.
+    /// [`NavFileError::File`] with the I/O or encoding error.
     pub fn save(&self, path: &FsPath) -> Result<(), NavFileError> {
         let bytes = if path.extension().is_some_and(|e| e == "pnav") {
             self.to_bytes()
         } else {
-            self.to_json().into_bytes()
+            self.to_json()
+                .map_err(|e| NavFileError::File {
+                    path: path.to_path_buf(),
+                    source: Box::new(e),
+                })?
+                .into_bytes()
         };
         crate::level::write_atomically(path, &bytes).map_err(|e| NavFileError::File {
             path: path.to_path_buf(),

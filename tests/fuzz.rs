@@ -364,7 +364,7 @@ fn tiny_map() -> (Level, platnav::Physics, platnav::NavMap) {
 #[test]
 fn fuzz_navmap_json() {
     let (level, physics, map) = tiny_map();
-    let seeds = vec![map.to_json().into_bytes()];
+    let seeds = vec![map.to_json().unwrap().into_bytes()];
     assert_eq!(
         fuzz("navmap json", &seeds, 9, |b| platnav::NavMap::from_json(
             &text(b),

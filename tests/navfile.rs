@@ -49,6 +49,64 @@ fn assert_same_answers(a: &NavMap, b: &NavMap, stride: usize) {
     }
 }
 
+/// Files in `dir` that are neither saved maps nor levels: temporaries.
+fn leftovers(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') || n.ends_with(".tmp"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_failed_save_leaves_no_temporary_file_behind() {
+    let dir = std::env::temp_dir().join(format!("platnav-navfile-fail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let level = common::demo();
+    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    // The target is a directory: the temporary file is written, the rename
+    // over the directory fails, and the temporary must go.
+    let target = dir.join("taken.pnav");
+    std::fs::create_dir_all(&target).unwrap();
+    let err = map.save(&target).unwrap_err().to_string();
+    assert!(err.contains("taken.pnav"), "{err}");
+    assert_eq!(leftovers(&dir), Vec::<String>::new());
+    // A save that works leaves only the map.
+    let ok = dir.join("ok.json");
+    map.save(&ok).unwrap();
+    assert!(ok.exists());
+    assert_eq!(leftovers(&dir), Vec::<String>::new());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_map_with_links_longer_than_4096_ticks_round_trips() {
+    // At 1,000 ticks a second with a slow fall, drops on the demo take
+    // over 4,096 ticks, which saved maps once refused to load.
+    let physics = Physics {
+        dt: 0.001,
+        max_fall_speed: 1.0,
+        ..Physics::default()
+    };
+    let level = common::demo();
+    let map = NavMap::build(&level, &physics).unwrap();
+    assert!(
+        map.links().any(|l| l.ticks > 4096),
+        "the fixture lost its long links"
+    );
+    let dir = std::env::temp_dir().join(format!("platnav-navfile-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for ext in ["json", "pnav"] {
+        let file = dir.join(format!("long.{ext}"));
+        map.save(&file).unwrap();
+        let loaded = NavMap::load(&file, &level, &physics).unwrap();
+        assert_eq!(loaded.link_count(), map.link_count());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn round_trip(name: &str, loaded: &LoadedLevel, physics: &Physics, stride: usize) {
     let level = &loaded.level;
     let fresh = NavMap::build(level, physics).unwrap();
@@ -67,7 +125,9 @@ fn round_trip(name: &str, loaded: &LoadedLevel, physics: &Physics, stride: usize
             fresh.link_count(),
             load_time.as_secs_f64() * 1e3
         );
-        assert!(!dir.join(format!("{name}.partial")).exists());
+        // The save wrote through a hidden temporary file beside the map
+        // (`.NAME.PID.tmp`) and renamed it: nothing else is left.
+        assert_eq!(leftovers(&dir), Vec::<String>::new());
         assert_same_answers(&fresh, &loaded_map, stride);
     }
 }
@@ -134,7 +194,7 @@ fn tiled_json_and_png_mask_levels_round_trip() {
 fn a_map_for_another_level_or_physics_is_refused() {
     let level = common::demo();
     let map = NavMap::build(&level, &Physics::agile()).unwrap();
-    let json = map.to_json();
+    let json = map.to_json().unwrap();
     let bytes = map.to_bytes();
     let mut other = level.clone();
     other.set(Cell::new(10, 10), platnav::Tile::Solid);
@@ -185,7 +245,7 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
         "{err}"
     );
     // Same in JSON: rewrite the first tape to idle.
-    let json = map.to_json();
+    let json = map.to_json().unwrap();
     let first = json.find("\"inputs\":\"").unwrap() + 10;
     let end = first + json[first..].find('"').unwrap();
     let idle = "e".repeat(end - first);
@@ -214,7 +274,7 @@ fn all_18_smb_levels_round_trip_and_answer_identically() {
     let check = |path: &std::path::PathBuf| {
         let level = platnav::Level::load_vglc(path, &legend).unwrap();
         let fresh = NavMap::build(&level, &physics).unwrap();
-        let from_json = NavMap::from_json(&fresh.to_json(), &level, &physics).unwrap();
+        let from_json = NavMap::from_json(&fresh.to_json().unwrap(), &level, &physics).unwrap();
         let from_bytes = NavMap::from_bytes(&fresh.to_bytes(), &level, &physics).unwrap();
         for loaded in [&from_json, &from_bytes] {
             assert_same_answers(&fresh, loaded, fresh.node_count() / 4 + 1);
