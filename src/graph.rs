@@ -282,6 +282,7 @@ impl NavMap {
     }
 
     /// A map from already validated links, in any order.
+    #[cfg(feature = "serde")]
     pub(crate) fn from_links(
         level: Level,
         physics: Physics,
@@ -497,8 +498,6 @@ impl NavMap {
         }
     }
 
-    /// The links leaving `node` as the search reads them.
-    #[inline]
     /// A lower bound on the ticks of any route from `from` to `to`, in
     /// whole ticks: the larger of the columns to cross at top speed and the
     /// landmark bound, as the exact search uses them (0 for ids off the

@@ -55,13 +55,15 @@ fn same(a: &Body, b: &Body) -> bool {
         && a.dead == b.dead
 }
 
-/// The memo: see the module documentation.
 /// One set: its most recently used entry first.
 type Set = Mutex<[Option<Entry>; WAYS]>;
 
 /// Entries per set.
 const WAYS: usize = 4;
 
+/// The outcomes of link performances from bit-identical start states, in
+/// a bounded set-associative table that queries on several threads share
+/// (see the module documentation).
 pub(crate) struct LinkMemo {
     sets: OnceLock<Box<[Set]>>,
     /// Sets to allocate (a power of two).

@@ -276,6 +276,7 @@ impl LevelError {
 
 /// Adds `n` to a running count and fails when it passes `limit`: the
 /// allocation bounds of the loaders (layer cells, tile counts).
+#[cfg(any(feature = "tiled", feature = "ldtk"))]
 pub(crate) fn add_within(
     count: &mut u64,
     n: u64,
@@ -342,6 +343,7 @@ pub fn read_bytes(path: &FsPath) -> Result<Vec<u8>, LevelError> {
 /// Reads a file that a level refers to (a tileset or template): as
 /// [`read_bytes`], but only a regular file, so a hostile map cannot point at
 /// a device such as `/dev/stdin` and block the load.
+#[cfg(any(feature = "tiled", feature = "ldtk"))]
 pub(crate) fn read_referenced(path: &FsPath) -> Result<Vec<u8>, LevelError> {
     match std::fs::metadata(path) {
         Ok(m) if !m.is_file() => Err(LevelError::Io("not a regular file".into()).in_file(path)),
