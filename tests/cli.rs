@@ -410,3 +410,39 @@ fn bench_quick_prints_every_figure_with_its_target() {
     }
     assert!(text.contains("targets,") && (text.contains("PASS") || text.contains("FAIL")));
 }
+
+#[test]
+fn every_edge_physics_profile_gives_a_map_or_a_one_line_error() {
+    // Each of these once aborted the process with a stack overflow.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/physics-edges");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 9);
+    let smb = [
+        "levels/smb/mario-1-1.txt",
+        "--legend",
+        "levels/smb/legend.json",
+    ];
+    for file in &files {
+        let physics = file.to_str().unwrap();
+        for level in [&["levels/demo.txt"][..], &smb[..]] {
+            let mut args = vec!["links"];
+            args.extend(level);
+            args.extend(["--physics", physics]);
+            let out = platnav(&args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            match out.status.code() {
+                Some(0) => {
+                    let text = String::from_utf8_lossy(&out.stdout);
+                    assert!(text.contains(" links: run "), "{args:?}: {text}");
+                }
+                Some(2) => assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}"),
+                code => panic!("{args:?}: exit {code:?}: {err}"),
+            }
+        }
+    }
+}

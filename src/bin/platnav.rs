@@ -37,6 +37,8 @@ mod bench;
 mod check;
 #[path = "platnav/plot.rs"]
 mod plot;
+#[path = "platnav/progress.rs"]
+mod progress;
 #[path = "platnav/source.rs"]
 mod source;
 #[path = "platnav/sweep.rs"]
@@ -212,7 +214,7 @@ fn build(args: &MapArgs) -> Result<(NavMap, LoadedLevel), CliError> {
                 jumps: args.jumps,
                 ..LinkOptions::default()
             };
-            NavMap::build_with(&loaded.level, &physics, &options)?
+            progress::build_watched(&loaded.level, &physics, &options)?
         }
     };
     Ok((map, loaded))
