@@ -206,3 +206,36 @@ fn coarse_jumps_find_no_link_the_full_set_does_not_match_or_beat() {
         "no route got slower: the sets may not differ"
     );
 }
+
+#[test]
+fn the_work_bound_counts_the_documented_programs_and_limits() {
+    use platnav::LinkOptions;
+    // src/links/*.rs: jumps 42 families of 5 switches x 2 targets + 1
+    // (462), double jumps 30 families of 3 x 2 + 1 (210), falls 2 x (7 x 2
+    // + 1), drops 3 x (5 x 2 + 1), wall jumps 2 x 2 x 2 x 2 x 3 x 2.
+    let all = LinkOptions::default();
+    assert_eq!(all.programs_per_cell(&Physics::default()), 462 + 30 + 33);
+    assert_eq!(
+        all.programs_per_cell(&Physics::agile()),
+        462 + 210 + 30 + 33 + 96
+    );
+    // Per program: 480 action ticks, 600 of braking, 600 of settle, 2 of
+    // slack at 60 Hz; 8,000 + 2 x 10,000 + 2 at 1,000 Hz.
+    assert_eq!(
+        all.max_steps_per_cell(&Physics::agile()),
+        831 * (480 + 1200 + 2)
+    );
+    let fast = Physics {
+        dt: 0.001,
+        ..Physics::agile()
+    };
+    assert_eq!(all.max_steps_per_cell(&fast), 831 * (8000 + 20000 + 2));
+    let runs_only = LinkOptions {
+        fall: false,
+        jump: false,
+        wall_jump: false,
+        drop: false,
+        ..LinkOptions::default()
+    };
+    assert_eq!(runs_only.max_steps_per_cell(&Physics::agile()), 0);
+}
