@@ -339,6 +339,7 @@ pub(crate) fn undo(mesh: &mut Mesh, change: &Change) {
 /// left to undo.
 pub(crate) fn reset(mesh: &mut Mesh, tris: usize, pts: usize, cells: &[usize]) {
     mesh.tris.truncate(tris);
+    mesh.cpts.truncate(tris);
     mesh.nbr.truncate(tris);
     mesh.alive.truncate(tris);
     mesh.pts.truncate(pts);

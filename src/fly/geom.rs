@@ -20,9 +20,16 @@ impl Point {
     }
 
     /// The Euclidean distance to `o`.
+    ///
+    /// A plain square root of the squared differences (not `f64::hypot`,
+    /// which guards against overflow at a cost the path search pays on
+    /// every node): exact to a unit in the last place for coordinates up
+    /// to 1e150, far beyond [`MAX_COORD`](super::MAX_COORD).
     #[must_use]
+    #[inline]
     pub fn dist(self, o: Point) -> f64 {
-        (self.x - o.x).hypot(self.y - o.y)
+        let (dx, dy) = (self.x - o.x, self.y - o.y);
+        (dx * dx + dy * dy).sqrt()
     }
 
     /// True when both coordinates are finite.

@@ -22,6 +22,9 @@ pub(crate) struct Mesh {
     pub corner: Vec<bool>,
     /// Triangles, vertex ids with positive orientation.
     pub tris: Vec<[u32; 3]>,
+    /// Each triangle's corners (`pts` of its `tris` entry), kept beside it
+    /// so the search reads one triangle in one place.
+    pub cpts: Vec<[Point; 3]>,
     /// `nbr[t][i]`: the triangle across edge `(v[i], v[i+1])`, or [`NONE`].
     pub nbr: Vec<[u32; 3]>,
     /// Triangles in use (dynamic obstacles retire and revive them).
@@ -202,6 +205,7 @@ impl Mesh {
             n = [n[2], n[1], n[0]];
         }
         self.tris.push(v);
+        self.cpts.push(v.map(|i| self.pts[i as usize]));
         self.nbr.push(n);
         self.alive.push(true);
         (self.tris.len() - 1) as u32
@@ -227,7 +231,7 @@ impl Mesh {
     /// The three corners of triangle `t`.
     #[inline]
     pub fn corners(&self, t: u32) -> [Point; 3] {
-        self.tris[t as usize].map(|v| self.pts[v as usize])
+        self.cpts[t as usize]
     }
 
     /// True when `p` lies in triangle `t` (boundary included, to [`EPS`]).

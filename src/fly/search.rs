@@ -217,24 +217,28 @@ impl Ctx<'_> {
         });
     }
 
-    fn expand(&mut self, id: u32) {
-        let n = self.s.nodes[id as usize];
+    /// Expands `n`; successors record `id` as their parent (the stored
+    /// node `n` came from, which has the same root when `n` itself was
+    /// never stored).
+    fn expand(&mut self, n: Node, id: u32) {
         let m = self.mesh;
         let t = n.tri;
         let k = n.edge as usize;
+        let (k1, k2) = (NEXT[k], NEXT[NEXT[k]]);
         let tv = m.tris[t as usize];
-        let p = m.corners(t);
-        let (pk, pk1, o) = (p[k], p[(k + 1) % 3], p[(k + 2) % 3]);
-        let (vk, vk1) = (tv[k], tv[(k + 1) % 3]);
+        let p = m.cpts[t as usize];
+        let (pk, pk1, o) = (p[k], p[k1], p[k2]);
+        let (vk, vk1) = (tv[k], tv[k1]);
         let r = n.root;
+        // The root on the entry edge's line (to rounding).
+        let on_entry_line = near_line(pk, pk1, r);
 
         // The goal in this triangle: reach it straight or around an end.
         if self.goal_tris.contains(&t) {
             let gl = self.goal;
             let seen = n.a == n.b && cross(r, n.a, gl).abs() <= EPS * r.dist(gl).max(1.0)
                 || cross(r, n.a, gl) <= EPS && cross(r, n.b, gl) >= -EPS;
-            let degenerate = cross(pk, pk1, r).abs() <= EPS * pk.dist(pk1).max(1.0);
-            if seen || degenerate {
+            if seen || on_entry_line {
                 self.push(Node {
                     goal: true,
                     parent: id,
@@ -264,16 +268,13 @@ impl Ctx<'_> {
         }
 
         // The chain of far edges: edge k+1 (pk1 -> o) and edge k+2 (o -> pk).
-        let e1 = (k + 1) % 3;
-        let e2 = (k + 2) % 3;
-
         // A root on the entry edge's line sees the whole triangle.
-        if cross(pk, pk1, r).abs() <= EPS * pk.dist(pk1).max(1.0) {
+        if on_entry_line {
             if n.root_v != NONE && !self.s.seen_full.insert((n.root_v, t)) {
                 return;
             }
-            self.succ(t, e1, pk1, o, r, n.root_v, n.g, id);
-            self.succ(t, e2, o, pk, r, n.root_v, n.g, id);
+            self.succ(t, k1, pk1, o, r, n.root_v, n.g, id);
+            self.succ(t, k2, o, pk, r, n.root_v, n.g, id);
             return;
         }
 
@@ -281,7 +282,7 @@ impl Ctx<'_> {
         // position along the chain: 0..1 on edge 1, 1..2 on edge 2.
         let along = |end: Point| -> f64 {
             let side = cross(r, end, o);
-            if side.abs() <= EPS * r.dist(o).max(1.0) {
+            if near_zero(side, r, o) {
                 return 1.0;
             }
             // o left of the ray (side > 0): the ray leaves through edge 1.
@@ -319,13 +320,13 @@ impl Ctx<'_> {
             if x0 < 1.0 {
                 let hi = x1.min(1.0);
                 if hi > x0 || (hi == x0 && x1 < 1.0) {
-                    ctx.succ(t, e1, point_at(x0), point_at(hi), root, root_v, g, id);
+                    ctx.succ(t, k1, point_at(x0), point_at(hi), root, root_v, g, id);
                 }
             }
             if x1 > 1.0 {
                 let lo = x0.max(1.0);
                 if x1 > lo || (x1 == lo && x0 > 1.0) {
-                    ctx.succ(t, e2, point_at(lo), point_at(x1), root, root_v, g, id);
+                    ctx.succ(t, k2, point_at(lo), point_at(x1), root, root_v, g, id);
                 }
             }
         };
@@ -345,6 +346,24 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// The next corner of a triangle.
+const NEXT: [usize; 3] = [1, 2, 0];
+
+/// True when `p` lies on the line through `u` and `w` to rounding:
+/// `|cross| <= EPS * max(|u w|, 1)`, compared squared.
+#[inline]
+fn near_line(u: Point, w: Point, p: Point) -> bool {
+    near_zero(cross(u, w, p), u, w)
+}
+
+/// True when `c`, a cross product with the vector `u` to `w`, is zero to
+/// rounding (see [`near_line`]).
+#[inline]
+fn near_zero(c: f64, u: Point, w: Point) -> bool {
+    let d = w.sub(u);
+    c * c <= EPS * EPS * d.dot(d).max(1.0)
 }
 
 /// Snaps a parameter within rounding of 0 or 1 to it.
@@ -449,26 +468,25 @@ pub(crate) fn shortest_path(
                 }
             }
             expanded += 1;
-            if ctx.s.nodes.len() > max_nodes {
+            if ctx.generated as usize > max_nodes {
                 return None;
             }
-            ctx.expand(node);
+            ctx.expand(n, node);
             // Intermediate pruning: a lone successor that keeps the root
             // is expanded at once, without a trip through the open list
-            // (its f is no smaller, so nothing on the list comes first).
-            let mut cur = node;
+            // (its f is no smaller, so nothing on the list comes first),
+            // and without being stored: its successors name `node`, which
+            // has the same root, as their parent.
             while ctx.s.pending.len() == 1
                 && !ctx.s.pending[0].goal
-                && ctx.s.pending[0].root == ctx.s.nodes[cur as usize].root
-                && ctx.s.nodes.len() <= max_nodes
+                && ctx.s.pending[0].root == n.root
+                && ctx.generated as usize <= max_nodes
             {
                 let Some(next) = ctx.s.pending.pop() else {
                     break;
                 };
-                cur = ctx.s.nodes.len() as u32;
-                ctx.s.nodes.push(next);
                 expanded += 1;
-                ctx.expand(cur);
+                ctx.expand(next, node);
             }
             ctx.flush();
         }
