@@ -5,8 +5,24 @@
 //! was built for. Node types are not stored: they are recomputed from the
 //! level, which the caller supplies. Loading checks the version and both
 //! fingerprints, so a map saved for another level or physics is an error,
-//! never a wrong answer; then it replays every link's tape on the reference
-//! body, so a tampered file cannot smuggle in a link the body cannot perform.
+//! never a wrong answer.
+//!
+//! # Trust model
+//!
+//! Loading checks a file's *structure*: the format, version and
+//! fingerprints; every link's kind, its ends (standable cells of the given
+//! level), its tick counts (a tape of at least the settle slack, at most
+//! [`MAX_LINK_TICKS`], an action phase inside it) and every tape byte. It
+//! does not replay the tapes, which is what made loading as slow as
+//! building: a link's tape is first performed when a path uses it, and
+//! [`NavMap::find_path`] performs every path's whole tape on the reference
+//! body before returning it, banning a link that fails and searching again.
+//! So a tampered tape can make a query slower, or fail with
+//! [`crate::PathError::ReplanLimit`], but can never yield a path that does
+//! not replay. A file also cannot lie about a link's cost: its ticks are its
+//! tape's length. [`NavMap::verify`] replays every tape at once (and
+//! recounts its jumps), for callers that want a bad file refused up front,
+//! as `platnav links --map FILE --verify` does.
 //!
 //! Allocation is bounded by the input: the file size (at most
 //! [`crate::MAX_FILE_BYTES`] from disk), at most [`MAX_LINKS_PER_NODE`] links
@@ -370,6 +386,39 @@ impl NavMap {
     }
 }
 
+impl NavMap {
+    /// Replays every link's tape on the reference body, checking that it
+    /// takes the body from its source to standing still on its target with
+    /// the jumps it claims: the check loading leaves to each link's first
+    /// use (see the module's trust model). A map built here always passes.
+    ///
+    /// # Errors
+    /// [`NavFileError::BadLink`] naming the first link, in id order, whose
+    /// tape does not perform it.
+    pub fn verify(&self) -> Result<(), NavFileError> {
+        let (level, physics) = (self.level(), self.physics());
+        for (index, l) in self.links().enumerate() {
+            let bad = |reason: String| NavFileError::BadLink { index, reason };
+            let (end, jumps) =
+                crate::links::perform(level, physics, l.from, self.inputs(l.id), |_| {});
+            let body = crate::links::in_level(l.from, &end);
+            if body.dead || !body.stands_on(l.to) || body.vx != 0.0 {
+                return Err(bad(format!(
+                    "its tape does not take the body from {} to {}",
+                    l.from, l.to
+                )));
+            }
+            if jumps != u32::from(l.jumps) {
+                return Err(bad(format!(
+                    "it claims {} jumps but its tape makes {jumps}",
+                    l.jumps
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 fn check_prints(
     level_print: u64,
     physics_print: u64,
@@ -391,8 +440,9 @@ fn check_prints(
     Ok(())
 }
 
-/// Validates raw links against the level (bounds, standable ends, replay)
-/// and builds the map.
+/// Validates raw links against the level (bounds, standable ends, tick
+/// counts; not their tapes: see the module's trust model) and builds the
+/// map.
 fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMap, NavFileError> {
     physics.validate()?;
     let classes = crate::classify::Classification::new(level, physics);
@@ -423,20 +473,8 @@ fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMa
                 r.action_ticks
             )));
         }
-        let (end, jumps) =
-            crate::links::perform(level, physics, r.from, r.inputs.iter().copied(), |_| {});
-        let body = crate::links::in_level(r.from, &end);
-        if body.dead || !body.stands_on(r.to) || body.vx != 0.0 {
-            return Err(bad(format!(
-                "its tape does not take the body from {} to {}",
-                r.from, r.to
-            )));
-        }
-        if jumps != u32::from(r.jumps) {
-            return Err(bad(format!(
-                "it claims {} jumps but its tape makes {jumps}",
-                r.jumps
-            )));
+        if usize::from(r.jumps) > ticks {
+            return Err(bad(format!("{} jumps in {ticks} ticks", r.jumps)));
         }
         links.push(Link {
             kind: r.kind,

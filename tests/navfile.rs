@@ -234,24 +234,34 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
             "cut at {cut}"
         );
     }
-    // A changed input byte in the first link's tape: either invalid or a
-    // tape that no longer performs the link.
+    // A changed input byte in the first link's tape: either invalid, or a
+    // tape that no longer performs the link. Loading checks structure
+    // only; `verify` replays, and no query returns a path that does not.
     let mut bad = bytes.clone();
     let tape_start = 8 + 4 + 8 + 8 + 4 + 1 + 16 + 4 + 1 + 4;
     bad[tape_start + 3] = 10; // move right, jump held
-    let err = NavMap::from_bytes(&bad, &level, &p).unwrap_err();
-    assert!(
-        matches!(err, NavFileError::BadLink { index: 0, .. }),
-        "{err}"
-    );
+    let loaded = NavMap::from_bytes(&bad, &level, &p).unwrap();
+    let err = loaded.verify().unwrap_err();
+    assert!(matches!(err, NavFileError::BadLink { .. }), "{err}");
+    assert_paths_replay(&loaded, &level, &p);
     // Same in JSON: rewrite the first tape to idle.
     let json = map.to_json().unwrap();
     let first = json.find("\"inputs\":\"").unwrap() + 10;
     let end = first + json[first..].find('"').unwrap();
     let idle = "e".repeat(end - first);
     let tampered = format!("{}{}{}", &json[..first], idle, &json[end..]);
-    let err = NavMap::from_json(&tampered, &level, &p).unwrap_err();
+    let loaded = NavMap::from_json(&tampered, &level, &p).unwrap();
+    let err = loaded.verify().unwrap_err();
     assert!(err.to_string().contains("does not take the body"), "{err}");
+    assert_paths_replay(&loaded, &level, &p);
+    assert!(map.verify().is_ok());
+    // A tape byte outside the code table is refused at load.
+    let mut bad = bytes.clone();
+    bad[tape_start + 3] = 200;
+    assert!(matches!(
+        NavMap::from_bytes(&bad, &level, &p),
+        Err(NavFileError::BadLink { index: 0, .. })
+    ));
     assert!(NavMap::from_json("{}", &level, &p).is_err());
     assert!(NavMap::from_bytes(b"PLATNAV\0\x01\0\0\0", &level, &p).is_err());
     // A huge declared link count is refused before allocating.
@@ -286,4 +296,24 @@ fn all_18_smb_levels_round_trip_and_answer_identically() {
         b.iter().for_each(check);
         h.join().unwrap();
     });
+}
+
+/// Every query on `map` between its nodes (a sample) either fails or
+/// returns a path whose tape, replayed on a fresh body, ends standing on
+/// its goal.
+fn assert_paths_replay(map: &NavMap, level: &platnav::Level, p: &Physics) {
+    let nodes = map.nodes();
+    let opts = platnav::SearchOptions::default();
+    let step = nodes.len() / 12 + 1;
+    let mut found = 0;
+    for &a in nodes.iter().step_by(step) {
+        for &b in nodes.iter().step_by(step) {
+            if let Ok(path) = map.find_path(a, b, &opts) {
+                found += 1;
+                let end = path.replay(level, p);
+                assert!(end.stands_on(b), "{a} -> {b} ends at {end:?}");
+            }
+        }
+    }
+    assert!(found > 20, "only {found} paths found");
 }

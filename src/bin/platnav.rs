@@ -126,6 +126,11 @@ struct MapArgs {
     /// building it; refused if it was built for another level or physics.
     #[arg(long)]
     map: Option<PathBuf>,
+    /// With --map: replay every link's tape when loading, refusing a file
+    /// with any link the body does not perform (by default a tape is first
+    /// performed when a path uses it, and every path is replayed).
+    #[arg(long, requires = "map")]
+    verify: bool,
     /// The jump programs to try from each cell: full, or coarse (about a
     /// quarter of them: faster builds, routes a few percent slower).
     #[arg(long, default_value = "full", value_parser = parse_jumps)]
@@ -208,7 +213,14 @@ fn build(args: &MapArgs) -> Result<(NavMap, LoadedLevel), CliError> {
     let physics = source::load_physics(&args.source, &args.params)?;
     let loaded = load_level(&args.level, &args.source)?;
     let map = match &args.map {
-        Some(file) => NavMap::load(file, &loaded.level, &physics)?,
+        Some(file) => {
+            let map = NavMap::load(file, &loaded.level, &physics)?;
+            if args.verify {
+                map.verify()
+                    .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+            }
+            map
+        }
         None => {
             let options = LinkOptions {
                 jumps: args.jumps,
