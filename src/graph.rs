@@ -13,10 +13,13 @@ use crate::build::{BuildError, BuildProgress};
 use crate::classify::{Classification, NodeType};
 use crate::landmarks::{GoalBound, Landmarks};
 use crate::level::{Cell, Level};
-use crate::links::{Link, LinkKind, LinkOptions, links_from};
+use crate::links::{Link, LinkKind, LinkOptions, ReadBox, Reads, links_recorded};
 use crate::memo::LinkMemo;
 use crate::physics::{Body, Physics};
 use crate::tape::{self, Tape};
+
+mod edit;
+pub use edit::{EditError, EditReport};
 
 /// Index of a node (a standable cell) in a [`NavMap`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -138,6 +141,8 @@ struct Chunk {
     /// Encoded tape length per link (bytes).
     tape_lens: Vec<u32>,
     tapes: Vec<u8>,
+    /// Per node, the box of cells its links read ([`crate::links::ReadBox`]).
+    boxes: Vec<ReadBox>,
 }
 
 impl Chunk {
@@ -206,6 +211,13 @@ pub struct NavMap {
     ticks_per_col: f64,
     /// Outcomes of link performances in path replays ([`crate::memo`]).
     memo: LinkMemo,
+    /// Per node, the box of level cells its links read: what an edit must
+    /// touch to change them ([`NavMap::edit`]).
+    boxes: Vec<ReadBox>,
+    /// The options the links were generated with (no progress handle).
+    options: LinkOptions,
+    /// Counts the edits that changed the map ([`NavMap::generation`]).
+    generation: u64,
 }
 
 impl NavMap {
@@ -254,7 +266,10 @@ impl NavMap {
                 if cancelled() {
                     break;
                 }
-                chunk.push_node(links_from(level, physics, &classes, c, options), node_of);
+                let reads = Reads::default();
+                let links = links_recorded(level, physics, &classes, c, options, Some(&reads));
+                chunk.push_node(links, node_of);
+                chunk.boxes.push(reads.get());
                 if let Some(progress) = progress {
                     progress.add(1);
                 }
@@ -271,6 +286,10 @@ impl NavMap {
         if cancelled() {
             return Err(BuildError::Cancelled);
         }
+        let options = LinkOptions {
+            progress: None,
+            ..options.clone()
+        };
         Ok(Self::from_chunks(
             level.clone(),
             physics.clone(),
@@ -278,6 +297,7 @@ impl NavMap {
             nodes,
             node_at,
             chunks,
+            options,
         ))
     }
 
@@ -314,8 +334,19 @@ impl NavMap {
             chunk.push_node(group, |c| {
                 lookup(&node_at, level.width(), level.height(), c)
             });
+            // What these links read is unknown: the first edit rebuilds
+            // every node.
+            chunk.boxes.push(ReadBox::ALL);
         }
-        Self::from_chunks(level, physics, classes, nodes, node_at, vec![chunk])
+        Self::from_chunks(
+            level,
+            physics,
+            classes,
+            nodes,
+            node_at,
+            vec![chunk],
+            LinkOptions::default(),
+        )
     }
 
     fn from_chunks(
@@ -325,6 +356,7 @@ impl NavMap {
         nodes: Vec<Cell>,
         node_at: Vec<u32>,
         chunks: Vec<Chunk>,
+        options: LinkOptions,
     ) -> Self {
         let links: usize = chunks.iter().map(|c| c.edges.len()).sum();
         let bytes: usize = chunks.iter().map(|c| c.tapes.len()).sum();
@@ -333,6 +365,7 @@ impl NavMap {
         let mut action = Vec::with_capacity(links);
         let mut tape_at = Vec::with_capacity(links + 1);
         let mut tapes = Vec::with_capacity(bytes);
+        let mut boxes = Vec::with_capacity(nodes.len());
         offsets.push(0u32);
         tape_at.push(0u32);
         for c in chunks {
@@ -345,6 +378,7 @@ impl NavMap {
                 tape_at.push(tape_at.last().copied().unwrap_or(0) + len);
             }
             tapes.extend_from_slice(&c.tapes);
+            boxes.extend_from_slice(&c.boxes);
         }
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
         let landmarks = Landmarks::compute(&offsets, &edges);
@@ -366,6 +400,9 @@ impl NavMap {
             landmarks,
             ticks_per_col,
             memo: LinkMemo::new(links),
+            boxes,
+            options,
+            generation: 0,
         }
     }
 
@@ -618,6 +655,14 @@ impl NavMap {
             + self.landmarks.bytes()
             + heap(&self.tapes)
             + self.memo.bytes()
+            + self.edit_index_bytes()
+    }
+
+    /// Bytes of the record edits use to find the nodes they change (one
+    /// read box per node), included in [`NavMap::memory_bytes`].
+    #[must_use]
+    pub fn edit_index_bytes(&self) -> usize {
+        self.boxes.capacity() * std::mem::size_of::<ReadBox>()
     }
 
     /// The replay memo's lookups so far as `(hits, misses)`: each link of a

@@ -33,7 +33,7 @@ pub use follow::{
     PathFollower, RECOVERY_SWITCH_TICKS, RecoveryEnd, RecoveryProgram, RecoverySwitch,
     can_land_alive, knock, knock_chases,
 };
-pub use graph::{LinkId, LinkInfo, Links, NavMap, NodeId};
+pub use graph::{EditError, EditReport, LinkId, LinkInfo, Links, NavMap, NodeId};
 #[cfg(feature = "serde")]
 pub use level::VglcLegend;
 pub use level::{

@@ -17,7 +17,9 @@ use crate::physics::{Body, Input};
 pub(super) const SWITCH_TICKS: [usize; 5] = [4, 8, 12, 18, 26];
 
 pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell, best: &mut Best) {
-    if level.get(Cell::new(from.col, from.row + 1)) != Some(Tile::OneWay) {
+    let below = Cell::new(from.col, from.row + 1);
+    sim().frame.note(below);
+    if level.get(below) != Some(Tile::OneWay) {
         return;
     }
     for d in [-1i8, 0, 1] {

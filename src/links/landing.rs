@@ -48,7 +48,9 @@ impl<'a> InFrame<'a> {
 
     /// Whether a frame cell is standable.
     fn standable(&self, c: Cell) -> bool {
-        self.classes.is_standable(self.frame.to_level(c))
+        let c = self.frame.to_level(c);
+        self.frame.note(c);
+        self.classes.is_standable(c)
     }
 }
 

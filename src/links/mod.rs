@@ -25,9 +25,11 @@ mod drop;
 mod fall;
 mod jump;
 mod landing;
+mod reads;
 mod run;
 mod template;
 
+pub(crate) use reads::{ReadBox, Reads};
 pub use template::clear_caches;
 mod wall_jump;
 
@@ -251,9 +253,21 @@ pub(crate) fn settle_limit(p: &Physics) -> usize {
 }
 
 impl<'a> Sim<'a> {
+    #[cfg(test)]
     pub fn new(level: &'a Level, p: &'a Physics, classes: &'a Classification, from: Cell) -> Self {
+        Self::recording(level, p, classes, from, None)
+    }
+
+    /// As [`Sim::new`], noting every cell looked up in `reads`.
+    pub fn recording(
+        level: &'a Level,
+        p: &'a Physics,
+        classes: &'a Classification,
+        from: Cell,
+        reads: Option<&'a Reads>,
+    ) -> Self {
         Self {
-            frame: Frame::new(level, from),
+            frame: Frame::recording(level, from, reads),
             p,
             classes,
             from,
@@ -868,8 +882,21 @@ pub(crate) fn links_from(
     from: Cell,
     opts: &LinkOptions,
 ) -> Vec<Link> {
+    links_recorded(level, p, classes, from, opts, None)
+}
+
+/// As [`links_from`], noting in `reads` every level cell the generation
+/// looks up ([`reads`]).
+pub(crate) fn links_recorded(
+    level: &Level,
+    p: &Physics,
+    classes: &Classification,
+    from: Cell,
+    opts: &LinkOptions,
+    reads: Option<&Reads>,
+) -> Vec<Link> {
     let mut best = Best::new(from);
-    let sim = || Sim::new(level, p, classes, from);
+    let sim = || Sim::recording(level, p, classes, from, reads);
     if opts.run {
         run::generate(
             &template::JumpTemplates::get(p, opts.jumps).runs,
@@ -883,7 +910,7 @@ pub(crate) fn links_from(
         fall::generate(&sim, &mut best);
     }
     if opts.jump {
-        template::generate(level, p, opts.jumps, classes, from, &mut best);
+        template::generate(level, p, opts.jumps, classes, from, reads, &mut best);
     }
     if opts.wall_jump && p.wall_jump.is_some() {
         wall_jump::generate(&sim, p, &mut best);

@@ -8,7 +8,7 @@
 use super::{Best, Link, LinkKind, Sim, settle};
 use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
-use crate::physics::{Body, EPS, Input, Physics, Tiles};
+use crate::physics::{Body, EPS, Frame, Input, Physics, Tiles};
 
 /// Column distances tried in each direction.
 const DISTANCES: [i32; 14] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128];
@@ -77,8 +77,11 @@ pub(super) fn flat_tapes(p: &Physics) -> Vec<[Option<FlatRun>; 2]> {
 /// `row`) looks up in `level` is of the class the flat world gives it:
 /// floor under each column, and no solid or hazard tile in the rows of
 /// the box.
-fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32)) -> bool {
+fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32), frame: &Frame<'_>) -> bool {
     let top = (1.0 - p.h + EPS).floor() as i32;
+    // The box of every lookup below, noted before any of them is made.
+    frame.note(Cell::new(from.col + cols.0, from.row + top));
+    frame.note(Cell::new(from.col + cols.1, from.row + 1));
     (cols.0..=cols.1).all(|dc| {
         let c = i64::from(from.col + dc);
         let floor = level.tile_at(c, i64::from(from.row) + 1);
@@ -99,16 +102,18 @@ pub(super) fn generate<'a>(
     from: Cell,
     best: &mut Best,
 ) {
-    let (level, p) = {
+    let (level, p, frame) = {
         let s = sim();
-        (s.frame.level(), s.p)
+        (s.frame.level(), s.p, s.frame)
     };
     for (side, dir) in [-1, 1].into_iter().enumerate() {
         // Length of the contiguous standable run on this row.
         let mut reach = 0;
-        while reach < DISTANCES[DISTANCES.len() - 1]
-            && classes.is_standable(Cell::new(from.col + dir * (reach + 1), from.row))
-        {
+        while reach < DISTANCES[DISTANCES.len() - 1] && {
+            let c = Cell::new(from.col + dir * (reach + 1), from.row);
+            frame.note(c);
+            classes.is_standable(c)
+        } {
             reach += 1;
         }
         for (i, &k) in DISTANCES
@@ -118,7 +123,7 @@ pub(super) fn generate<'a>(
         {
             let to = Cell::new(from.col + dir * k, from.row);
             match &runs[i][side] {
-                Some(run) if flat_here(level, p, from, run.cols) => {
+                Some(run) if flat_here(level, p, from, run.cols, &frame) => {
                     if best.could_improve(to, LinkKind::Run, run.tape.len() as u32, 0) {
                         best.offer(Some(Link {
                             kind: LinkKind::Run,

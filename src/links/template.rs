@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex};
 
 use super::jump::{Family, families, fly_branch, kind_of, run_family};
 use super::{
-    Best, FastMap, JumpVariety, LinkKind, SETTLE_SLACK, Sim, action_limit, jump_took_effect,
+    Best, FastMap, JumpVariety, LinkKind, Reads, SETTLE_SLACK, Sim, action_limit, jump_took_effect,
     land_target, settle,
 };
 use crate::classify::Classification;
@@ -821,6 +821,7 @@ pub(super) fn generate(
     variety: JumpVariety,
     classes: &Classification,
     from: Cell,
+    reads: Option<&Reads>,
     best: &mut Best,
 ) {
     GROWN.with(|g| {
@@ -845,6 +846,7 @@ pub(super) fn generate(
             p,
             classes,
             from,
+            reads,
             below: level.height() as i64 - i64::from(from.row),
         };
         let base = Arc::clone(&grown.base);
@@ -860,6 +862,8 @@ struct Walker<'a> {
     p: &'a Physics,
     classes: &'a Classification,
     from: Cell,
+    /// Where the build records the cells the walk looks up.
+    reads: Option<&'a Reads>,
     /// The first frame row below the level.
     below: i64,
 }
@@ -868,6 +872,9 @@ impl Walker<'_> {
     #[inline]
     fn real(&self, f: &Fact) -> u8 {
         let (c, r) = (self.from.col + f.dc, self.from.row + f.dr);
+        if let Some(reads) = self.reads {
+            reads.note(i64::from(c), i64::from(r));
+        }
         if f.standable {
             return u8::from(self.classes.is_standable(Cell::new(c, r)));
         }
@@ -995,7 +1002,7 @@ impl Walker<'_> {
     fn exact(&self, g: &Grown, id: u32, step: Option<u32>, best: &mut Best) {
         let n = g.node(id);
         let i = step.unwrap_or(n.inputs.len() as u32);
-        let mut s = Sim::new(self.level, self.p, self.classes, self.from);
+        let mut s = Sim::recording(self.level, self.p, self.classes, self.from, self.reads);
         g.tape(id, Some(i), &mut s.tape);
         let st = g.snap_before(id, i);
         s.body = st.body;

@@ -70,6 +70,8 @@ pub struct Frame<'a> {
     level: &'a Level,
     col: i64,
     row: i64,
+    /// Where a build records the cells this frame is asked about.
+    reads: Option<&'a crate::links::Reads>,
 }
 
 impl<'a> Frame<'a> {
@@ -80,6 +82,28 @@ impl<'a> Frame<'a> {
             level,
             col: i64::from(origin.col),
             row: i64::from(origin.row),
+            reads: None,
+        }
+    }
+
+    /// As [`Frame::new`], noting every cell looked up in `reads`.
+    pub(crate) fn recording(
+        level: &'a Level,
+        origin: Cell,
+        reads: Option<&'a crate::links::Reads>,
+    ) -> Self {
+        Self {
+            reads,
+            ..Self::new(level, origin)
+        }
+    }
+
+    /// Notes a lookup of level cell `c` made on this frame's behalf (a
+    /// standability test) where a build records reads.
+    #[inline]
+    pub(crate) fn note(&self, c: Cell) {
+        if let Some(r) = self.reads {
+            r.note(i64::from(c.col), i64::from(c.row));
         }
     }
 
@@ -105,6 +129,9 @@ impl<'a> Frame<'a> {
 impl Tiles for Frame<'_> {
     #[inline]
     fn tile_at(&self, col: i64, row: i64) -> Tile {
+        if let Some(r) = self.reads {
+            r.note(col + self.col, row + self.row);
+        }
         self.level.tile_at(col + self.col, row + self.row)
     }
     #[inline]

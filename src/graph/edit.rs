@@ -1,0 +1,273 @@
+//! Live edits: a changed tile rebuilds only the nodes whose links read it.
+//!
+//! A node's links are a deterministic function of the tiles and standable
+//! cells their generation looked up (plus the level's size, and whether it
+//! has hazards); the build records the bounding box of those lookups per
+//! node ([`crate::links::ReadBox`]). An edit therefore:
+//!
+//! 1. sets the tiles, and reclassifies the level;
+//! 2. collects the *changed cells*: the edited tiles, and every cell whose
+//!    standability changed;
+//! 3. regenerates the links of every node whose box holds a changed cell,
+//!    and of every new node (recording their boxes afresh); every other
+//!    node keeps its links, tapes and box, which a fresh build would give
+//!    it bit for bit;
+//! 4. reassembles the link arrays, the search's reduced graph and its
+//!    landmark bounds, and bumps [`NavMap::generation`].
+//!
+//! An edit that adds the level's first hazard or removes its last one
+//! changes what every body step checks, and rebuilds the whole map; so does
+//! the first edit of a map loaded from a file, whose reads were not
+//! recorded.
+
+use super::{Chunk, NavMap, node_table};
+use crate::classify::Classification;
+use crate::level::{Cell, Level, Tile};
+use crate::links::{ReadBox, Reads, links_recorded};
+
+/// What an edit did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EditReport {
+    /// Tiles whose value changed (an edit setting a tile to what it holds
+    /// changes nothing).
+    pub tiles_changed: usize,
+    /// Cells that became standable or stopped being standable.
+    pub standability_changed: usize,
+    /// Nodes whose links were generated again.
+    pub nodes_rebuilt: usize,
+    /// Whether the whole map was rebuilt (see the module documentation).
+    pub full_rebuild: bool,
+    /// The map's generation after the edit.
+    pub generation: u64,
+}
+
+/// Why an edit was refused (the map is then unchanged).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EditError {
+    /// A cell outside the level.
+    #[error("cell {cell} is outside the {width} x {height} level")]
+    OffMap {
+        /// The cell.
+        cell: Cell,
+        /// The level's width.
+        width: usize,
+        /// The level's height.
+        height: usize,
+    },
+    /// A rebuild of the whole map failed.
+    #[error(transparent)]
+    Build(#[from] crate::build::BuildError),
+}
+
+impl NavMap {
+    /// How many edits have changed this map: 0 when built or loaded, one
+    /// more after each [`NavMap::edit`] that changed a tile. A path found
+    /// at an older generation may use links that no longer exist.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Sets one tile and updates the map (see [`NavMap::edit`]).
+    ///
+    /// # Errors
+    /// [`EditError::OffMap`] for a cell outside the level.
+    pub fn set_tile(&mut self, cell: Cell, tile: Tile) -> Result<EditReport, EditError> {
+        self.edit(&[(cell, tile)])
+    }
+
+    /// Sets tiles (one, or a brush of many; a later entry for the same
+    /// cell wins) and updates the map in place: only the nodes whose links
+    /// read a changed cell are generated again, and the result equals a
+    /// fresh build of the edited level, link for link and tape for tape.
+    ///
+    /// ```
+    /// use platnav::{Cell, Level, NavMap, Physics, Tile};
+    /// let level: Level = "\
+    /// ..........
+    /// ..........
+    /// .S......G.
+    /// ##########".parse()?;
+    /// let mut map = NavMap::build(&level, &Physics::default())?;
+    /// // A wall goes up between spawn and goal.
+    /// let report = map.edit(&[(Cell::new(5, 2), Tile::Solid), (Cell::new(5, 1), Tile::Solid)])?;
+    /// assert_eq!(map.generation(), 1);
+    /// assert!(report.nodes_rebuilt < map.node_count());
+    /// assert_eq!(map.level().get(Cell::new(5, 2)), Some(Tile::Solid));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`EditError::OffMap`] for a cell outside the level; nothing is
+    /// changed then. [`EditError::Build`] cannot happen for a map built or
+    /// loaded here (its physics were validated).
+    pub fn edit(&mut self, changes: &[(Cell, Tile)]) -> Result<EditReport, EditError> {
+        let (width, height) = (self.level.width(), self.level.height());
+        if let Some(&(cell, _)) = changes.iter().find(|(c, _)| !self.level.contains(*c)) {
+            return Err(EditError::OffMap {
+                cell,
+                width,
+                height,
+            });
+        }
+        let mut level = self.level.clone();
+        let had_hazards = level.has_hazards();
+        for &(cell, tile) in changes {
+            level.set(cell, tile);
+        }
+        let mut changed: Vec<Cell> = changes
+            .iter()
+            .map(|&(c, _)| c)
+            .filter(|&c| level.get(c) != self.level.get(c))
+            .collect();
+        changed.sort_unstable();
+        changed.dedup();
+        let tiles_changed = changed.len();
+        if tiles_changed == 0 {
+            return Ok(EditReport {
+                tiles_changed: 0,
+                standability_changed: 0,
+                nodes_rebuilt: 0,
+                full_rebuild: false,
+                generation: self.generation,
+            });
+        }
+        let classes = Classification::new(&level, &self.physics);
+        let nodes: Vec<Cell> = classes.standable_cells().collect();
+        let standability_changed = standability_changes(&self.classes, &classes, &level);
+        let standability_count = standability_changed.len();
+        changed.extend(standability_changed);
+        let generation = self.generation + 1;
+        let full = had_hazards != level.has_hazards() || self.boxes.contains(&ReadBox::ALL);
+        if full {
+            let mut map = NavMap::build_with(&level, &self.physics, &self.options)?;
+            map.generation = generation;
+            let nodes_rebuilt = map.node_count();
+            *self = map;
+            return Ok(EditReport {
+                tiles_changed,
+                standability_changed: standability_count,
+                nodes_rebuilt,
+                full_rebuild: true,
+                generation,
+            });
+        }
+        let (lo, hi) = bounds(&changed);
+        let touched = |b: &ReadBox| b.meets(lo, hi) && changed.iter().any(|&c| b.contains(c));
+        let node_at = node_table(&level, &nodes);
+        let node_of = |c: Cell| super::lookup(&node_at, width, height, c);
+        // Per new node: its old node when that one's links still hold.
+        let keep: Vec<Option<u32>> = nodes
+            .iter()
+            .map(|&c| {
+                self.node(c)
+                    .map(|n| n.0)
+                    .filter(|&n| !touched(&self.boxes[n as usize]))
+            })
+            .collect();
+        let rebuild: Vec<usize> = (0..nodes.len()).filter(|&i| keep[i].is_none()).collect();
+        let (physics, options) = (&self.physics, &self.options);
+        let generate = |&i: &usize| {
+            let reads = Reads::default();
+            let links = links_recorded(&level, physics, &classes, nodes[i], options, Some(&reads));
+            (links, reads.get())
+        };
+        #[cfg(feature = "parallel")]
+        let fresh: Vec<_> = {
+            use rayon::prelude::*;
+            if rebuild.len() > 16 {
+                rebuild.par_iter().map(generate).collect()
+            } else {
+                rebuild.iter().map(generate).collect()
+            }
+        };
+        #[cfg(not(feature = "parallel"))]
+        let fresh: Vec<_> = rebuild.iter().map(generate).collect();
+        let mut fresh = fresh.into_iter();
+        let mut chunk = Chunk::default();
+        for old in &keep {
+            match *old {
+                Some(n) => self.copy_node(n, &mut chunk, &node_of),
+                None => {
+                    let (links, b) = fresh.next().expect("one generation per rebuilt node");
+                    chunk.push_node(links, node_of);
+                    chunk.boxes.push(b);
+                }
+            }
+        }
+        let nodes_rebuilt = rebuild.len();
+        let options = self.options.clone();
+        let physics = self.physics.clone();
+        *self = NavMap::from_chunks(
+            level,
+            physics,
+            classes,
+            nodes,
+            node_at,
+            vec![chunk],
+            options,
+        );
+        self.generation = generation;
+        Ok(EditReport {
+            tiles_changed,
+            standability_changed: standability_count,
+            nodes_rebuilt,
+            full_rebuild: false,
+            generation,
+        })
+    }
+
+    /// Appends old node `n`'s links, as stored, to `chunk`, with their
+    /// targets renumbered by `node_of`. A kept node's targets are all still
+    /// standable: its landings read their standability, so a change there
+    /// would have rebuilt it.
+    fn copy_node(&self, n: u32, chunk: &mut Chunk, node_of: &impl Fn(Cell) -> Option<u32>) {
+        let ids = self.offsets[n as usize]..self.offsets[n as usize + 1];
+        let mut count = 0;
+        for id in ids {
+            let l = id as usize;
+            let e = self.edges[l];
+            let Some(target) = node_of(self.nodes[e.target as usize]) else {
+                debug_assert!(false, "a kept link lost its target");
+                continue;
+            };
+            let (a, b) = (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
+            chunk.tapes.extend_from_slice(&self.tapes[a..b]);
+            chunk.tape_lens.push((b - a) as u32);
+            chunk.edges.push(super::Edge { target, ..e });
+            chunk.action.push(self.action[l]);
+            count += 1;
+        }
+        chunk.counts.push(count);
+        chunk.boxes.push(self.boxes[n as usize]);
+    }
+}
+
+/// The cells whose standability differs between `old` and `new` (both of
+/// `level`'s size).
+fn standability_changes(old: &Classification, new: &Classification, level: &Level) -> Vec<Cell> {
+    let (w, h) = (level.width() as i32, level.height() as i32);
+    let mut out = Vec::new();
+    for row in 0..h {
+        for col in 0..w {
+            let c = Cell::new(col, row);
+            if old.is_standable(c) != new.is_standable(c) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The corners of the smallest rectangle holding `cells` (not empty).
+fn bounds(cells: &[Cell]) -> (Cell, Cell) {
+    let mut lo = cells[0];
+    let mut hi = cells[0];
+    for c in cells {
+        lo = Cell::new(lo.col.min(c.col), lo.row.min(c.row));
+        hi = Cell::new(hi.col.max(c.col), hi.row.max(c.row));
+    }
+    (lo, hi)
+}
