@@ -1047,7 +1047,7 @@ mod tests {
         let (mut by_templates, mut exact) = (Vec::new(), Vec::new());
         for from in classes.standable_cells() {
             let mut best = Best::new(from);
-            generate(level, p, variety, &classes, from, &mut best);
+            generate(level, p, variety, &classes, from, None, &mut best);
             by_templates.extend(best.into_sorted());
             let mut best = Best::new(from);
             for fam in families(p, variety) {
