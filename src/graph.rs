@@ -218,6 +218,9 @@ pub struct NavMap {
     options: LinkOptions,
     /// Counts the edits that changed the map ([`NavMap::generation`]).
     generation: u64,
+    /// The landmark bounds were left out after an edit
+    /// ([`NavMap::refresh_bounds`]).
+    bounds_stale: bool,
 }
 
 impl NavMap {
@@ -358,6 +361,24 @@ impl NavMap {
         chunks: Vec<Chunk>,
         options: LinkOptions,
     ) -> Self {
+        Self::from_chunks_with(
+            level, physics, classes, nodes, node_at, chunks, options, true,
+        )
+    }
+
+    /// As `from_chunks`; `landmarks` false leaves the landmark bounds out
+    /// ([`NavMap::bounds_stale`]).
+    #[allow(clippy::too_many_arguments)]
+    fn from_chunks_with(
+        level: Level,
+        physics: Physics,
+        classes: Classification,
+        nodes: Vec<Cell>,
+        node_at: Vec<u32>,
+        chunks: Vec<Chunk>,
+        options: LinkOptions,
+        landmarks: bool,
+    ) -> Self {
         let links: usize = chunks.iter().map(|c| c.edges.len()).sum();
         let bytes: usize = chunks.iter().map(|c| c.tapes.len()).sum();
         let mut offsets = Vec::with_capacity(nodes.len() + 1);
@@ -381,7 +402,12 @@ impl NavMap {
             boxes.extend_from_slice(&c.boxes);
         }
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
-        let landmarks = Landmarks::compute(&offsets, &edges);
+        let bounds_stale = !landmarks;
+        let landmarks = if landmarks {
+            Landmarks::compute(&offsets, &edges)
+        } else {
+            Landmarks::default()
+        };
         let (hop_at, hops) = reduce(&offsets, &edges, &nodes);
         let ticks_per_col = crate::search::ticks_per_col(&physics);
         Self {
@@ -403,6 +429,7 @@ impl NavMap {
             boxes,
             options,
             generation: 0,
+            bounds_stale,
         }
     }
 

@@ -12,8 +12,16 @@
 //!    and of every new node (recording their boxes afresh); every other
 //!    node keeps its links, tapes and box, which a fresh build would give
 //!    it bit for bit;
-//! 4. reassembles the link arrays, the search's reduced graph and its
-//!    landmark bounds, and bumps [`NavMap::generation`].
+//! 4. reassembles the link arrays and the search's reduced graph, and
+//!    bumps [`NavMap::generation`].
+//!
+//! The search's landmark bounds are left out by an edit: measuring them
+//! takes a few Dijkstra runs over the whole map, tens of milliseconds at
+//! 256 x 256 and seconds at 1024 x 1024, and stale ones would not be
+//! admissible. Until [`NavMap::refresh_bounds`] measures them again, exact
+//! search runs on the column bound alone: still exact, slower on large
+//! maps. A game calls it when a frame has time to spare, or on a clone in
+//! the background that then replaces the map.
 //!
 //! An edit that adds the level's first hazard or removes its last one
 //! changes what every body step checks, and rebuilds the whole map; so does
@@ -68,6 +76,23 @@ impl NavMap {
     #[must_use]
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Whether an edit left the search's landmark bounds out (see the
+    /// module documentation); queries are exact either way.
+    #[must_use]
+    pub fn bounds_stale(&self) -> bool {
+        self.bounds_stale
+    }
+
+    /// Measures the search's landmark bounds again after edits, so that
+    /// exact queries are as fast as on a fresh build. Does nothing when
+    /// they are current.
+    pub fn refresh_bounds(&mut self) {
+        if self.bounds_stale {
+            self.landmarks = crate::landmarks::Landmarks::compute(&self.offsets, &self.edges);
+            self.bounds_stale = false;
+        }
     }
 
     /// Sets one tile and updates the map (see [`NavMap::edit`]).
@@ -200,7 +225,7 @@ impl NavMap {
         let nodes_rebuilt = rebuild.len();
         let options = self.options.clone();
         let physics = self.physics.clone();
-        *self = NavMap::from_chunks(
+        *self = NavMap::from_chunks_with(
             level,
             physics,
             classes,
@@ -208,6 +233,7 @@ impl NavMap {
             node_at,
             vec![chunk],
             options,
+            false,
         );
         self.generation = generation;
         Ok(EditReport {

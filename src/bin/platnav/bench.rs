@@ -83,6 +83,63 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+/// Times `n` random edits of `map` (each a `side` x `side` brush at a
+/// random place: solid where the corner cell is empty, empty otherwise),
+/// in seconds, sorted; also returns the nodes each rebuilt.
+fn edit_times(
+    map: &mut NavMap,
+    n: usize,
+    side: i32,
+    seed: u64,
+) -> Result<(Vec<f64>, Vec<f64>), CliError> {
+    let mut rng = SplitMix64::new(seed);
+    let (w, h) = (map.level().width() as u64, map.level().height() as u64);
+    let (mut times, mut rebuilt) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for _ in 0..n {
+        let at = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+        let tile = if map.level().get(at) == Some(platnav::Tile::Empty) {
+            platnav::Tile::Solid
+        } else {
+            platnav::Tile::Empty
+        };
+        let cells: Vec<(Cell, platnav::Tile)> = (0..side)
+            .flat_map(|dc| (0..side).map(move |dr| Cell::new(at.col + dc, at.row + dr)))
+            .filter(|&c| map.level().contains(c))
+            .map(|c| (c, tile))
+            .collect();
+        let t = Instant::now();
+        let report = map.edit(&cells)?;
+        times.push(t.elapsed().as_secs_f64());
+        rebuilt.push(report.nodes_rebuilt as f64);
+    }
+    times.sort_by(f64::total_cmp);
+    rebuilt.sort_by(f64::total_cmp);
+    Ok((times, rebuilt))
+}
+
+/// The rows of one edit figure: the median time against `target_ms`.
+fn edit_row(
+    what: &str,
+    map: &mut NavMap,
+    side: i32,
+    target_ms: f64,
+    seed: u64,
+) -> Result<Row, CliError> {
+    let (times, rebuilt) = edit_times(map, 30, side, seed)?;
+    let p50 = percentile(&times, 0.5);
+    Ok(row(
+        format!(
+            "{what} (median of 30; p90 {}; {:.0} nodes rebuilt at the median)",
+            ms(percentile(&times, 0.9)),
+            percentile(&rebuilt, 0.5)
+        ),
+        ms(p50),
+        &format!("< {target_ms} ms"),
+        Some(p50 * 1e3 < target_ms),
+    )
+    .because("the level is reclassified and the link arrays reassembled whole"))
+}
+
 /// Random pairs of nodes where the second is reachable from the first.
 fn reachable_pairs(map: &NavMap, n: usize, seed: u64) -> Vec<(Cell, Cell)> {
     let mut rng = SplitMix64::new(seed);
@@ -352,6 +409,24 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         "",
         None,
     ));
+    if let Some(level) = &smb11_level {
+        let mut map = NavMap::build(level, &smb)?;
+        let whole = map.memory_bytes() as f64;
+        let index = map.edit_index_bytes() as f64;
+        rows.push(row(
+            "memory for the edit index, SMB 1-1 (share of the map's)",
+            format!("{:.1}%", 100.0 * index / whole.max(1.0)),
+            "< 25%",
+            Some(index < whole * 0.25),
+        ));
+        rows.push(edit_row(
+            "single-tile edit to updated map, SMB 1-1",
+            &mut map,
+            1,
+            2.0,
+            5,
+        )?);
+    }
     // The coarse jump set (LinkOptions::coarse) on the same levels, built
     // in the same order (so its template branches carry over the same
     // way), and its fastest routes against the full set's on the same pairs.
@@ -536,7 +611,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let mut per_cell = Vec::new();
     for &(w, h) in &sizes {
         let level = Level::generate(w, h, 42)?;
-        let (map, mut b) = cold_build(&level)?;
+        let (mut map, mut b) = cold_build(&level)?;
         if w * h <= 256 * 256 {
             for _ in 0..2 {
                 b = b.min(cold_build(&level)?.1);
@@ -609,6 +684,43 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
                 ">= 10000",
                 Some(qps >= 10_000.0),
             ));
+        }
+        // Edits last: they change the map.
+        match (w, h) {
+            (256, 256) => {
+                rows.push(edit_row(
+                    "single-tile edit, 256 x 256",
+                    &mut map,
+                    1,
+                    4.0,
+                    23,
+                )?);
+                rows.push(edit_row(
+                    "8 x 8 brush edit, 256 x 256",
+                    &mut map,
+                    8,
+                    16.0,
+                    29,
+                )?);
+                let t = Instant::now();
+                map.refresh_bounds();
+                rows.push(row(
+                    "landmark bounds measured again after edits (refresh_bounds), 256 x 256",
+                    ms(t.elapsed().as_secs_f64()),
+                    "",
+                    None,
+                ));
+            }
+            (1024, 1024) => {
+                rows.push(edit_row(
+                    "single-tile edit, 1024 x 1024",
+                    &mut map,
+                    1,
+                    16.0,
+                    31,
+                )?);
+            }
+            _ => {}
         }
     }
     let spread = per_cell.iter().copied().fold(0.0, f64::max)
