@@ -142,3 +142,80 @@ fn enemies_catch_a_player_pacing_the_floor_within_thirty_seconds() {
     let caught = chase(&map, Cell::new(24, 17), pace, 1_800);
     assert!(caught.is_some(), "not caught in 1800 ticks");
 }
+
+/// A floor with a one-way deck above it: two ways from `S` to `G`.
+const TWO_WAYS: &str = "\
+..........................
+..........................
+..........................
+.=========================
+..........................
+..........................
+.S......................G.
+##########################";
+
+/// Runs an enemy from `S` to `G` on [`TWO_WAYS`]; after `close_at` ticks
+/// `door` is set solid on the map. Returns the follower, the body, whether
+/// it arrived, and the highest row (smallest index) its feet reached after
+/// the door closed.
+fn run_with_door(door: &[Cell], close_at: u32) -> (PathFollower, Body, bool, f64) {
+    let level: Level = TWO_WAYS.parse().unwrap();
+    let physics = Physics::default();
+    let mut map = NavMap::build(&level, &physics).unwrap();
+    let (start, goal) = (Cell::new(1, 6), Cell::new(24, 6));
+    let mut f = PathFollower::new(FollowOptions::default());
+    let mut body = Body::standing(start, &physics);
+    let mut top = f64::INFINITY;
+    for t in 0..2000 {
+        if t == close_at {
+            assert!(body.x < 11.0, "the enemy passed the door before it closed");
+            let report = map
+                .edit(&door.iter().map(|&c| (c, Tile::Solid)).collect::<Vec<_>>())
+                .unwrap();
+            assert_eq!(report.tiles_changed, door.len());
+        }
+        if body.stands_on(goal) && body.vx == 0.0 {
+            return (f, body, true, top);
+        }
+        let input = f.next_input(&map, &body, goal);
+        body.step(map.level(), map.physics(), input);
+        assert!(!body.dead, "tick {t}");
+        if t > close_at {
+            top = top.min(body.y);
+            // The follower noticed the edit before the body ran into the
+            // door: it never touches the door's left side.
+            assert!(
+                !(body.x < 12.0 && body.touches_wall_right(map.level(), map.physics()))
+                    || door.is_empty(),
+                "tick {t}: ran into the door at {body:?}"
+            );
+        }
+    }
+    (f, body, false, top)
+}
+
+#[test]
+fn a_door_closing_across_the_route_sends_the_enemy_the_other_way() {
+    // On the open level the enemy walks the floor (the deck is slower).
+    let (f, _, arrived, top) = run_with_door(&[], u32::MAX);
+    assert!(arrived && f.plans() == 1, "{:?}", f.state());
+    assert!(top.is_infinite());
+    // The door closes the floor under the deck while the enemy is on its
+    // way: it re-plans over the deck, and arrives.
+    let door = [Cell::new(12, 4), Cell::new(12, 5), Cell::new(12, 6)];
+    let (f, body, arrived, top) = run_with_door(&door, 25);
+    assert!(arrived, "{:?} at {body:?}", f.state());
+    assert!(f.plans() >= 2, "{} plans", f.plans());
+    // Its feet rose above the door (row 4 starts at y = 4): over it, by
+    // way of the deck.
+    assert!(top < 4.0, "never went over the door (feet at {top})");
+}
+
+#[test]
+fn a_door_closing_every_way_is_reported_unreachable() {
+    let door: Vec<Cell> = (0..7).map(|r| Cell::new(12, r)).collect();
+    let (f, body, arrived, _) = run_with_door(&door, 25);
+    assert!(!arrived);
+    assert_eq!(f.state(), platnav::FollowState::Unreachable, "{body:?}");
+    assert!(body.x < 12.0, "{body:?}");
+}

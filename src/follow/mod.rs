@@ -155,6 +155,8 @@ pub struct PathFollower {
     elapsed: u32,
     /// Body steps the last call simulated.
     steps: u64,
+    /// The map generation the plan and recovery were made on.
+    generation: Option<u64>,
 }
 
 fn close(a: &Body, b: &Body, tol: f64) -> bool {
@@ -244,6 +246,7 @@ impl PathFollower {
             self.state = FollowState::Dead;
             return Input::IDLE;
         }
+        self.notice_edits(map);
         let goal = map.snap(target, self.options.search.snap_radius);
         if goal != self.goal {
             self.goal = goal;
@@ -296,6 +299,37 @@ impl PathFollower {
         self.recovering = true;
         self.elapsed = 0;
         self.recovery_input()
+    }
+
+    /// After an edit of `map` ([`NavMap::generation`]): the rest of the
+    /// plan is performed again on the edited level, and kept only when the
+    /// body would pass through exactly the same states (then the follower
+    /// re-plans at the next link boundary, from where the body is); a plan
+    /// the edit breaks is dropped at once, so the body re-plans from where
+    /// it stands, or recovers in the air. A held recovery program is
+    /// searched for again, and a target found unreachable is tried again.
+    fn notice_edits(&mut self, map: &NavMap) {
+        let now = map.generation();
+        let before = self.generation.replace(now);
+        if before.is_none_or(|g| g == now) {
+            return;
+        }
+        self.failed = None;
+        self.pending = true;
+        self.recovering = false;
+        if let Some(plan) = &self.plan {
+            let (level, p) = (map.level(), map.physics());
+            let rest = plan.path.inputs().get(plan.tick..).unwrap_or(&[]);
+            let mut b = plan.expected[plan.tick.min(plan.expected.len() - 1)];
+            let later = plan.expected.get(plan.tick + 1..).unwrap_or(&[]);
+            let holds = rest.iter().zip(later).all(|(&i, e)| {
+                b.step(level, p, i);
+                b == *e
+            });
+            if !holds {
+                self.plan = None;
+            }
+        }
     }
 
     /// The held recovery program's input for this tick, and the state.
