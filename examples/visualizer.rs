@@ -1,12 +1,14 @@
 //! The platnav visualizer: a level's tiles, node types, links and paths in
-//! a window, with live physics tuning and a chase mode (K knocks the
-//! enemies, to watch them recover).
+//! a window, with live physics tuning, a chase mode (K knocks the enemies,
+//! to watch them recover) and an edit mode (T: click toggles a tile, O
+//! opens or closes a marked door; the map updates in place and the chasing
+//! enemies adapt).
 //!
 //! ```text
 //! cargo run --release --example visualizer --features viz [LEVEL] [--rules FILE]
 //!     [--layer NAME] [--level NAME] [--legend FILE] [--pixels-per-tile N]
 //!     [--preset NAME] [--physics FILE] [--chase [--knock-every TICKS]]
-//!     [--screenshot FILE --frames N]
+//!     [--door COL,ROW,HEIGHT [--door-every TICKS]] [--screenshot FILE --frames N]
 //! ```
 //!
 //! LEVEL is any level `platnav` reads (ASCII or VGLC text, Tiled, LDtk, PNG
@@ -32,7 +34,7 @@ use platnav::render::{
 };
 use platnav::{
     Body, Cell, FollowOptions, FollowState, Input, Level, LoadOptions, NavMap, Path, PathFollower,
-    Physics, SearchOptions, SplitMix64,
+    Physics, SearchOptions, SplitMix64, Tile,
 };
 
 const DEMO_LEVEL: &str = include_str!("../levels/demo.txt");
@@ -60,6 +62,10 @@ struct Args {
     chase: bool,
     /// In chase mode, knock the enemies every this many ticks.
     knock_every: Option<u32>,
+    /// Cells marked as a door at start (a column from its top cell down).
+    door: Vec<Cell>,
+    /// Open or close the door every this many ticks.
+    door_every: Option<u32>,
     screenshot: Option<PathBuf>,
     frames: u32,
 }
@@ -72,6 +78,8 @@ fn parse_args() -> Result<Args, String> {
         preset: None,
         chase: false,
         knock_every: None,
+        door: Vec::new(),
+        door_every: None,
         screenshot: None,
         frames: 10,
     };
@@ -99,6 +107,27 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|_| format!("--knock-every: {v:?} is not a tick count"))?;
                 args.knock_every = Some(n.max(1));
+            }
+            "--door" => {
+                let v = value("--door")?;
+                let n: Vec<i32> = v
+                    .split(',')
+                    .map(|x| x.trim().parse())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| format!("--door: {v:?} is not COL,ROW,HEIGHT"))?;
+                let [col, row, height] = n[..] else {
+                    return Err(format!("--door: {v:?} is not COL,ROW,HEIGHT"));
+                };
+                args.door = (0..height.clamp(0, 64))
+                    .map(|d| Cell::new(col, row + d))
+                    .collect();
+            }
+            "--door-every" => {
+                let v = value("--door-every")?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| format!("--door-every: {v:?} is not a tick count"))?;
+                args.door_every = Some(n.max(1));
             }
             "--screenshot" => args.screenshot = Some(value("--screenshot")?.into()),
             "--frames" => {
@@ -128,7 +157,7 @@ fn parse_args() -> Result<Args, String> {
 const USAGE: &str = "\
 usage: visualizer [LEVEL] [--rules FILE] [--layer NAME] [--level NAME] [--legend FILE]
                   [--pixels-per-tile N] [--preset NAME] [--physics FILE] [--chase [--knock-every TICKS]]
-                  [--screenshot FILE --frames N]
+                  [--door COL,ROW,HEIGHT [--door-every TICKS]] [--screenshot FILE --frames N]
 
 LEVEL: any level platnav reads (.txt ASCII or VGLC, .tmx, .tmj/.json, .ldtk, .png);
 the loader options are those of the platnav tools (see `platnav path --help`).";
@@ -494,9 +523,64 @@ fn keyboard_input() -> Input {
     Input::new(move_x, jump, is_key_down(KeyCode::Down))
 }
 
-const HELP: [&str; 2] = [
+/// Cells marked as a door: closed, they are solid; open, they hold the
+/// tiles they had when marked.
+struct Door {
+    cells: Vec<Cell>,
+    open_tiles: Vec<Tile>,
+    closed: bool,
+}
+
+impl Door {
+    fn new(level: &Level, cells: Vec<Cell>) -> Self {
+        let cells: Vec<Cell> = cells.into_iter().filter(|c| level.contains(*c)).collect();
+        let open_tiles = cells
+            .iter()
+            .map(|&c| level.get(c).unwrap_or(Tile::Empty))
+            .collect();
+        Self {
+            cells,
+            open_tiles,
+            closed: false,
+        }
+    }
+
+    /// Marks `cell` (or unmarks it) while the door is open.
+    fn mark(&mut self, level: &Level, cell: Cell) {
+        if self.closed {
+            return;
+        }
+        match self.cells.iter().position(|&c| c == cell) {
+            Some(i) => {
+                self.cells.remove(i);
+                self.open_tiles.remove(i);
+            }
+            None => {
+                self.cells.push(cell);
+                self.open_tiles.push(level.get(cell).unwrap_or(Tile::Empty));
+            }
+        }
+    }
+
+    /// The edits that close an open door or open a closed one.
+    fn toggle(&mut self) -> Vec<(Cell, Tile)> {
+        self.closed = !self.closed;
+        if self.closed {
+            self.cells.iter().map(|&c| (c, Tile::Solid)).collect()
+        } else {
+            self.cells
+                .iter()
+                .copied()
+                .zip(self.open_tiles.iter().copied())
+                .collect()
+        }
+    }
+}
+
+const HELP: [&str; 3] = [
     "1-4 layers (tiles nodes links path)  left/right click: start/goal  M chase (arrows + space, K knock)  wheel or , . scroll  H help  Esc quit",
     "Q/A jump height  W/S run speed  E/D gravity  R/F air jumps  G wall jump  Z/X width  C/V height  P next preset (physics apply on key release)",
+    "T edit mode: left click toggles a tile (solid / empty), right click marks a door cell, O opens or closes the door; the map updates in place",
 ];
 
 /// Reads the arguments, the level and the physics before any window opens
@@ -517,7 +601,9 @@ fn main() {
 }
 
 async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics) {
-    let level = loaded.level;
+    let mut level = loaded.level;
+    let mut editing = false;
+    let mut door = Door::new(&level, args.door.clone());
     let mut tuning = Tuning::new(base);
     let mut layers = Layers::ALL;
     let start = loaded
@@ -650,14 +736,39 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
         let (mx, my) = mouse_position();
         let (tx, ty) = screen.to_tile(mx, my);
         let hover = (my > HUD).then(|| Cell::new(tx.floor() as i32, ty.floor() as i32));
+        if is_key_pressed(KeyCode::T) {
+            editing = !editing;
+        }
+        let mut edits: Vec<(Cell, Tile)> = Vec::new();
         if let Some(cell) = hover.filter(|c| level.contains(*c)) {
-            if is_mouse_button_pressed(MouseButton::Left) {
-                world.start = cell;
-                world.replan();
-            } else if is_mouse_button_pressed(MouseButton::Right) {
-                world.goal = cell;
-                world.replan();
+            match (
+                editing,
+                is_mouse_button_pressed(MouseButton::Left),
+                is_mouse_button_pressed(MouseButton::Right),
+            ) {
+                (false, true, _) => {
+                    world.start = cell;
+                    world.replan();
+                }
+                (false, false, true) => {
+                    world.goal = cell;
+                    world.replan();
+                }
+                (true, true, _) => {
+                    let now = level.get(cell).unwrap_or(Tile::Empty);
+                    let tile = if now == Tile::Solid {
+                        Tile::Empty
+                    } else {
+                        Tile::Solid
+                    };
+                    edits.push((cell, tile));
+                }
+                (true, false, true) => door.mark(&level, cell),
+                _ => {}
             }
+        }
+        if is_key_pressed(KeyCode::O) {
+            edits.extend(door.toggle());
         }
         if let (true, Some(c)) = (is_key_pressed(KeyCode::K), &mut chase) {
             c.knock(&world.map);
@@ -682,8 +793,33 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
                     if args.knock_every.is_some_and(|n| c.ticks % n == 0) {
                         c.knock(&world.map);
                     }
+                    if args.door_every.is_some_and(|n| c.ticks % n == 0) {
+                        edits.extend(door.toggle());
+                    }
                 }
                 None => world.step_replay(),
+            }
+        }
+        if !edits.is_empty() {
+            let t = Instant::now();
+            match world.map.edit(&edits) {
+                Ok(report) => {
+                    let ms = t.elapsed().as_secs_f64() * 1e3;
+                    for &(c, tile) in &edits {
+                        level.set(c, tile);
+                    }
+                    world.texture = make_texture(&world.map, layers);
+                    world.replan();
+                    message = format!(
+                        "edit: {} tiles changed, {} nodes rebuilt, map updated in {ms:.2} ms (generation {})",
+                        report.tiles_changed, report.nodes_rebuilt, report.generation
+                    );
+                    if args.screenshot.is_some() {
+                        // Scripted runs report each edit for their callers.
+                        println!("{message}");
+                    }
+                }
+                Err(e) => message = format!("not edited: {e}"),
             }
         }
         // The camera follows the player (chase) or the replaying body,
@@ -713,6 +849,9 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
         let (map, physics) = (&world.map, world.map.physics());
         if let (true, Ok(path)) = (layers.path, &world.path) {
             draw_path(&mut screen, map.level(), physics, path);
+        }
+        for &c in &door.cells {
+            draw_cell_outline(&mut screen, c, 0.1, Rgba::rgb(200, 120, 40));
         }
         let mut hover_text = String::new();
         if let Some(cell) = hover.filter(|c| level.contains(*c)) {
@@ -803,6 +942,11 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
                 path.steps().len()
             ),
             (None, Err(e)) => format!("no path: {e}"),
+        };
+        let line2 = if editing {
+            format!("EDIT MODE (T to leave)   |   {line2}")
+        } else {
+            line2
         };
         let mut y = 18.0;
         for text in [

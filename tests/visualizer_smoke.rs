@@ -33,6 +33,10 @@ impl Drop for Xvfb {
     }
 }
 
+/// The tests that start an X server run one at a time: two starting at
+/// once could both pick the same free display.
+static X_SERVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn start_xvfb() -> (Xvfb, String) {
     let first = 90 + std::process::id() % 400;
     for n in first..first + 50 {
@@ -99,6 +103,7 @@ fn visualizer_draws_the_palette_and_saves_a_screenshot_under_xvfb() {
         println!("SKIPPED: visualizer smoke test (PLATNAV_SKIP_XVFB=1)");
         return;
     }
+    let _one_at_a_time = X_SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let bin = visualizer_binary();
     let (_xvfb, display) = start_xvfb();
     let shot = std::env::temp_dir().join(format!("platnav-viz-{}.png", std::process::id()));
@@ -160,6 +165,39 @@ fn visualizer_draws_the_palette_and_saves_a_screenshot_under_xvfb() {
         assert!(n >= 20, "{t:?} colour appears on {n} pixels");
     }
     println!("screenshot: {} distinct colours", colours.len());
+}
+
+#[test]
+fn visualizer_edit_mode_opens_and_closes_a_door_under_xvfb() {
+    if std::env::var("PLATNAV_SKIP_XVFB").is_ok_and(|v| v == "1") {
+        println!("SKIPPED: visualizer edit smoke test (PLATNAV_SKIP_XVFB=1)");
+        return;
+    }
+    let _one_at_a_time = X_SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let bin = visualizer_binary();
+    let (_xvfb, display) = start_xvfb();
+    let shot = std::env::temp_dir().join(format!("platnav-viz-door-{}.png", std::process::id()));
+    // A door across the demo's floor, toggled every 40 ticks while the
+    // enemies chase: one tick per frame, so 130 frames toggle it 3 or 4 times.
+    let out = Command::new(&bin)
+        .args(["--chase", "--door", "10,15,3", "--door-every", "40"])
+        .args(["--screenshot", shot.to_str().unwrap(), "--frames", "130"])
+        .env("DISPLAY", &display)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&shot);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "visualizer failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let edits: Vec<&str> = stdout.lines().filter(|l| l.starts_with("edit: ")).collect();
+    assert!((3..=4).contains(&edits.len()), "{stdout}");
+    for (i, e) in edits.iter().enumerate() {
+        assert!(e.contains("3 tiles changed"), "{e}");
+        assert!(e.contains(&format!("(generation {})", i + 1)), "{e}");
+    }
 }
 
 /// `--help` and loader errors need no display: the visualizer reads its
