@@ -110,17 +110,14 @@ impl NavMap {
     ///
     /// ```
     /// use platnav::{Cell, Level, NavMap, Physics, Tile};
-    /// let level: Level = "\
-    /// ..........
-    /// ..........
-    /// .S......G.
-    /// ##########".parse()?;
+    /// let rows = [".".repeat(40), ".".repeat(40), format!(".S{}G.", ".".repeat(36)), "#".repeat(40)];
+    /// let level: Level = rows.join("\n").parse()?;
     /// let mut map = NavMap::build(&level, &Physics::default())?;
     /// // A wall goes up between spawn and goal.
-    /// let report = map.edit(&[(Cell::new(5, 2), Tile::Solid), (Cell::new(5, 1), Tile::Solid)])?;
+    /// let report = map.edit(&[(Cell::new(20, 2), Tile::Solid), (Cell::new(20, 1), Tile::Solid)])?;
     /// assert_eq!(map.generation(), 1);
     /// assert!(report.nodes_rebuilt < map.node_count());
-    /// assert_eq!(map.level().get(Cell::new(5, 2)), Some(Tile::Solid));
+    /// assert_eq!(map.level().get(Cell::new(20, 2)), Some(Tile::Solid));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
