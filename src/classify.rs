@@ -157,6 +157,64 @@ fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
     }
 }
 
+/// How a neighbour looks to a standable cell's type: a wall (off the map
+/// or blocked), ground to go on ('o'), or an edge.
+fn side(n: Option<Fit>) -> char {
+    match n {
+        None | Some(Fit::Blocked) => 'w',
+        Some(Fit::Standable { .. }) => 'o',
+        _ => 'e',
+    }
+}
+
+/// The node type of cell `(c, r)` given its fit and its neighbours'.
+fn type_of(
+    level: &Level,
+    physics: &Physics,
+    (c, r): (i64, i64),
+    fit_here: Fit,
+    left: Option<Fit>,
+    right: Option<Fit>,
+) -> NodeType {
+    let goal = level.tile_at(c, r) == Tile::Goal;
+    match fit_here {
+        Fit::Blocked => NodeType::Blocked,
+        Fit::Death => NodeType::Death,
+        Fit::Standable { on_one_way } => {
+            if goal {
+                NodeType::Goal
+            } else if on_one_way {
+                NodeType::OneWay
+            } else {
+                // Off-map neighbours are borders: walls.
+                match (side(left), side(right)) {
+                    ('o', 'o') => NodeType::Platform,
+                    ('e', 'o') => NodeType::LeftEdge,
+                    ('o', 'e') => NodeType::RightEdge,
+                    ('w', 'o') => NodeType::LeftWall,
+                    ('o', 'w') => NodeType::RightWall,
+                    ('w', 'e') => NodeType::LeftWallEdge,
+                    ('e', 'w') => NodeType::RightWallEdge,
+                    _ => NodeType::Solo,
+                }
+            }
+        }
+        Fit::Free => {
+            if goal {
+                NodeType::Goal
+            } else {
+                let mut raised = Body::standing(Cell::new(c as i32, r as i32), physics);
+                raised.y -= 1.0;
+                if raised.overlaps_kind(level, physics, Tile::Solid) {
+                    NodeType::Roof
+                } else {
+                    NodeType::Air
+                }
+            }
+        }
+    }
+}
+
 impl Classification {
     /// Classifies every cell of `level` for the agent of `physics`.
     #[must_use]
@@ -173,49 +231,14 @@ impl Classification {
         let mut standable = Vec::with_capacity(w * h);
         for (i, &fit_here) in fits.iter().enumerate() {
             let (c, r) = ((i % w) as i64, (i / w) as i64);
-            let goal = level.tiles()[i] == Tile::Goal;
-            let t = match fit_here {
-                Fit::Blocked => NodeType::Blocked,
-                Fit::Death => NodeType::Death,
-                Fit::Standable { on_one_way } => {
-                    if goal {
-                        NodeType::Goal
-                    } else if on_one_way {
-                        NodeType::OneWay
-                    } else {
-                        // Off-map neighbours are borders: walls.
-                        let side = |n: Option<Fit>| match n {
-                            None | Some(Fit::Blocked) => 'w',
-                            Some(Fit::Standable { .. }) => 'o',
-                            _ => 'e',
-                        };
-                        match (side(at(c - 1, r)), side(at(c + 1, r))) {
-                            ('o', 'o') => NodeType::Platform,
-                            ('e', 'o') => NodeType::LeftEdge,
-                            ('o', 'e') => NodeType::RightEdge,
-                            ('w', 'o') => NodeType::LeftWall,
-                            ('o', 'w') => NodeType::RightWall,
-                            ('w', 'e') => NodeType::LeftWallEdge,
-                            ('e', 'w') => NodeType::RightWallEdge,
-                            _ => NodeType::Solo,
-                        }
-                    }
-                }
-                Fit::Free => {
-                    if goal {
-                        NodeType::Goal
-                    } else {
-                        let mut raised = Body::standing(Cell::new(c as i32, r as i32), physics);
-                        raised.y -= 1.0;
-                        if raised.overlaps_kind(level, physics, Tile::Solid) {
-                            NodeType::Roof
-                        } else {
-                            NodeType::Air
-                        }
-                    }
-                }
-            };
-            types.push(t);
+            types.push(type_of(
+                level,
+                physics,
+                (c, r),
+                fit_here,
+                at(c - 1, r),
+                at(c + 1, r),
+            ));
             standable.push(matches!(fit_here, Fit::Standable { .. }));
         }
         Self {
@@ -224,6 +247,92 @@ impl Classification {
             types,
             standable,
         }
+    }
+
+    /// Classifies again the cells an edit of the tiles in the rectangle
+    /// `lo..=hi` of `level` (which this classification was made for before
+    /// the edit) can change, and returns the cells whose standability
+    /// changed. The same as [`Classification::new`] on the edited level:
+    /// a cell's fit reads the tiles its body box and the row under it
+    /// overlap, and its type its own and its row neighbours' fits, so
+    /// cells farther than the body's size from every edited tile keep
+    /// their class.
+    pub(crate) fn update(
+        &mut self,
+        level: &Level,
+        physics: &Physics,
+        lo: Cell,
+        hi: Cell,
+    ) -> Vec<Cell> {
+        let (w, h) = (self.width as i64, self.height as i64);
+        // Fits that may change: the body box reaches `ceil(w / 2) + 1`
+        // columns to each side of its cell and `ceil(h) + 1` rows above its
+        // feet (the raised test of a roof one more), the ground test one row
+        // below; a margin of two more on each side. Types: one column more.
+        let mc = (physics.w / 2.0).ceil() as i64 + 3;
+        let up = physics.h.ceil() as i64 + 4;
+        let (c0, c1) = (
+            (i64::from(lo.col) - mc - 1).max(0),
+            (i64::from(hi.col) + mc + 1).min(w - 1),
+        );
+        let (r0, r1) = (
+            (i64::from(lo.row) - 3).max(0),
+            (i64::from(hi.row) + up).min(h - 1),
+        );
+        if c0 > c1 || r0 > r1 {
+            return Vec::new();
+        }
+        let ww = (c1 - c0 + 1) as usize;
+        let fits: Vec<Fit> = (r0..=r1)
+            .flat_map(|r| (c0..=c1).map(move |c| (c, r)))
+            .map(|(c, r)| fit(level, physics, Cell::new(c as i32, r as i32)))
+            .collect();
+        // A neighbour's fit: fresh inside the window; outside it, unchanged,
+        // and read back from the stored class (all `side` needs).
+        let at = |c: i64, r: i64| -> Option<Fit> {
+            if c < 0 || c >= w || r < 0 || r >= h {
+                None
+            } else if (c0..=c1).contains(&c) {
+                Some(fits[(r - r0) as usize * ww + (c - c0) as usize])
+            } else {
+                let i = r as usize * self.width + c as usize;
+                Some(if self.standable[i] {
+                    Fit::Standable { on_one_way: false }
+                } else if self.types[i] == NodeType::Blocked {
+                    Fit::Blocked
+                } else {
+                    Fit::Free
+                })
+            }
+        };
+        let mut types = Vec::with_capacity(fits.len());
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                let f = fits[(r - r0) as usize * ww + (c - c0) as usize];
+                types.push(type_of(
+                    level,
+                    physics,
+                    (c, r),
+                    f,
+                    at(c - 1, r),
+                    at(c + 1, r),
+                ));
+            }
+        }
+        let mut changed = Vec::new();
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                let k = (r - r0) as usize * ww + (c - c0) as usize;
+                let i = r as usize * self.width + c as usize;
+                let now = matches!(fits[k], Fit::Standable { .. });
+                if now != self.standable[i] {
+                    changed.push(Cell::new(c as i32, r as i32));
+                }
+                self.standable[i] = now;
+                self.types[i] = types[k];
+            }
+        }
+        changed
     }
 
     /// Width in cells.
@@ -283,5 +392,58 @@ impl std::fmt::Display for Classification {
             writeln!(f, "{line}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::SplitMix64;
+
+    /// Classifying again around edited tiles gives what classifying the
+    /// edited level from scratch gives, for bodies of several sizes.
+    #[test]
+    fn an_update_around_edits_equals_a_fresh_classification() {
+        let mut rng = SplitMix64::new(7);
+        for (w, h) in [(0.8, 0.9), (1.6, 2.4), (0.3, 0.2), (3.0, 1.0)] {
+            let physics = Physics {
+                w,
+                h,
+                ..Physics::default()
+            };
+            let mut level = Level::generate(40, 24, 3).unwrap();
+            let mut classes = Classification::new(&level, &physics);
+            for _ in 0..60 {
+                let at = Cell::new(rng.below(40) as i32, rng.below(24) as i32);
+                let side = 1 + rng.below(3) as i32;
+                let tile = [
+                    Tile::Empty,
+                    Tile::Solid,
+                    Tile::OneWay,
+                    Tile::Hazard,
+                    Tile::Goal,
+                ][rng.below(5) as usize];
+                let mut hi = at;
+                for dc in 0..side {
+                    for dr in 0..side {
+                        let c = Cell::new(at.col + dc, at.row + dr);
+                        if level.set(c, tile) {
+                            hi = Cell::new(hi.col.max(c.col), hi.row.max(c.row));
+                        }
+                    }
+                }
+                let before = classes.clone();
+                let changed = classes.update(&level, &physics, at, hi);
+                let fresh = Classification::new(&level, &physics);
+                assert_eq!(classes, fresh, "body {w} x {h}, edit at {at}");
+                let expect: Vec<Cell> = (0..24)
+                    .flat_map(|r| (0..40).map(move |c| Cell::new(c, r)))
+                    .filter(|&c| before.is_standable(c) != fresh.is_standable(c))
+                    .collect();
+                let mut got = changed;
+                got.sort_by_key(|c| (c.row, c.col));
+                assert_eq!(got, expect);
+            }
+        }
     }
 }

@@ -29,8 +29,7 @@
 //! recorded.
 
 use super::{Chunk, NavMap, node_table};
-use crate::classify::Classification;
-use crate::level::{Cell, Level, Tile};
+use crate::level::{Cell, Tile};
 use crate::links::{ReadBox, Reads, links_recorded};
 
 /// What an edit did.
@@ -156,9 +155,10 @@ impl NavMap {
                 generation: self.generation,
             });
         }
-        let classes = Classification::new(&level, &self.physics);
+        let (lo, hi) = bounds(&changed);
+        let mut classes = self.classes.clone();
+        let standability_changed = classes.update(&level, &self.physics, lo, hi);
         let nodes: Vec<Cell> = classes.standable_cells().collect();
-        let standability_changed = standability_changes(&self.classes, &classes, &level);
         let standability_count = standability_changed.len();
         changed.extend(standability_changed);
         let generation = self.generation + 1;
@@ -266,22 +266,6 @@ impl NavMap {
         chunk.counts.push(count);
         chunk.boxes.push(self.boxes[n as usize]);
     }
-}
-
-/// The cells whose standability differs between `old` and `new` (both of
-/// `level`'s size).
-fn standability_changes(old: &Classification, new: &Classification, level: &Level) -> Vec<Cell> {
-    let (w, h) = (level.width() as i32, level.height() as i32);
-    let mut out = Vec::new();
-    for row in 0..h {
-        for col in 0..w {
-            let c = Cell::new(col, row);
-            if old.is_standable(c) != new.is_standable(c) {
-                out.push(c);
-            }
-        }
-    }
-    out
 }
 
 /// The corners of the smallest rectangle holding `cells` (not empty).
