@@ -102,11 +102,7 @@ fn parse_args() -> Result<Args, String> {
             "--preset" => args.preset = Some(value("--preset")?),
             "--chase" => args.chase = true,
             "--knock-every" => {
-                let v = value("--knock-every")?;
-                let n: u32 = v
-                    .parse()
-                    .map_err(|_| format!("--knock-every: {v:?} is not a tick count"))?;
-                args.knock_every = Some(n.max(1));
+                args.knock_every = Some(ticks("--knock-every", &value("--knock-every")?)?)
             }
             "--door" => {
                 let v = value("--door")?;
@@ -123,11 +119,7 @@ fn parse_args() -> Result<Args, String> {
                     .collect();
             }
             "--door-every" => {
-                let v = value("--door-every")?;
-                let n: u32 = v
-                    .parse()
-                    .map_err(|_| format!("--door-every: {v:?} is not a tick count"))?;
-                args.door_every = Some(n.max(1));
+                args.door_every = Some(ticks("--door-every", &value("--door-every")?)?)
             }
             "--screenshot" => args.screenshot = Some(value("--screenshot")?.into()),
             "--frames" => {
@@ -152,6 +144,14 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(args)
+}
+
+/// A positive tick count given to option `name`.
+fn ticks(name: &str, v: &str) -> Result<u32, String> {
+    let n: u32 = v
+        .parse()
+        .map_err(|_| format!("{name}: {v:?} is not a tick count"))?;
+    Ok(n.max(1))
 }
 
 const USAGE: &str = "\

@@ -301,6 +301,7 @@ impl NavMap {
             node_at,
             chunks,
             options,
+            true,
         ))
     }
 
@@ -349,27 +350,14 @@ impl NavMap {
             node_at,
             vec![chunk],
             LinkOptions::default(),
+            true,
         )
     }
 
-    fn from_chunks(
-        level: Level,
-        physics: Physics,
-        classes: Classification,
-        nodes: Vec<Cell>,
-        node_at: Vec<u32>,
-        chunks: Vec<Chunk>,
-        options: LinkOptions,
-    ) -> Self {
-        Self::from_chunks_with(
-            level, physics, classes, nodes, node_at, chunks, options, true,
-        )
-    }
-
-    /// As `from_chunks`; `landmarks` false leaves the landmark bounds out
-    /// ([`NavMap::bounds_stale`]).
+    /// The map of `chunks` (each node's links, in node order); `landmarks`
+    /// false leaves the landmark bounds out ([`NavMap::bounds_stale`]).
     #[allow(clippy::too_many_arguments)]
-    fn from_chunks_with(
+    fn from_chunks(
         level: Level,
         physics: Physics,
         classes: Classification,

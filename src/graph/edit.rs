@@ -222,7 +222,7 @@ impl NavMap {
         let nodes_rebuilt = rebuild.len();
         let options = self.options.clone();
         let physics = self.physics.clone();
-        *self = NavMap::from_chunks_with(
+        *self = NavMap::from_chunks(
             level,
             physics,
             classes,
