@@ -422,6 +422,23 @@ impl Body {
         span(y0, y1).any(|r| span(x0, x1).any(|c| level.tile_at(c, r) == kind))
     }
 
+    /// Whether the box overlaps a tile that stops it: a solid tile (or
+    /// border), or on a level with slopes a slope that is not a ghost of
+    /// the feet (`PHYSICS.md`, "Slopes").
+    #[must_use]
+    pub fn blocked<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
+        super::extended::blocked(level, p, self.x, self.y)
+    }
+
+    /// What holds the feet up where they are, as step 7 of `PHYSICS.md`
+    /// tests it with `down` not held: `(solid, one_way)`, whether a solid
+    /// tile's or slope's top or a slope's surface does, and whether a
+    /// one-way tile or a ladder top does.
+    #[must_use]
+    pub fn support<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> (bool, bool) {
+        super::extended::support(level, p, self.x, self.y)
+    }
+
     /// A solid tile or border touches the box's left side (within EPS) and
     /// overlaps it vertically.
     #[must_use]

@@ -195,3 +195,40 @@ fn stands<T: Tiles + ?Sized>(level: &T, g: &Ghosts, t: Tile, c: i64, r: i64, dow
         _ => false,
     }
 }
+
+/// What holds up feet at `(x, y)` (step 7, `down` not held): a solid
+/// tile's or slope tile's top, or the surface of a slope (`.0`); a one-way
+/// tile's or ladder top's top (`.1`).
+pub(super) fn support<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> (bool, bool) {
+    let g = if level.has_slopes() {
+        Ghosts::at(level, x, y)
+    } else {
+        Ghosts::none()
+    };
+    let row = inearest(y);
+    let (mut solid, mut one_way) = (g.standing().is_some(), false);
+    if (row as f64 - y).abs() <= EPS {
+        for c in span(x - p.w / 2.0, x + p.w / 2.0) {
+            let t = level.tile_at(c, row);
+            if stands(level, &g, t, c, row, false) {
+                match t {
+                    Tile::OneWay | Tile::Ladder => one_way = true,
+                    _ => solid = true,
+                }
+            }
+        }
+    }
+    (solid, one_way)
+}
+
+/// Whether a box with its feet at `(x, y)` overlaps a tile that stops it:
+/// a solid tile, or a slope that is not a ghost.
+pub(super) fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> bool {
+    let g = if level.has_slopes() {
+        Ghosts::at(level, x, y)
+    } else {
+        Ghosts::none()
+    };
+    span(y - p.h, y)
+        .any(|r| span(x - p.w / 2.0, x + p.w / 2.0).any(|c| g.blocks(level.tile_at(c, r), c, r)))
+}
