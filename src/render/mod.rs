@@ -218,7 +218,7 @@ pub fn draw_tile(d: &mut dyn DebugDrawer, c: f32, r: f32, t: Tile) {
         }
         Tile::SlopeLeft => d.fill_triangle([(c, r), (c + 1.0, r + 1.0), (c, r + 1.0)], color),
         Tile::Ladder => {
-            const RAIL: f32 = 0.08;
+            const RAIL: f32 = 0.15;
             for x in [c + 0.2, c + 0.8] {
                 d.line(x, r, x, r + 1.0, RAIL, color);
             }
