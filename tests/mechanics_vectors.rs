@@ -109,10 +109,11 @@ mod reference {
         }
         fn covers(s: Slope, c: i64, r: i64) -> bool {
             let (right, sc, sr) = s;
+            // The tile's top-left (top-right) corner on or under the line.
             if right {
-                c + r >= sc + sr + 1
+                c + r > sc + sr
             } else {
-                r - c - 1 >= sr - sc
+                r - c > sr - sc
             }
         }
         /// The slope tiles of the column of `x` with their surface at `x`
@@ -566,8 +567,11 @@ fn random_program(seed: u64, n: usize) -> Program {
         .collect()
 }
 
-/// Every case: name, level, physics, start cell, inputs.
-fn cases() -> Vec<(String, &'static str, Physics, [i32; 2], Vec<Input>)> {
+/// A case: name, level, physics, start cell, inputs.
+type Case = (String, &'static str, Physics, [i32; 2], Vec<Input>);
+
+/// Every case.
+fn cases() -> Vec<Case> {
     let d = Physics::default;
     let f = false;
     let t = true;

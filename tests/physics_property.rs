@@ -202,7 +202,7 @@ fn run_profile(i: u64, level: &Level, physics: &Physics) -> Outcome {
         Err(e) => out.failures.push(e),
         Ok(map) => {
             out.links = map.link_count();
-            if i % 20 == 0 {
+            if i.is_multiple_of(20) {
                 out.compared = true;
                 let naive =
                     naive::build_with(level, physics, naive::Coords::Frame, JumpVariety::Full);

@@ -128,8 +128,8 @@ pub(super) fn step<T: Tiles + ?Sized>(
     } else if b.vy < 0.0 {
         let g = ghosts_at(b.x, b.y);
         let ceiling = span(b.y - p.h, b.y)
-            .filter(|&r| cols.clone().any(|c| g.blocks(level.tile_at(c, r), c, r)))
-            .last();
+            .rev()
+            .find(|&r| cols.clone().any(|c| g.blocks(level.tile_at(c, r), c, r)));
         if let Some(r) = ceiling {
             b.y = (r as f64 + 1.0) + p.h;
             b.vy = 0.0;

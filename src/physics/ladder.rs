@@ -126,8 +126,8 @@ fn climb<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: Input) 
     if b.vy < 0.0 {
         // Under a ceiling: the greatest bottom among the overlapped tiles.
         let ceiling = span(b.y - p.h, b.y)
-            .filter(|&r| cols.clone().any(|c| solid(c, r)))
-            .last();
+            .rev()
+            .find(|&r| cols.clone().any(|c| solid(c, r)));
         if let Some(r) = ceiling {
             b.y = (r as f64 + 1.0) + p.h;
             b.vy = 0.0;

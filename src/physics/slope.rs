@@ -56,10 +56,11 @@ impl Slope {
     /// is on or below it.
     #[inline]
     pub fn covers(&self, c: i64, r: i64) -> bool {
+        // `c + r >= col + row + 1` and `r - c - 1 >= row - col`.
         if self.rising_right {
-            c + r >= self.col + self.row + 1
+            c + r > self.col + self.row
         } else {
-            r - c - 1 >= self.row - self.col
+            r - c > self.row - self.col
         }
     }
 }
