@@ -315,17 +315,26 @@ impl<'c, 'a> Sim<'c, 'a> {
         }
     }
 
-    /// Steps once, counting jump presses that start a jump (`PHYSICS.md`
-    /// step 1); false if the body died.
+    /// Steps once, counting the jumps that start (`PHYSICS.md` step 1: a
+    /// press on the ground, in coyote time, on a ladder, against a wall
+    /// or with an air jump left, or a buffered press on the ground); false
+    /// if the body died.
     fn step(&mut self, input: Input) -> bool {
         let (f, p) = (&self.ctx.frame, self.ctx.p);
         let b = self.body;
         let pressed = input.jump && !b.jump_held_last_tick;
-        let takes = b.grounded
-            || (p.wall_jump.is_some() && (b.touches_wall_left(f, p) || b.touches_wall_right(f, p)))
-            || b.air_jumps_left > 0;
+        let takes = if pressed {
+            b.grounded
+                || b.coyote_left > 0
+                || b.climbing
+                || (p.wall_jump.is_some()
+                    && (b.touches_wall_left(f, p) || b.touches_wall_right(f, p)))
+                || b.air_jumps_left > 0
+        } else {
+            b.buffer_left > 0 && b.grounded
+        };
         self.body.step(f, p, input);
-        if pressed && takes {
+        if takes {
             self.jumps = self.jumps.saturating_add(1);
         }
         self.tape.push(input);

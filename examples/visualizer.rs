@@ -519,8 +519,8 @@ fn keyboard_input() -> Input {
     let left = is_key_down(KeyCode::Left);
     let right = is_key_down(KeyCode::Right);
     let move_x = i8::from(right) - i8::from(left);
-    let jump = is_key_down(KeyCode::Space) || is_key_down(KeyCode::Up);
-    Input::new(move_x, jump, is_key_down(KeyCode::Down))
+    let jump = is_key_down(KeyCode::Space);
+    Input::new(move_x, jump, is_key_down(KeyCode::Down)).with_up(is_key_down(KeyCode::Up))
 }
 
 /// Cells marked as a door: closed, they are solid; open, they hold the

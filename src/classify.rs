@@ -126,6 +126,9 @@ enum Fit {
 
 fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
     let body = Body::standing(cell, p);
+    if level.has_ladders() || level.has_slopes() {
+        return fit_extended(level, p, &body);
+    }
     if body.overlaps_kind(level, p, Tile::Solid) {
         return Fit::Blocked;
     }
@@ -154,6 +157,23 @@ fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
         Fit::Standable { on_one_way: !solid }
     } else {
         Fit::Free
+    }
+}
+
+/// [`fit`] on a level with ladders or slopes, by the body's own tests: a
+/// slope stops the box unless it is a ghost, a ladder top holds the feet
+/// like a one-way tile, and a cell over a slope's surface is not stood on
+/// (the body stands on the surface, below the cell's floor).
+fn fit_extended(level: &Level, p: &Physics, body: &Body) -> Fit {
+    if body.blocked(level, p) {
+        return Fit::Blocked;
+    }
+    if body.overlaps_kind(level, p, Tile::Hazard) {
+        return Fit::Death;
+    }
+    match body.support(level, p) {
+        (false, false) => Fit::Free,
+        (solid, _) => Fit::Standable { on_one_way: !solid },
     }
 }
 

@@ -13,13 +13,15 @@ fn cell(c: Cell) -> Value {
     json!([c.col, c.row])
 }
 
-/// The per-tick `[move, jump, down]` triples of a tape.
+/// The per-tick `[move, jump, down]` triples of a tape, with a fourth
+/// element `1` on ticks that hold up ([`Input::to_elements`]).
 #[must_use]
 pub fn tape_to_json(inputs: &[Input]) -> Value {
-    Value::Array(inputs.iter().map(|i| json!(i.to_triple())).collect())
+    Value::Array(inputs.iter().map(|i| json!(i.to_elements())).collect())
 }
 
-/// Reads a `[[move, jump, down], ...]` tape.
+/// Reads a `[[move, jump, down], ...]` tape, each tick optionally with a
+/// fourth element, up.
 ///
 /// # Errors
 /// A message naming the first bad tick.
@@ -28,11 +30,13 @@ pub fn tape_from_json(v: &Value) -> Result<Vec<Input>, String> {
     arr.iter()
         .enumerate()
         .map(|(i, t)| {
-            let t = t.as_array().filter(|t| t.len() == 3);
-            let triple = t.and_then(|t| Some([t[0].as_i64()?, t[1].as_i64()?, t[2].as_i64()?]));
-            triple
-                .and_then(Input::from_triple)
-                .ok_or_else(|| format!("inputs[{i}]: not a [move, jump, down] triple"))
+            let t = t.as_array().filter(|t| (3..=4).contains(&t.len()));
+            let elements = t.and_then(|t| t.iter().map(Value::as_i64).collect::<Option<Vec<_>>>());
+            elements
+                .and_then(|e| Input::from_elements(&e))
+                .ok_or_else(|| {
+                    format!("inputs[{i}]: not a [move, jump, down] or [move, jump, down, up] tick")
+                })
         })
         .collect()
 }

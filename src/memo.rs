@@ -29,6 +29,7 @@
 //! recently used one. Each set has its own lock, so queries on several
 //! threads share the memo with little contention.
 
+use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -37,22 +38,58 @@ use crate::physics::Body;
 /// The outcome of performing a link from one start state.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
-    link: u32,
-    start: Body,
-    end: Body,
+    /// The link's index plus one (the zero it never is makes an empty
+    /// slot, `None`, cost no room).
+    link: NonZeroU32,
+    start: Packed,
+    end: Packed,
     nudge: i8,
 }
 
-/// Bit-for-bit equality of two body states (`-0.0` differs from `0.0`).
-fn same(a: &Body, b: &Body) -> bool {
-    a.x.to_bits() == b.x.to_bits()
-        && a.y.to_bits() == b.y.to_bits()
-        && a.vx.to_bits() == b.vx.to_bits()
-        && a.vy.to_bits() == b.vy.to_bits()
-        && a.grounded == b.grounded
-        && a.air_jumps_left == b.air_jumps_left
-        && a.jump_held_last_tick == b.jump_held_last_tick
-        && a.dead == b.dead
+/// A body state in 40 bytes, bit for bit (`-0.0` differs from `0.0`): the
+/// four floats, then one word of flags (bits 0 to 3), coyote time (bits 8
+/// to 15), the jump buffer (bits 16 to 23) and the air jumps left (bits 32
+/// to 63). A state whose timers do not fit (no valid physics gives one) is
+/// not cached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Packed([u64; 5]);
+
+impl Packed {
+    fn of(b: &Body) -> Option<Self> {
+        let coyote = u8::try_from(b.coyote_left).ok()?;
+        let buffer = u8::try_from(b.buffer_left).ok()?;
+        let flags = u64::from(b.grounded)
+            | u64::from(b.jump_held_last_tick) << 1
+            | u64::from(b.dead) << 2
+            | u64::from(b.climbing) << 3
+            | u64::from(coyote) << 8
+            | u64::from(buffer) << 16
+            | u64::from(b.air_jumps_left) << 32;
+        Some(Self([
+            b.x.to_bits(),
+            b.y.to_bits(),
+            b.vx.to_bits(),
+            b.vy.to_bits(),
+            flags,
+        ]))
+    }
+
+    fn body(&self) -> Body {
+        let [x, y, vx, vy, flags] = self.0;
+        Body {
+            x: f64::from_bits(x),
+            y: f64::from_bits(y),
+            vx: f64::from_bits(vx),
+            vy: f64::from_bits(vy),
+            grounded: flags & 1 != 0,
+            jump_held_last_tick: flags & 2 != 0,
+            dead: flags & 4 != 0,
+            climbing: flags & 8 != 0,
+            coyote_left: (flags >> 8 & 0xff) as u32,
+            buffer_left: (flags >> 16 & 0xff) as u32,
+            air_jumps_left: (flags >> 32) as u32,
+        }
+    }
 }
 
 /// One set: its most recently used entry first.
@@ -110,13 +147,16 @@ impl LinkMemo {
     /// The end state and nudge of performing `link` from exactly `start`,
     /// when they are cached.
     pub fn get(&self, link: u32, start: &Body) -> Option<(Body, i8)> {
-        let found = self.set(link, start).lock().ok().and_then(|mut set| {
-            let i = set
-                .iter()
-                .position(|e| e.is_some_and(|e| e.link == link && same(&e.start, start)))?;
-            // Move to the front, keeping the others in recency order.
-            set[..=i].rotate_right(1);
-            set[0].map(|e| (e.end, e.nudge))
+        let key = Packed::of(start).zip(NonZeroU32::new(link.wrapping_add(1)));
+        let found = key.and_then(|(key, id)| {
+            self.set(link, start).lock().ok().and_then(|mut set| {
+                let i = set
+                    .iter()
+                    .position(|e| e.is_some_and(|e| e.link == id && e.start == key))?;
+                // Move to the front, keeping the others in recency order.
+                set[..=i].rotate_right(1);
+                set[0].map(|e| (e.end.body(), e.nudge))
+            })
         });
         let counter = if found.is_some() {
             &self.hits
@@ -130,12 +170,19 @@ impl LinkMemo {
     /// Caches the outcome of performing `link` from `start`, in place of
     /// its set's least recently used entry.
     pub fn put(&self, link: u32, start: &Body, end: &Body, nudge: i8) {
+        let (Some(start_key), Some(end), Some(id)) = (
+            Packed::of(start),
+            Packed::of(end),
+            NonZeroU32::new(link.wrapping_add(1)),
+        ) else {
+            return;
+        };
         if let Ok(mut set) = self.set(link, start).lock() {
             set.rotate_right(1);
             set[0] = Some(Entry {
-                link,
-                start: *start,
-                end: *end,
+                link: id,
+                start: start_key,
+                end,
                 nudge,
             });
         }
@@ -198,7 +245,32 @@ mod tests {
         let mut signed = start;
         signed.vx = -0.0;
         assert_eq!(memo.get(7, &signed), None);
-        assert_eq!(memo.counts(), (1, 3));
+        // So do the extension state's timers and climbing.
+        for changed in [
+            Body {
+                coyote_left: 1,
+                ..start
+            },
+            Body {
+                buffer_left: 2,
+                ..start
+            },
+            Body {
+                climbing: true,
+                ..start
+            },
+        ] {
+            assert_eq!(memo.get(7, &changed), None);
+        }
+        let timers = Body {
+            coyote_left: 5,
+            buffer_left: 3,
+            air_jumps_left: 255,
+            ..start
+        };
+        memo.put(9, &timers, &timers, -1);
+        assert_eq!(memo.get(9, &timers), Some((timers, -1)));
+        assert_eq!(memo.counts(), (2, 6));
         assert!(memo.bytes() > 0 && memo.bytes() <= 1_600_000);
         // A clone starts empty.
         assert_eq!(memo.clone().counts(), (0, 0));

@@ -28,9 +28,10 @@
 //! [`crate::MAX_FILE_BYTES`] from disk), at most [`MAX_LINKS_PER_NODE`] links
 //! per standable cell, and at most [`MAX_LINK_TICKS`] ticks per link.
 //!
-//! Tapes are packed one input per byte: `(move + 1) * 4 + jump * 2 + down`.
-//! JSON writes that byte as a letter (`'a' + value`), so a 60-tick link is a
-//! 60-character string.
+//! Tapes are packed one input per byte: `up * 12 + (move + 1) * 4 + jump *
+//! 2 + down`. JSON writes that byte as a letter (`'a' + value`, `'a'` to
+//! `'x'`), so a 60-tick link is a 60-character string. Files written
+//! before `up` existed hold only the values 0 to 11, which read the same.
 
 use std::path::Path as FsPath;
 
@@ -231,7 +232,7 @@ impl NavMap {
                     .collect::<Option<Vec<_>>>()
                     .ok_or_else(|| NavFileError::BadLink {
                         index,
-                        reason: "inputs hold a character outside 'a'..='l'".into(),
+                        reason: "inputs hold a character outside 'a'..='x'".into(),
                     })?;
                 Ok(RawLink {
                     kind: l.kind,

@@ -6,24 +6,36 @@
 //! to [`MAX_RUN`] ticks, the input's code in the high nibble and the run
 //! length minus one in the low nibble. Generated links average about five
 //! runs and six bytes for 40-100 ticks.
+//!
+//! Codes 0 to 11 (up not held) fit the nibble. A run of an input with up
+//! held takes two bytes: [`ESCAPE`] in the high nibble with the run length,
+//! then its code (12 to 23).
 
 use crate::physics::Input;
 
 /// The longest run one byte holds; longer runs take several bytes.
 pub(crate) const MAX_RUN: usize = 16;
 
-/// An input's code in `0..12`: `(move + 1) * 4 + jump * 2 + down`, or `None`
-/// when `move_x` is not -1, 0 or +1.
+/// The number of input codes.
+pub(crate) const CODES: u8 = 24;
+
+/// The high nibble of a run whose code is in the next byte.
+const ESCAPE: u8 = 15;
+
+/// An input's code in `0..24`: `up * 12 + (move + 1) * 4 + jump * 2 +
+/// down`, or `None` when `move_x` is not -1, 0 or +1.
 #[must_use]
 pub(crate) fn code(i: Input) -> Option<u8> {
     let m = u8::try_from(i.move_x + 1).ok().filter(|&m| m <= 2)?;
-    Some(m * 4 + u8::from(i.jump) * 2 + u8::from(i.down))
+    Some(u8::from(i.up) * 12 + m * 4 + u8::from(i.jump) * 2 + u8::from(i.down))
 }
 
-/// The input of a code written by [`code`], or `None` for a code of 12 or more.
+/// The input of a code written by [`code`], or `None` for a code of
+/// [`CODES`] or more.
 #[must_use]
 pub(crate) fn decode(c: u8) -> Option<Input> {
-    (c < 12).then(|| Input::new((c / 4) as i8 - 1, c & 2 != 0, c & 1 != 0))
+    let k = c % 12;
+    (c < CODES).then(|| Input::new((k / 4) as i8 - 1, k & 2 != 0, k & 1 != 0).with_up(c >= 12))
 }
 
 /// Appends the run-length encoding of `inputs` to `out`; `false` (and `out`
@@ -40,7 +52,11 @@ pub(crate) fn encode(inputs: &[Input], out: &mut Vec<u8>) -> bool {
         while i + n < inputs.len() && n < MAX_RUN && inputs[i + n] == inputs[i] {
             n += 1;
         }
-        out.push(c << 4 | (n - 1) as u8);
+        if c < 12 {
+            out.push(c << 4 | (n - 1) as u8);
+        } else {
+            out.extend([ESCAPE << 4 | (n - 1) as u8, c]);
+        }
         i += n;
     }
     true
@@ -72,13 +88,27 @@ impl<'a> Tape<'a> {
     /// may hold the same input.
     pub fn runs(self) -> impl Iterator<Item = (Input, usize)> + 'a {
         let first = (self.left_in_run > 0).then_some((self.input, self.left_in_run));
-        first.into_iter().chain(self.runs.iter().map(|&b| {
-            (
-                decode(b >> 4).unwrap_or(Input::IDLE),
-                usize::from(b & 15) + 1,
-            )
-        }))
+        let mut rest = self.runs;
+        first
+            .into_iter()
+            .chain(std::iter::from_fn(move || next_run(&mut rest)))
     }
+}
+
+/// The first run of `runs`, which it is moved past.
+#[inline]
+fn next_run(runs: &mut &[u8]) -> Option<(Input, usize)> {
+    let (&b, rest) = runs.split_first()?;
+    *runs = rest;
+    let c = if b >> 4 == ESCAPE {
+        let (&c, rest) = runs.split_first()?;
+        *runs = rest;
+        c
+    } else {
+        b >> 4
+    };
+    // Runs are validated when stored: a bad code cannot occur.
+    Some((decode(c).unwrap_or(Input::IDLE), usize::from(b & 15) + 1))
 }
 
 impl Iterator for Tape<'_> {
@@ -87,11 +117,7 @@ impl Iterator for Tape<'_> {
     #[inline]
     fn next(&mut self) -> Option<Input> {
         if self.left_in_run == 0 {
-            let (&b, rest) = self.runs.split_first()?;
-            self.runs = rest;
-            // Runs are validated when stored: a bad code cannot occur.
-            self.input = decode(b >> 4).unwrap_or(Input::IDLE);
-            self.left_in_run = usize::from(b & 15) + 1;
+            (self.input, self.left_in_run) = next_run(&mut self.runs)?;
         }
         self.left_in_run -= 1;
         self.left = self.left.saturating_sub(1);
@@ -111,6 +137,22 @@ impl std::iter::FusedIterator for Tape<'_> {}
 mod tests {
     use super::*;
 
+    /// Encodes `inputs`, checks that the tape and its runs give them back,
+    /// and returns the encoding.
+    fn round_trip(inputs: &[Input]) -> Vec<u8> {
+        let mut out = Vec::new();
+        assert!(encode(inputs, &mut out));
+        let tape = Tape::new(&out, inputs.len());
+        assert_eq!(tape.len(), inputs.len());
+        assert_eq!(tape.clone().collect::<Vec<_>>(), inputs);
+        let from_runs: Vec<Input> = tape
+            .runs()
+            .flat_map(|(i, n)| std::iter::repeat_n(i, n))
+            .collect();
+        assert_eq!(from_runs, inputs);
+        out
+    }
+
     #[test]
     fn round_trips_every_code_and_long_runs() {
         let mut inputs = Vec::new();
@@ -120,20 +162,35 @@ mod tests {
             }
         }
         inputs.extend(std::iter::repeat_n(Input::new(1, false, false), 100));
-        let mut out = Vec::new();
-        assert!(encode(&inputs, &mut out));
+        let out = round_trip(&inputs);
         assert!(out.len() < inputs.len() / 4);
-        let tape = Tape::new(&out, inputs.len());
-        assert_eq!(tape.len(), inputs.len());
-        assert_eq!(tape.clone().collect::<Vec<_>>(), inputs);
-        let from_runs: Vec<Input> = tape
-            .runs()
-            .flat_map(|(i, n)| std::iter::repeat_n(i, n))
-            .collect();
-        assert_eq!(from_runs, inputs);
         for c in 0..12 {
             assert_eq!(code(decode(c).unwrap()), Some(c));
         }
+    }
+
+    #[test]
+    fn inputs_with_up_take_two_bytes_a_run_and_round_trip() {
+        let mut inputs = Vec::new();
+        for c in (0..CODES).rev() {
+            for _ in 0..(usize::from(c) * 5 % 23 + 1) {
+                inputs.push(decode(c).unwrap());
+            }
+        }
+        round_trip(&inputs);
+        for c in 0..CODES {
+            let i = decode(c).unwrap();
+            assert_eq!(code(i), Some(c));
+            assert_eq!(i.up, c >= 12);
+        }
+        let up = Input::new(-1, true, false).with_up(true);
+        let mut out = Vec::new();
+        assert!(encode(&[up, up, Input::IDLE], &mut out));
+        assert_eq!(out.len(), 3, "one escaped run of two bytes, one plain run");
+        assert_eq!(
+            Tape::new(&out, 3).collect::<Vec<_>>(),
+            [up, up, Input::IDLE]
+        );
     }
 
     #[test]
@@ -145,6 +202,6 @@ mod tests {
         };
         assert!(!encode(&[Input::IDLE, bad], &mut out));
         assert_eq!(out, vec![7]);
-        assert_eq!(decode(12), None);
+        assert_eq!(decode(CODES), None);
     }
 }

@@ -17,17 +17,20 @@ const HOLD: Input = Input {
     move_x: 0,
     jump: true,
     down: false,
+    up: false,
 };
 const IDLE: Input = Input::IDLE;
 const RIGHT: Input = Input {
     move_x: 1,
     jump: false,
     down: false,
+    up: false,
 };
 const LEFT: Input = Input {
     move_x: -1,
     jump: false,
     down: false,
+    up: false,
 };
 
 fn open_room() -> Level {

@@ -49,23 +49,34 @@ impl Rng {
     }
 }
 
-const TILES: [Tile; 4] = [Tile::Empty, Tile::Solid, Tile::OneWay, Tile::Hazard];
+const TILES: [Tile; 7] = [
+    Tile::Empty,
+    Tile::Solid,
+    Tile::OneWay,
+    Tile::Hazard,
+    Tile::Ladder,
+    Tile::SlopeRight,
+    Tile::SlopeLeft,
+];
 
 /// One random edit of `level`: a single tile (half the time), an up to 4 x
 /// 4 brush, or a 1 x 3 door closed and then opened again (two edits).
 fn random_edits(rng: &mut Rng, level: &Level) -> Vec<Vec<(Cell, Tile)>> {
     let (w, h) = (level.width(), level.height());
+    // Ladders and slopes only where the level has them already (the first
+    // one rebuilds everything).
+    let mechanics = level.has_ladders() || level.has_slopes();
     let at = |rng: &mut Rng| Cell::new(rng.below(w) as i32, rng.below(h) as i32);
     match rng.below(6) {
         0..=2 => {
             // Mostly solid and empty: hazards rebuild everything the
             // first time one appears, so they are rarer.
-            let tile = TILES[[0, 1, 0, 1, 2, 3][rng.below(6)]];
+            let tile = TILES[[0, 1, 0, 1, 2, 3, 4, 5, 6][rng.below(if mechanics { 9 } else { 6 })]];
             vec![vec![(at(rng), tile)]]
         }
         3 | 4 => {
             let (c, bw, bh) = (at(rng), 1 + rng.below(4), 1 + rng.below(4));
-            let tile = TILES[rng.below(3)];
+            let tile = TILES[[0, 1, 2, 4][rng.below(if mechanics { 4 } else { 3 })]];
             let cells = (0..bw as i32)
                 .flat_map(|dc| (0..bh as i32).map(move |dr| Cell::new(c.col + dc, c.row + dr)))
                 .filter(|&x| level.contains(x))
@@ -189,6 +200,29 @@ fn edits_on_generated_levels_equal_fresh_builds() {
             let name = format!("generated {i}, {preset}");
             check(&name, level.clone(), &physics, 10, 100 + (i * 7 + j) as u64);
         }
+    }
+}
+
+#[test]
+fn edits_on_levels_with_ladders_and_slopes_equal_fresh_builds() {
+    let forgiving = Physics {
+        coyote_ticks: 5,
+        jump_buffer_ticks: 4,
+        ..Physics::default()
+    };
+    for (seed, physics) in [
+        (1, Physics::default()),
+        (2, Physics::agile()),
+        (4, forgiving),
+    ] {
+        let level = Level::generate_with_mechanics(32, 24, seed).unwrap();
+        check(
+            &format!("mechanics {seed}"),
+            level,
+            &physics,
+            10,
+            300 + seed,
+        );
     }
 }
 

@@ -181,3 +181,52 @@ fn ldtk_twins_in_every_layout_equal_ascii() {
     assert_eq!((flat.level.width(), flat.level.height()), (12, 5));
     assert_eq!(flat.spawn, Some(Cell::new(2, 3)));
 }
+
+/// Ladders and slopes in every format: ASCII `H`, `/` and `\` round-trip,
+/// the VGLC tags `climbable` (and `ladder`, `slope_right`, `slope_left`),
+/// the default PNG legend's orange, magenta and cyan, and the ladder
+/// IntGrid values of the LDtk platformer sample.
+#[test]
+fn ladders_and_slopes_in_ascii_vglc_png_and_ldtk() {
+    use platnav::{Level, Tile};
+    let text = "H/\\.\n####\n";
+    let level: Level = text.parse().unwrap();
+    assert_eq!(
+        &level.tiles()[..4],
+        [Tile::Ladder, Tile::SlopeRight, Tile::SlopeLeft, Tile::Empty]
+    );
+    assert_eq!(level.to_string(), text);
+    #[cfg(feature = "serde")]
+    {
+        let legend = platnav::VglcLegend::from_json(
+            r#"{"tiles": {"X": ["solid"], "|": ["climbable", "passable"], "L": ["ladder"],
+                "/": ["slope_right"], "\\": ["slope_left"], "-": ["passable"]}}"#,
+        )
+        .unwrap();
+        let level = Level::from_vglc("|L/\\-\nXXXXX", &legend).unwrap();
+        assert_eq!(level.to_string(), "HH/\\.\n#####\n");
+    }
+    #[cfg(feature = "png")]
+    {
+        // Five pixels: black, orange, magenta, cyan, white.
+        let rgb: [u8; 15] = [
+            0, 0, 0, 255, 128, 0, 255, 0, 255, 0, 255, 255, 255, 255, 255,
+        ];
+        let mut bytes = Vec::new();
+        {
+            let mut enc = png::Encoder::new(&mut bytes, 5, 1);
+            enc.set_color(png::ColorType::Rgb);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut w = enc.write_header().unwrap();
+            w.write_image_data(&rgb).unwrap();
+        }
+        let l = LoadedLevel::from_png_bytes(&bytes, &platnav::ColorLegend::default(), 1).unwrap();
+        assert_eq!(l.level.to_string(), "#H/\\.\n");
+    }
+    #[cfg(feature = "ldtk")]
+    {
+        let path = "levels/real/bevy_ecs_ldtk/Typical_2D_platformer_example.ldtk";
+        let l = load_level(Path::new(path), &LoadOptions::default()).unwrap();
+        assert_eq!(l.level.cells_of(Tile::Ladder).count(), 22);
+    }
+}

@@ -12,7 +12,7 @@ mod naive;
 use std::path::Path;
 
 use platnav::{
-    JumpVariety, Level, LinkOptions, LoadOptions, NavMap, Physics, VglcLegend, load_level,
+    JumpVariety, Level, LinkOptions, LoadOptions, NavMap, Physics, Tile, VglcLegend, load_level,
 };
 
 /// Builds both ways and fails with every difference listed.
@@ -122,5 +122,59 @@ fn smb_1_1_start_smb() {
         &level,
         &Physics::smb(),
         JumpVariety::Coarse,
+    );
+}
+
+/// Seeded random levels with ladders and slopes (`PHYSICS.md`, "Ladders"
+/// and "Slopes"), with and without coyote time and jump buffering:
+/// templates, run tapes and the landing memo must tell the new tiles and
+/// timers apart, so the real links still equal the naive builder's, and
+/// every link replays. Some links must touch a slope or a ladder, or the
+/// case would prove little.
+#[test]
+fn generated_ladders_and_slopes() {
+    let forgiving = Physics {
+        coyote_ticks: 5,
+        jump_buffer_ticks: 4,
+        ..Physics::default()
+    };
+    let mut touching = 0;
+    for (seed, physics) in [
+        (1, Physics::default()),
+        (2, Physics::agile()),
+        (3, Physics::smb()),
+        (4, forgiving),
+    ] {
+        let level = Level::generate_with_mechanics(32, 24, seed).unwrap();
+        assert_same(
+            &format!("generated 32x24 seed {seed} with ladders and slopes"),
+            &level,
+            &physics,
+        );
+        let map = NavMap::build(&level, &physics).unwrap();
+        for l in map.links() {
+            let end = *map.trajectory(l.id).last().unwrap();
+            assert!(
+                !end.dead && end.stands_on(l.to),
+                "seed {seed}: {} {} -> {} does not replay: {end:?}",
+                l.kind,
+                l.from,
+                l.to
+            );
+        }
+        touching += map
+            .links()
+            .filter(|l| {
+                map.trajectory(l.id).iter().any(|b| {
+                    [Tile::SlopeRight, Tile::SlopeLeft, Tile::Ladder]
+                        .into_iter()
+                        .any(|t| b.overlaps_kind(&level, &physics, t))
+                })
+            })
+            .count();
+    }
+    assert!(
+        touching > 50,
+        "only {touching} links touch a slope or a ladder"
     );
 }

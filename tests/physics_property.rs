@@ -104,6 +104,7 @@ fn random_physics(rng: &mut SplitMix64) -> Physics {
         },
         wall_jump,
         dt,
+        ..Physics::default()
     }
 }
 

@@ -160,3 +160,34 @@ fn cli_render_writes_a_png_or_nothing() {
     assert_eq!(leftovers, 1, "no temporary file left behind");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Slopes are drawn as their solid triangle, ladders as rails and rungs,
+/// each in its tile colour over the background.
+#[test]
+fn slopes_show_their_triangle_and_ladders_their_rails() {
+    use platnav::render::BACKGROUND;
+    let level: Level = "/\\H.\n####\n".parse().unwrap();
+    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    let opts = RenderOptions {
+        layers: Layers::parse("tiles").unwrap(),
+        ..RenderOptions::default()
+    };
+    let canvas = render_map(&map, None, &opts).unwrap();
+    let at = |col: u32, fx: f32, fy: f32| {
+        let px = |v: f32| (v * 16.0) as u32;
+        canvas.pixel(px(col as f32 + fx), px(fy)).unwrap()
+    };
+    let (right, left, ladder) = (
+        tile_color(Tile::SlopeRight),
+        tile_color(Tile::SlopeLeft),
+        tile_color(Tile::Ladder),
+    );
+    // `/`: solid at the bottom right, open at the top left; `\` mirrored.
+    assert_eq!((at(0, 0.85, 0.85), at(0, 0.15, 0.15)), (right, BACKGROUND));
+    assert_eq!((at(1, 0.15, 0.85), at(1, 0.85, 0.15)), (left, BACKGROUND));
+    // The ladder: a rail, the middle rung, and open space between rungs.
+    assert_eq!(at(2, 0.2, 0.35), ladder);
+    assert_eq!(at(2, 0.5, 0.5), ladder);
+    assert_eq!(at(2, 0.5, 0.33), BACKGROUND);
+    assert_eq!(at(3, 0.5, 0.5), BACKGROUND);
+}

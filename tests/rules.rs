@@ -193,13 +193,14 @@ fn tile_collision_shapes_full_top_ledge_slope_partial_and_flipped() {
     const D: u32 = 0x2000_0000;
     // Row 0: a ledge, the ledge flipped vertically (along the bottom now:
     // partial), the ledge flipped diagonally (a thin wall: partial).
-    // Row 1: a slope, a partial shape. Row 2: full blocks.
+    // Row 1: a slope (rising to the right), a partial shape. Row 2: full
+    // blocks.
     let map = tmj(
         json!([tiles("L", [2, 2 | V, 2 | D, 0, 3, 4, 0, 0, 1, 1, 1, 1])]),
         ts,
     );
     let l = load(&map, &TileMapping::default());
-    assert_eq!(ascii(&l), "=...\n#...\n####\n");
+    assert_eq!(ascii(&l), "=...\n/...\n####\n");
     assert!(
         l.rules_used
             .iter()
@@ -574,7 +575,7 @@ fn conventions_layer_names_properties_and_the_only_layer() {
         ("collider", '#'),
         ("isPlatform", '='),
         ("spike", '^'),
-        ("climbable", '.'),
+        ("climbable", 'H'),
     ] {
         let ts = json!([{"id": 0, "properties": [{"name": name, "type": "bool", "value": true}]},
                         {"id": 1, "properties": [{"name": "solid", "type": "bool", "value": true}]}]);
@@ -588,8 +589,8 @@ fn conventions_layer_names_properties_and_the_only_layer() {
         let l = load(&map, &TileMapping::default());
         let row: String = ascii(&l).lines().nth(2).unwrap().into();
         assert_eq!(row, kind.to_string().repeat(4), "{name}");
-        if kind == '.' {
-            // A ladder: empty for the body, but marked and counted.
+        if kind == 'H' {
+            // A ladder, counted in the summary.
             assert!(
                 l.rules_used.iter().any(|r| r.contains("4 ladder cells")),
                 "{name}"
@@ -761,4 +762,34 @@ fn json_files_are_sniffed_and_unsupported_files_say_so() {
         .unwrap(),
         "ldtk"
     );
+}
+
+/// Slopes and ladders: a triangle on the tile's bottom is a slope even on
+/// a tile a property marks solid, flipped horizontally it rises the other
+/// way; a tile class, platnav's own properties and a layer rule name them
+/// too.
+#[test]
+fn slopes_from_triangles_names_and_properties_and_ladders_load_as_ladders() {
+    const H: u32 = 0x8000_0000;
+    let triangle = json!([{"id": 1, "x": 0, "y": 0,
+        "polygon": [{"x": 0, "y": 16}, {"x": 16, "y": 16}, {"x": 16, "y": 0}]}]);
+    let mut marked = shaped(0, triangle);
+    marked["properties"] = json!([{"name": "collides", "type": "bool", "value": true}]);
+    let ts = json!([
+        marked,
+        {"id": 1, "type": "RampLeft"},
+        {"id": 2, "properties": [{"name": "slope_right", "type": "bool", "value": true}]},
+        {"id": 3, "properties": [{"name": "ladder", "type": "bool", "value": true}]}
+    ]);
+    let map = tmj(
+        json!([
+            tiles("Floor", FLOOR),
+            tiles("L", [1, 1 | H, 2, 3, 4, 4, 0, 0, 0, 0, 0, 0])
+        ]),
+        ts,
+    );
+    let r = rules(r#"{"layers": {"Floor": "solid", "L": "tiles"}}"#);
+    assert_eq!(ascii(&load(&map, &r)), "/\\\\/\nHH..\n####\n");
+    let r = rules(r#"{"layers": {"Floor": "solid", "L": "slope_left"}}"#);
+    assert_eq!(ascii(&load(&map, &r)), "\\\\\\\\\n\\\\..\n####\n");
 }

@@ -162,17 +162,21 @@ pub struct PathFollower {
 fn close(a: &Body, b: &Body, tol: f64) -> bool {
     a.grounded == b.grounded
         && a.dead == b.dead
+        && a.climbing == b.climbing
         && (a.x - b.x).abs() <= tol
         && (a.y - b.y).abs() <= tol
         && (a.vx - b.vx).abs() <= tol
         && (a.vy - b.vy).abs() <= tol
 }
 
-/// [`close`], and the same jump state (recovery programs press the jump).
+/// [`close`], and the same jump state (recovery programs press the jump),
+/// coyote time and jump buffer included.
 fn same_state(a: &Body, b: &Body, tol: f64) -> bool {
     close(a, b, tol)
         && a.air_jumps_left == b.air_jumps_left
         && a.jump_held_last_tick == b.jump_held_last_tick
+        && a.coyote_left == b.coyote_left
+        && a.buffer_left == b.buffer_left
 }
 
 impl PathFollower {

@@ -23,8 +23,9 @@
 //! maps. A game calls it when a frame has time to spare, or on a clone in
 //! the background that then replaces the map.
 //!
-//! An edit that adds the level's first hazard or removes its last one
-//! changes what every body step checks, and rebuilds the whole map; so does
+//! An edit that adds the level's first hazard, ladder or slope, or removes
+//! its last one, changes what every body step checks, and rebuilds the
+//! whole map; so does
 //! the first edit of a map loaded from a file, whose reads were not
 //! recorded.
 
@@ -134,7 +135,10 @@ impl NavMap {
             });
         }
         let mut level = self.level.clone();
-        let had_hazards = level.has_hazards();
+        // What every step of the body checks first (PHYSICS.md: hazards,
+        // ladders and slopes are looked for only on levels that have them).
+        let rules = |l: &crate::level::Level| (l.has_hazards(), l.has_ladders(), l.has_slopes());
+        let had_rules = rules(&level);
         for &(cell, tile) in changes {
             level.set(cell, tile);
         }
@@ -162,7 +166,7 @@ impl NavMap {
         let standability_count = standability_changed.len();
         changed.extend(standability_changed);
         let generation = self.generation + 1;
-        let full = had_hazards != level.has_hazards() || self.boxes.contains(&ReadBox::ALL);
+        let full = had_rules != rules(&level) || self.boxes.contains(&ReadBox::ALL);
         if full {
             let mut map = NavMap::build_with(&level, &self.physics, &self.options)?;
             map.generation = generation;

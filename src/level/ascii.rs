@@ -8,6 +8,9 @@
 //! | `^`  | [`Tile::Hazard`] |
 //! | `G`  | [`Tile::Goal`] |
 //! | `S`  | [`Tile::Spawn`] |
+//! | `H`  | [`Tile::Ladder`] |
+//! | `/`  | [`Tile::SlopeRight`] (rises to the right) |
+//! | `\`  | [`Tile::SlopeLeft`] (rises to the left) |
 //!
 //! Every row must have the same width. A trailing newline is optional, and
 //! `\r\n` line ends are accepted. [`Level`]'s `Display` writes this format, so
@@ -29,6 +32,9 @@ impl Tile {
             Tile::Hazard => '^',
             Tile::Goal => 'G',
             Tile::Spawn => 'S',
+            Tile::Ladder => 'H',
+            Tile::SlopeRight => '/',
+            Tile::SlopeLeft => '\\',
         }
     }
 
@@ -42,6 +48,9 @@ impl Tile {
             '^' => Tile::Hazard,
             'G' => Tile::Goal,
             'S' => Tile::Spawn,
+            'H' => Tile::Ladder,
+            '/' => Tile::SlopeRight,
+            '\\' => Tile::SlopeLeft,
             _ => return None,
         })
     }

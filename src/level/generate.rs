@@ -99,4 +99,97 @@ impl Level {
         }
         Ok(level)
     }
+
+    /// A random level as [`Level::generate`] makes it, with ladders and
+    /// slopes added: slopes in front of one-tile steps and as small hills
+    /// on the ground, ladders from platforms down to the ground (or
+    /// hanging over nothing). The same `(width, height, seed)` always
+    /// gives the same level.
+    ///
+    /// # Errors
+    /// As [`Level::generate`].
+    pub fn generate_with_mechanics(
+        width: usize,
+        height: usize,
+        seed: u64,
+    ) -> Result<Level, LevelError> {
+        let mut level = Level::generate(width, height, seed)?;
+        let mut rng = SplitMix64::new(seed ^ 0x6c61_6464_6572);
+        let (w, h) = (width as i64, height as i64);
+        let at = |level: &Level, c: i64, r: i64| level.tile_at(c, r);
+        let set = |level: &mut Level, c: i64, r: i64, t: Tile| {
+            level.set(Cell::new(c as i32, r as i32), t);
+        };
+        // Slopes up to one-tile steps, and hills on the ground.
+        for r in 1..h - 1 {
+            for c in 0..w {
+                let here = at(&level, c, r) == Tile::Empty
+                    && at(&level, c, r + 1) == Tile::Solid
+                    && at(&level, c, r - 1) == Tile::Empty;
+                if !here {
+                    continue;
+                }
+                let step = |dc: i64| {
+                    at(&level, c + dc, r) == Tile::Solid && at(&level, c + dc, r - 1) != Tile::Solid
+                };
+                if step(1) && rng.chance(0.6) {
+                    set(&mut level, c, r, Tile::SlopeRight);
+                } else if step(-1) && rng.chance(0.6) {
+                    set(&mut level, c, r, Tile::SlopeLeft);
+                } else if c + 1 < w
+                    && at(&level, c + 1, r) == Tile::Empty
+                    && at(&level, c + 1, r + 1) == Tile::Solid
+                    && rng.chance(0.04)
+                {
+                    set(&mut level, c, r, Tile::SlopeRight);
+                    set(&mut level, c + 1, r, Tile::SlopeLeft);
+                }
+            }
+        }
+        // Platform ends become slopes down to their edge.
+        for r in 1..h {
+            for c in 0..w {
+                if at(&level, c, r) != Tile::Solid
+                    || at(&level, c, r - 1) != Tile::Empty
+                    || !rng.chance(0.25)
+                {
+                    continue;
+                }
+                if at(&level, c - 1, r) == Tile::Empty && at(&level, c + 1, r) == Tile::Solid {
+                    set(&mut level, c, r, Tile::SlopeRight);
+                } else if at(&level, c + 1, r) == Tile::Empty && at(&level, c - 1, r) == Tile::Solid
+                {
+                    set(&mut level, c, r, Tile::SlopeLeft);
+                }
+            }
+        }
+        // Ladders from platform tops down to the ground below.
+        let ladders = 1 + (w * h / 200) as u64;
+        for _ in 0..ladders * 8 {
+            let (c, r) = (
+                rng.below(w as u64) as i64,
+                1 + rng.below((h - 2) as u64) as i64,
+            );
+            let platform = matches!(at(&level, c, r), Tile::Solid | Tile::OneWay)
+                && at(&level, c, r - 1) == Tile::Empty
+                && at(&level, c, r + 1) == Tile::Empty;
+            if !platform {
+                continue;
+            }
+            let mut bottom = r + 1;
+            while bottom < h && at(&level, c, bottom) == Tile::Empty {
+                bottom += 1;
+            }
+            // Most reach the ground; some stop short, hanging.
+            let end = if rng.chance(0.2) {
+                (r + 2).min(bottom)
+            } else {
+                bottom
+            };
+            for y in r..end {
+                set(&mut level, c, y, Tile::Ladder);
+            }
+        }
+        Ok(level)
+    }
 }

@@ -94,6 +94,10 @@ impl LoadedLevel {
             count(Tile::OneWay),
             count(Tile::Hazard)
         ));
+        let slopes = count(Tile::SlopeRight) + count(Tile::SlopeLeft);
+        if slopes > 0 {
+            parts.push(format!("{slopes} slope cells"));
+        }
         if markers.is_empty() {
             parts.push(match self.spawn {
                 Some(c) => format!("spawn {c}"),

@@ -12,18 +12,20 @@ pub const MAX_PIXELS: u64 = 1 << 25;
 ///
 /// A [`ColorLegend`] maps colours to tiles. The default legend is black
 /// `#000000` solid, white `#FFFFFF` empty, red `#FF0000` hazard, blue
-/// `#0000FF` one-way, green `#00FF00` goal and yellow `#FFFF00` spawn, and
-/// any fully transparent pixel is empty. A legend file is a JSON object from
-/// `#RRGGBB` or `#RRGGBBAA` to a tile name (`empty`, `solid`, `one_way`,
-/// `hazard`, `goal`, `spawn`), e.g. `{"#000000": "solid", "#FFFFFF00":
+/// `#0000FF` one-way, green `#00FF00` goal, yellow `#FFFF00` spawn, orange
+/// `#FF8000` ladder, magenta `#FF00FF` slope rising to the right and cyan
+/// `#00FFFF` slope rising to the left, and any fully transparent pixel is
+/// empty. A legend file is a JSON object from `#RRGGBB` or `#RRGGBBAA` to a
+/// tile name (`empty`, `solid`, `one_way`, `hazard`, `goal`, `spawn`,
+/// `ladder`, `slope_right`, `slope_left`), e.g. `{"#000000": "solid", "#FFFFFF00":
 /// "empty"}`. A key with alpha matches only that exact RGBA; a key without
 /// alpha matches the colour at any alpha. A pixel whose colour the legend
 /// lacks is an error naming the pixel and colour.
 ///
 /// With `pixels_per_tile = n` every `n x n` block of pixels is one tile (the
 /// image's sides must be multiples of `n`). The tile is the **majority**
-/// tile of its block's pixels; ties go to the stronger tile (solid, one-way,
-/// hazard, goal, spawn, empty), so a thin anti-aliased edge does not change
+/// tile of its block's pixels; ties go to the stronger tile (solid, slopes
+/// (rising right, then left), one-way, ladder, hazard, goal, spawn, empty), so a thin anti-aliased edge does not change
 /// a tile, and every pixel must still be in the legend.
 ///
 /// Any PNG colour type and bit depth is read (palette and grey are
@@ -56,6 +58,9 @@ impl Default for ColorLegend {
             ([0, 0, 255], Tile::OneWay),
             ([0, 255, 0], Tile::Goal),
             ([255, 255, 0], Tile::Spawn),
+            ([255, 128, 0], Tile::Ladder),
+            ([255, 0, 255], Tile::SlopeRight),
+            ([0, 255, 255], Tile::SlopeLeft),
         ]
         .into_iter()
         .collect();
@@ -140,15 +145,31 @@ impl ColorLegend {
     }
 }
 
-/// Tie-break strength (higher wins).
+/// Tiles by tie-break strength (a later one wins a tie).
+const BY_STRENGTH: [Tile; 9] = [
+    Tile::Empty,
+    Tile::Spawn,
+    Tile::Goal,
+    Tile::Hazard,
+    Tile::Ladder,
+    Tile::OneWay,
+    Tile::SlopeLeft,
+    Tile::SlopeRight,
+    Tile::Solid,
+];
+
+/// Tie-break strength (higher wins): the index in [`BY_STRENGTH`].
 const fn strength(t: Tile) -> u8 {
     match t {
         Tile::Empty => 0,
         Tile::Spawn => 1,
         Tile::Goal => 2,
         Tile::Hazard => 3,
-        Tile::OneWay => 4,
-        Tile::Solid => 5,
+        Tile::Ladder => 4,
+        Tile::OneWay => 5,
+        Tile::SlopeLeft => 6,
+        Tile::SlopeRight => 7,
+        Tile::Solid => 8,
     }
 }
 
@@ -233,7 +254,7 @@ impl LoadedLevel {
         let mut tiles = Vec::with_capacity(tw * th);
         for ty in 0..th as u32 {
             for tx in 0..tw as u32 {
-                let mut counts = [0u32; 6];
+                let mut counts = [0u32; BY_STRENGTH.len()];
                 for y in ty * n..(ty + 1) * n {
                     for x in tx * n..(tx + 1) * n {
                         let px = pixel(x, y);
@@ -245,17 +266,10 @@ impl LoadedLevel {
                         counts[strength(t) as usize] += 1;
                     }
                 }
-                let best = (0..6).max_by_key(|&s| counts[s]).unwrap_or(0);
-                tiles.push(
-                    [
-                        Tile::Empty,
-                        Tile::Spawn,
-                        Tile::Goal,
-                        Tile::Hazard,
-                        Tile::OneWay,
-                        Tile::Solid,
-                    ][best],
-                );
+                let best = (0..BY_STRENGTH.len())
+                    .max_by_key(|&s| counts[s])
+                    .unwrap_or(0);
+                tiles.push(BY_STRENGTH[best]);
             }
         }
         Ok(LoadedLevel::from_tiles(Level::new(tw, th, tiles)?))

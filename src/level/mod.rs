@@ -90,6 +90,17 @@ pub enum Tile {
     Goal,
     /// A spawn marker; behaves as [`Tile::Empty`] for the body.
     Spawn,
+    /// A ladder: not solid, climbable (`PHYSICS.md`, "Ladders"). The top
+    /// of a ladder whose upper neighbour is not a ladder is a one-way
+    /// platform.
+    Ladder,
+    /// A 45° slope rising to the right (`/`): solid below the diagonal
+    /// from its bottom-left to its top-right corner (`PHYSICS.md`,
+    /// "Slopes").
+    SlopeRight,
+    /// A 45° slope rising to the left (`\`): solid below the diagonal
+    /// from its top-left to its bottom-right corner.
+    SlopeLeft,
 }
 
 impl Tile {
@@ -97,6 +108,12 @@ impl Tile {
     #[must_use]
     pub const fn is_solid(self) -> bool {
         matches!(self, Tile::Solid)
+    }
+
+    /// True for the two slope tiles.
+    #[must_use]
+    pub const fn is_slope(self) -> bool {
+        matches!(self, Tile::SlopeRight | Tile::SlopeLeft)
     }
 }
 
@@ -403,6 +420,11 @@ pub struct Level {
     /// its hazard test on levels without any. Not part of the level's
     /// identity (equality, hashing and `Debug` see the grid only).
     hazards: usize,
+    /// How many tiles are ladders, kept like `hazards`: the body skips
+    /// the ladder rules on levels without any.
+    ladders: usize,
+    /// How many tiles are slopes, kept like `hazards`.
+    slopes: usize,
 }
 
 impl PartialEq for Level {
@@ -445,11 +467,15 @@ impl Level {
             });
         }
         let hazards = tiles.iter().filter(|&&t| t == Tile::Hazard).count();
+        let ladders = tiles.iter().filter(|&&t| t == Tile::Ladder).count();
+        let slopes = tiles.iter().filter(|&&t| t.is_slope()).count();
         Ok(Self {
             width,
             height,
             tiles,
             hazards,
+            ladders,
+            slopes,
         })
     }
 
@@ -464,6 +490,8 @@ impl Level {
             height,
             tiles: vec![Tile::Empty; width * height],
             hazards: 0,
+            ladders: 0,
+            slopes: 0,
         })
     }
 
@@ -526,6 +554,10 @@ impl Level {
             let slot = &mut self.tiles[cell.row as usize * self.width + cell.col as usize];
             self.hazards -= usize::from(*slot == Tile::Hazard);
             self.hazards += usize::from(tile == Tile::Hazard);
+            self.ladders -= usize::from(*slot == Tile::Ladder);
+            self.ladders += usize::from(tile == Tile::Ladder);
+            self.slopes -= usize::from(slot.is_slope());
+            self.slopes += usize::from(tile.is_slope());
             *slot = tile;
             true
         } else {
@@ -538,6 +570,20 @@ impl Level {
     #[inline]
     pub fn has_hazards(&self) -> bool {
         self.hazards > 0
+    }
+
+    /// Whether any tile is a [`Tile::Ladder`] (kept as tiles are set).
+    #[must_use]
+    #[inline]
+    pub fn has_ladders(&self) -> bool {
+        self.ladders > 0
+    }
+
+    /// Whether any tile is a slope (kept as tiles are set).
+    #[must_use]
+    #[inline]
+    pub fn has_slopes(&self) -> bool {
+        self.slopes > 0
     }
 
     /// All tiles, row-major, top row first.

@@ -20,10 +20,14 @@
 //!
 //! 1. every shape within the top quarter of the tile, together spanning at
 //!    least half its width: **one-way** (a thin ledge along the top);
-//! 2. else shapes covering at least half the tile's area: **solid** (a full
-//!    block; also a slope's triangle, which covers half: platnav has no
-//!    slopes yet, so a slope tile is a solid block);
-//! 3. else (a partial shape covering less than half the tile, not along the
+//! 2. else one triangle whose corners are the tile's two bottom corners and
+//!    one top corner (each within 2% of the tile's side): a **slope**, rising
+//!    to the right when the top corner is the right one (`slope_right`),
+//!    else to the left (`slope_left`);
+//! 3. else shapes covering at least half the tile's area: **solid** (a full
+//!    block; also a triangle hanging from the tile's top, or a slope over
+//!    half the tile's height, which platnav does not model);
+//! 4. else (a partial shape covering less than half the tile, not along the
 //!    top): **no collision**, reported in the load summary.
 
 use super::doc::{Geom, Object};
@@ -213,6 +217,39 @@ fn flip_point((x, y): (f64, f64), flip: u8, w: f64, h: f64) -> (f64, f64) {
     (x, y)
 }
 
+/// The slope a tile's one collision shape is, if it is one: a triangle
+/// (a closing point repeating the first is allowed) on the tile's two
+/// bottom corners and one top corner, each within 2% of the tile's side.
+fn slope_of(s: &Object, flip: u8, (w, h): (f64, f64), (fw, fh): (f64, f64)) -> Option<TileKind> {
+    if matches!(s.geom, Geom::Point | Geom::Polyline(_)) {
+        return None;
+    }
+    let mut pts: Vec<(f64, f64)> = s
+        .polygon()?
+        .into_iter()
+        .map(|p| flip_point(p, flip, w, h))
+        .collect();
+    let (tx, ty) = (0.02 * fw, 0.02 * fh);
+    let near = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() <= tx && (a.1 - b.1).abs() <= ty;
+    if pts.len() == 4 && near(pts[0], pts[3]) {
+        pts.pop();
+    }
+    if pts.len() != 3 {
+        return None;
+    }
+    let has = |corner: (f64, f64)| pts.iter().any(|&p| near(p, corner));
+    if !(has((0.0, fh)) && has((fw, fh))) {
+        return None;
+    }
+    if has((fw, 0.0)) {
+        Some(TileKind::SlopeRight)
+    } else if has((0.0, 0.0)) {
+        Some(TileKind::SlopeLeft)
+    } else {
+        None
+    }
+}
+
 /// The kind a tile's collision shapes give it (see the module docs), or
 /// `None` when the shapes give nothing (`partial` is then set when some
 /// shape was there but too small).
@@ -261,6 +298,11 @@ pub(crate) fn shapes_kind(
     }
     if thin_top && top_x1 - top_x0 >= fw / 2.0 - 1e-9 {
         return Some(TileKind::OneWay);
+    }
+    if let [s] = shapes
+        && let Some(k) = slope_of(s, flip, (w, h), (fw, fh))
+    {
+        return Some(k);
     }
     if covered >= fw * fh / 2.0 - 1e-9 {
         return Some(TileKind::Solid);
@@ -379,8 +421,27 @@ mod tests {
         )];
         assert_eq!(
             shapes_kind(&slope, 0, 16.0, 16.0, &mut partial),
+            Some(TileKind::SlopeRight)
+        );
+        // Flipped horizontally it rises to the left; flipped vertically it
+        // hangs from the top, which platnav models as a solid block.
+        assert_eq!(
+            shapes_kind(&slope, 4, 16.0, 16.0, &mut partial),
+            Some(TileKind::SlopeLeft)
+        );
+        assert_eq!(
+            shapes_kind(&slope, 2, 16.0, 16.0, &mut partial),
             Some(TileKind::Solid)
         );
+        // A slope over half the tile's height: not modelled (partial).
+        let half = [obj(
+            Geom::Polygon(vec![(0.0, 16.0), (16.0, 16.0), (16.0, 8.0)]),
+            0.0,
+            0.0,
+        )];
+        partial = false;
+        assert_eq!(shapes_kind(&half, 0, 16.0, 16.0, &mut partial), None);
+        assert!(partial);
         let half_bottom = [obj(Geom::Rect { w: 16.0, h: 8.0 }, 0.0, 8.0)];
         assert_eq!(
             shapes_kind(&half_bottom, 0, 16.0, 16.0, &mut partial),

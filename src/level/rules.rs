@@ -12,13 +12,16 @@ use super::words::{goal_score, is_single_word, kind_of_name, names_a_kind, spawn
 use super::{Cell, Level, LevelError, LoadedLevel, Tile, check_size, read_text};
 
 /// What a tile, cell or area is, before it becomes a [`Tile`].
+///
+/// The order is the one of several layers marking one cell: the greatest
+/// wins (solid over slopes over one-way, then hazard, goal, spawn, ladder
+/// and empty).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TileKind {
     /// Passable.
     Empty,
-    /// A ladder; platnav has no ladder tile yet, so it loads as
-    /// [`Tile::Empty`].
+    /// A ladder ([`Tile::Ladder`]).
     Ladder,
     /// A spawn marker.
     Spawn,
@@ -29,21 +32,29 @@ pub enum TileKind {
     /// Solid from above only.
     #[serde(alias = "one-way", alias = "oneway")]
     OneWay,
+    /// A 45° slope rising to the left ([`Tile::SlopeLeft`]).
+    #[serde(alias = "slope-left")]
+    SlopeLeft,
+    /// A 45° slope rising to the right ([`Tile::SlopeRight`]).
+    #[serde(alias = "slope-right")]
+    SlopeRight,
     /// Solid.
     Solid,
 }
 
 impl TileKind {
-    /// The level tile for this kind ([`TileKind::Ladder`] gives
-    /// [`Tile::Empty`]).
+    /// The level tile for this kind.
     #[must_use]
     pub const fn tile(self) -> Tile {
         match self {
-            TileKind::Empty | TileKind::Ladder => Tile::Empty,
+            TileKind::Empty => Tile::Empty,
+            TileKind::Ladder => Tile::Ladder,
             TileKind::Spawn => Tile::Spawn,
             TileKind::Goal => Tile::Goal,
             TileKind::Hazard => Tile::Hazard,
             TileKind::OneWay => Tile::OneWay,
+            TileKind::SlopeLeft => Tile::SlopeLeft,
+            TileKind::SlopeRight => Tile::SlopeRight,
             TileKind::Solid => Tile::Solid,
         }
     }
@@ -58,16 +69,21 @@ impl TileKind {
             TileKind::Goal => "goal",
             TileKind::Hazard => "hazard",
             TileKind::OneWay => "one_way",
+            TileKind::SlopeLeft => "slope_left",
+            TileKind::SlopeRight => "slope_right",
             TileKind::Solid => "solid",
         }
     }
 
     /// Rank among the marks of one tile: a hazard wins (a tile marked both
-    /// solid and deadly must never be stood on), then solid, one-way,
-    /// ladder, goal, spawn, empty.
+    /// solid and deadly must never be stood on), then a slope (a tile marked
+    /// solid whose shape is a slope is that slope), solid, one-way, ladder,
+    /// goal, spawn, empty.
     const fn within_tile(self) -> u8 {
         match self {
-            TileKind::Hazard => 6,
+            TileKind::Hazard => 8,
+            TileKind::SlopeRight => 7,
+            TileKind::SlopeLeft => 6,
             TileKind::Solid => 5,
             TileKind::OneWay => 4,
             TileKind::Ladder => 3,
@@ -98,7 +114,7 @@ impl<'de> serde::Deserialize<'de> for LayerRule {
             other => kind_from_str(other).map(LayerRule::Kind).ok_or_else(|| {
                 de::Error::custom(format!(
                     "unknown layer rule {other:?} (expected a kind: solid, one_way, hazard, \
-                     ladder, goal, spawn, empty; or tiles, ignore)"
+                     ladder, slope_right, slope_left, goal, spawn, empty; or tiles, ignore)"
                 ))
             }),
         }
@@ -113,6 +129,8 @@ fn kind_from_str(s: &str) -> Option<TileKind> {
         "goal" => TileKind::Goal,
         "hazard" => TileKind::Hazard,
         "one_way" | "one-way" | "oneway" => TileKind::OneWay,
+        "slope_right" | "slope-right" => TileKind::SlopeRight,
+        "slope_left" | "slope-left" => TileKind::SlopeLeft,
         "solid" => TileKind::Solid,
         _ => return None,
     })
@@ -177,8 +195,7 @@ impl<'de> serde::Deserialize<'de> for PropRule {
 /// ```
 ///
 /// Kinds are `solid`, `one_way` (also `one-way`), `hazard`, `ladder`,
-/// `goal`, `spawn` and `empty`. platnav has no ladder tile yet: ladders
-/// load as empty (the kind is kept so that ladder links can use it later).
+/// `slope_right`, `slope_left`, `goal`, `spawn` and `empty`.
 ///
 /// - **`layers`**: tile or IntGrid layer name (or `"*"` for every other
 ///   layer) to a kind (every non-empty tile of the layer is that kind),
@@ -209,12 +226,15 @@ impl<'de> serde::Deserialize<'de> for PropRule {
 ///   property names that mark the spawn point and the goal area. When given,
 ///   only they count; two spawn objects are then an error.
 /// - **`conventions`**: `false` turns every convention off, leaving the
-///   rules above and the bool tile properties `solid`, `one_way`, `hazard`
-///   and `ladder`.
+///   rules above and the bool tile properties `solid`, `one_way`, `hazard`,
+///   `ladder`, `slope_right` and `slope_left`.
 ///
-/// Within one tile, a hazard mark wins over solid, solid over one-way, and
-/// so on; when several layers mark one cell, solid wins over one-way, then
-/// hazard, goal, spawn, ladder and empty. Unknown fields are an error. The
+/// Kinds are `solid`, `one_way`, `hazard`, `ladder`, `slope_right` (a 45°
+/// slope rising to the right), `slope_left`, `goal`, `spawn` and `empty`.
+/// Within one tile, a hazard mark wins over a slope, a slope over solid,
+/// solid over one-way, and so on; when several layers mark one cell, solid
+/// wins over slopes, slopes over one-way, then hazard, goal, spawn, ladder
+/// and empty. Unknown fields are an error. The
 /// file may be at most [`TileMapping::MAX_BYTES`] long.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -266,7 +286,8 @@ are skipped and the other tile layers are solid; else every visible tile layer c
 by its tiles' marks; else the only tile layer is solid. Tiles are marked by bool \
 properties named like collides, collision, solid or collider (or one_way, platform, \
 spike, hazard, ladder), by string properties named like type or kind whose value is \
-such a word, by their class, and by their collision shapes. Object layers named like \
+such a word, by their class, and by their collision shapes (a 45° triangle on the \
+tile's bottom is a slope, also on a tile otherwise marked solid). Object layers named like \
 collision are solid areas (polylines one-way ledges), objects whose class is one such \
 word likewise. LDtk IntGrid layers named like collisions: values named like wall or \
 unnamed are solid, platform one-way, spike deadly, ladder ladders. Spawn: an object or \
@@ -356,6 +377,8 @@ impl Engine<'_> {
                 "one_way" => Some(TileKind::OneWay),
                 "hazard" => Some(TileKind::Hazard),
                 "ladder" => Some(TileKind::Ladder),
+                "slope_right" => Some(TileKind::SlopeRight),
+                "slope_left" => Some(TileKind::SlopeLeft),
                 _ => None,
             };
             if let Some(k) = own {
@@ -420,14 +443,25 @@ impl Engine<'_> {
         let mut mark = self
             .def_mark(def, p.id)
             .map_err(|e| LevelError::Mapping(format!("tileset {set_name:?}: {e}")))?;
-        if mark.is_none() && self.rules.shapes_on() && !def.shapes.is_empty() {
+        let solid = mark.as_ref().is_some_and(|m| m.0 == TileKind::Solid);
+        if (mark.is_none() || solid) && self.rules.shapes_on() && !def.shapes.is_empty() {
             let ts = &doc.tilesets[usize::from(p.set)];
             let mut partial = false;
-            mark = shapes_kind(&def.shapes, p.flip, ts.tile_w, ts.tile_h, &mut partial)
+            let by_shapes = shapes_kind(&def.shapes, p.flip, ts.tile_w, ts.tile_h, &mut partial)
                 .map(|k| (k, "tile collision shapes".to_owned()));
-            if partial {
-                self.partial_shapes += 1;
-                mark = Some((TileKind::Empty, "tile collision shapes".to_owned()));
+            if solid {
+                // A tile marked solid whose shape is a slope is that slope.
+                if let Some(m) =
+                    by_shapes.filter(|m| matches!(m.0, TileKind::SlopeRight | TileKind::SlopeLeft))
+                {
+                    mark = Some(m);
+                }
+            } else {
+                mark = by_shapes;
+                if partial {
+                    self.partial_shapes += 1;
+                    mark = Some((TileKind::Empty, "tile collision shapes".to_owned()));
+                }
             }
         }
         self.tile_cache.insert(key, mark.clone());
@@ -887,8 +921,10 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
     goal_cells.extend(level.cells_of(Tile::Goal));
     goal_cells.sort_unstable();
     goal_cells.dedup();
+    // Markers never replace a tile the body stands on or climbs.
+    let keeps = |t: Tile| t.is_solid() || t.is_slope() || t == Tile::Ladder;
     for &g in &goal_cells {
-        if !level.get(g).is_some_and(Tile::is_solid) {
+        if !level.get(g).is_some_and(keeps) {
             level.set(g, Tile::Goal);
         }
     }
@@ -897,14 +933,12 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         None => level.cells_of(Tile::Spawn).next(),
     };
     if let Some(s) = spawn_cell
-        && !level.get(s).is_some_and(Tile::is_solid)
+        && !level.get(s).is_some_and(keeps)
     {
         level.set(s, Tile::Spawn);
     }
     if ladders > 0 {
-        e.used.push(format!(
-            "{ladders} ladder cells (loaded as empty: no ladder links yet)"
-        ));
+        e.used.push(format!("{ladders} ladder cells"));
     }
     if e.partial_shapes > 0 {
         e.used.push(format!(

@@ -6,8 +6,10 @@
 //! 2. `solid`: [`Tile::Solid`];
 //! 3. `solidtop`: [`Tile::OneWay`];
 //! 4. `hazard` or `damaging`: [`Tile::Hazard`];
-//! 5. `goal`: [`Tile::Goal`]; `spawn`: [`Tile::Spawn`];
-//! 6. anything else (`passable`, decoration): [`Tile::Empty`].
+//! 5. `climbable` or `ladder`: [`Tile::Ladder`];
+//! 6. `slope_right`: [`Tile::SlopeRight`]; `slope_left`: [`Tile::SlopeLeft`];
+//! 7. `goal`: [`Tile::Goal`]; `spawn`: [`Tile::Spawn`];
+//! 8. anything else (`passable`, decoration): [`Tile::Empty`].
 
 use std::collections::HashMap;
 use std::path::Path as FsPath;
@@ -78,6 +80,12 @@ impl VglcLegend {
             Tile::OneWay
         } else if has("hazard") || has("damaging") {
             Tile::Hazard
+        } else if has("climbable") || has("ladder") {
+            Tile::Ladder
+        } else if has("slope_right") {
+            Tile::SlopeRight
+        } else if has("slope_left") {
+            Tile::SlopeLeft
         } else if has("goal") {
             Tile::Goal
         } else if has("spawn") {

@@ -80,6 +80,7 @@ const HAZARD: &[&str] = &[
     "saw", "harm",
 ];
 const LADDER: &[&str] = &["ladder", "climb", "climbable", "vine", "rope"];
+const SLOPE: &[&str] = &["slope", "ramp", "incline"];
 const NOT_SOLID: &[&str] = &[
     "nocollide",
     "nocollision",
@@ -128,12 +129,32 @@ pub(crate) fn kind_of_name(name: &str) -> Option<TileKind> {
     } else if has(name, ONE_WAY) {
         // Before solid: "one-way wall" and "platform block" are one-way.
         Some(TileKind::OneWay)
+    } else if let Some(k) = slope_of_name(name) {
+        Some(k)
     } else if has(name, SOLID) {
         Some(TileKind::Solid)
     } else if has(name, LADDER) {
         Some(TileKind::Ladder)
     } else {
         None
+    }
+}
+
+/// A slope named with the side it rises to (`slope_right`, `RampLeft`,
+/// `slope up right`): `None` for a name without both a slope word and a
+/// side, which leaves the tile's shapes to decide.
+fn slope_of_name(name: &str) -> Option<TileKind> {
+    if !has(name, SLOPE) {
+        return None;
+    }
+    let w = words(name);
+    match (
+        w.iter().any(|s| s == "right"),
+        w.iter().any(|s| s == "left"),
+    ) {
+        (true, false) => Some(TileKind::SlopeRight),
+        (false, true) => Some(TileKind::SlopeLeft),
+        _ => None,
     }
 }
 
@@ -230,6 +251,9 @@ mod tests {
         assert_eq!(kind_of_name("one_way"), Some(TileKind::OneWay));
         assert_eq!(kind_of_name("DropPlatform"), Some(TileKind::OneWay));
         assert_eq!(kind_of_name("ladder"), Some(TileKind::Ladder));
+        assert_eq!(kind_of_name("slope_right"), Some(TileKind::SlopeRight));
+        assert_eq!(kind_of_name("RampLeft"), Some(TileKind::SlopeLeft));
+        assert_eq!(kind_of_name("slope"), None);
         assert_eq!(kind_of_name("nocollide"), Some(TileKind::Empty));
         assert_eq!(kind_of_name("Decor"), Some(TileKind::Empty));
         assert_eq!(kind_of_name("Wall_shadows"), Some(TileKind::Empty));

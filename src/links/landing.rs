@@ -119,6 +119,14 @@ impl<T: Tiles + ?Sized> Tiles for Recorder<'_, T> {
     fn has_hazards(&self) -> bool {
         self.inner.has_hazards()
     }
+    #[inline]
+    fn has_ladders(&self) -> bool {
+        self.inner.has_ladders()
+    }
+    #[inline]
+    fn has_slopes(&self) -> bool {
+        self.inner.has_slopes()
+    }
 }
 
 /// What an entry holds.
@@ -161,16 +169,21 @@ impl Entry {
 }
 
 /// The exact body state, the settle target (or none), and whether the
-/// level has hazards.
-type Key = [u64; 6];
+/// level has hazards, ladders and slopes (which change the lookups the body
+/// makes).
+type Key = [u64; 7];
 
-fn key(body: &Body, target: Option<Cell>, hazards: bool) -> Key {
+fn key<T: Tiles + ?Sized>(body: &Body, target: Option<Cell>, tiles: &T) -> Key {
     let flags = u64::from(body.grounded)
         | u64::from(body.jump_held_last_tick) << 1
         | u64::from(body.dead) << 2
-        | u64::from(hazards) << 3
+        | u64::from(tiles.has_hazards()) << 3
         | u64::from(target.is_some()) << 4
+        | u64::from(body.climbing) << 5
+        | u64::from(tiles.has_ladders()) << 6
+        | u64::from(tiles.has_slopes()) << 7
         | u64::from(body.air_jumps_left) << 32;
+    let timers = u64::from(body.coyote_left) | u64::from(body.buffer_left) << 32;
     let t = target.map_or(0, |c| {
         u64::from(c.col as u32) << 32 | u64::from(c.row as u32)
     });
@@ -180,6 +193,7 @@ fn key(body: &Body, target: Option<Cell>, hazards: bool) -> Key {
         body.vx.to_bits(),
         body.vy.to_bits(),
         flags,
+        timers,
         t,
     ]
 }
@@ -277,7 +291,7 @@ fn first_of_each(mut reads: Vec<Read>) -> Vec<Read> {
 
 /// [`super::land_target`] in `terrain`, through the memo.
 pub(crate) fn land_target(terrain: &InFrame<'_>, p: &Physics, body: &Body) -> Option<(Cell, u32)> {
-    let key = key(body, None, terrain.frame.has_hazards());
+    let key = key(body, None, terrain.frame);
     match memoized(terrain, p, key, |tiles, ask, low| {
         Out::Target(super::land_target_low(tiles, p, body, ask, low))
     }) {
@@ -296,7 +310,7 @@ pub(crate) fn settle(
     target: Cell,
     tape: &mut Vec<Input>,
 ) -> bool {
-    let key = key(body, Some(target), terrain.frame.has_hazards());
+    let key = key(body, Some(target), terrain.frame);
     match memoized(terrain, p, key, |tiles, _, low| {
         let (mut b, mut inputs) = (*body, Vec::with_capacity(32));
         let ok = super::settle_low(tiles, p, &mut b, target, &mut inputs, low);

@@ -282,10 +282,9 @@ impl<'a> Sim<'a> {
     /// Steps once; counts jump presses that changed the body's vertical speed
     /// upward. Returns false if the body died.
     pub fn step(&mut self, input: Input) -> bool {
-        let pressed = input.jump && !self.body.jump_held_last_tick;
         let before = self.body;
         self.body.step(&self.frame, self.p, input);
-        if pressed && jump_took_effect(&before, &self.frame, self.p) {
+        if jump_took_effect(&before, &self.frame, self.p, input) {
             self.jumps = self.jumps.saturating_add(1);
         }
         self.tape.push(input);
@@ -530,12 +529,15 @@ fn settle_low<T: Tiles + ?Sized>(
     body.stands_on(target)
 }
 
-/// Whether a jump pressed in this state starts a jump (PHYSICS.md step 1).
-fn jump_took_effect<T: Tiles + ?Sized>(before: &Body, level: &T, p: &Physics) -> bool {
-    before.grounded
-        || (p.wall_jump.is_some()
-            && (before.touches_wall_left(level, p) || before.touches_wall_right(level, p)))
-        || before.air_jumps_left > 0
+/// Whether `input` in this state starts a jump (PHYSICS.md step 1, with
+/// coyote time, the jump buffer and ladders): the jumps a link counts.
+fn jump_took_effect<T: Tiles + ?Sized>(
+    before: &Body,
+    level: &T,
+    p: &Physics,
+    input: Input,
+) -> bool {
+    before.jump_starts(level, p, input)
 }
 
 /// A body of a link's frame in level coordinates (exact for whole-tile
@@ -564,7 +566,7 @@ pub(crate) fn perform(
     let mut jumps = 0u32;
     visit(&body);
     for input in tape {
-        if input.jump && !body.jump_held_last_tick && jump_took_effect(&body, &frame, p) {
+        if jump_took_effect(&body, &frame, p, input) {
             jumps += 1;
         }
         body.step(&frame, p, input);
@@ -899,7 +901,7 @@ pub(crate) fn links_recorded(
     let sim = || Sim::recording(level, p, classes, from, reads);
     if opts.run {
         run::generate(
-            &template::JumpTemplates::get(p, opts.jumps).runs,
+            &template::JumpTemplates::get(p, opts.jumps, template::rules_of(level)).runs,
             &sim,
             classes,
             from,

@@ -76,22 +76,22 @@ pub(super) fn flat_tapes(p: &Physics) -> Vec<[Option<FlatRun>; 2]> {
 /// Whether every tile a flat run over `cols` (in the frame of a cell on
 /// `row`) looks up in `level` is of the class the flat world gives it:
 /// floor under each column, and no solid or hazard tile in the rows of
-/// the box.
+/// the box. On a level with ladders or slopes, where the body also looks
+/// at the feet's column from the row above the box to the row under the
+/// floor, none of those rows may hold a ladder or a slope either.
 fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32), frame: &Frame<'_>) -> bool {
     let top = (1.0 - p.h + EPS).floor() as i32;
+    let extended = level.has_ladders() || level.has_slopes();
+    let special = |t: Tile| t == Tile::Ladder || t.is_slope();
     // The box of every lookup below, noted before any of them is made.
-    frame.note(Cell::new(from.col + cols.0, from.row + top));
-    frame.note(Cell::new(from.col + cols.1, from.row + 1));
+    frame.note(Cell::new(from.col + cols.0, from.row + top - 1));
+    frame.note(Cell::new(from.col + cols.1, from.row + 2));
     (cols.0..=cols.1).all(|dc| {
         let c = i64::from(from.col + dc);
-        let floor = level.tile_at(c, i64::from(from.row) + 1);
-        matches!(floor, Tile::Solid | Tile::OneWay)
-            && (top..=0).all(|dr| {
-                !matches!(
-                    level.tile_at(c, i64::from(from.row + dr)),
-                    Tile::Solid | Tile::Hazard
-                )
-            })
+        let at = |dr: i32| level.tile_at(c, i64::from(from.row + dr));
+        matches!(at(1), Tile::Solid | Tile::OneWay)
+            && (top..=0).all(|dr| !matches!(at(dr), Tile::Solid | Tile::Hazard))
+            && (!extended || (top - 1..=2).all(|dr| !special(at(dr))))
     })
 }
 

@@ -62,14 +62,18 @@ const SETTLE: u32 = u32::MAX;
 /// so that they reach both.)
 const GROWN_BYTES: usize = if cfg!(test) { 128 << 10 } else { 16 << 20 };
 
-/// The class of a tile as the body tells them apart.
+/// The class of a tile as the body tells them apart (goal and spawn
+/// markers are empty to it).
 #[inline]
 fn class(t: Tile) -> u8 {
     match t {
+        Tile::Empty | Tile::Goal | Tile::Spawn => 0,
         Tile::Solid => 1,
         Tile::OneWay => 2,
         Tile::Hazard => 3,
-        _ => 0,
+        Tile::Ladder => 4,
+        Tile::SlopeRight => 5,
+        Tile::SlopeLeft => 6,
     }
 }
 
@@ -78,8 +82,22 @@ fn tile_of(class: u8) -> Tile {
         1 => Tile::Solid,
         2 => Tile::OneWay,
         3 => Tile::Hazard,
+        4 => Tile::Ladder,
+        5 => Tile::SlopeRight,
+        6 => Tile::SlopeLeft,
         _ => Tile::Empty,
     }
+}
+
+/// Which rules of `PHYSICS.md` a level's body takes: `(ladders, slopes)`,
+/// as [`Tiles::has_ladders`] and [`Tiles::has_slopes`] say. The body
+/// looks tiles up differently under each, so templates are grown apart
+/// for each.
+pub(super) type Rules = (bool, bool);
+
+/// The rules of `level`'s body.
+pub(super) fn rules_of(level: &Level) -> Rules {
+    (level.has_ladders(), level.has_slopes())
 }
 
 /// The state after a tick of a template.
@@ -245,15 +263,18 @@ struct World<'r> {
     /// The real terrain around a start cell, when a branch is grown for
     /// it; `None` for the assumed world of the base trees.
     real: Option<&'r Walker<'r>>,
+    /// The rules the body takes here (those of the templates).
+    rules: Rules,
 }
 
 impl<'r> World<'r> {
-    fn new(known: Known, real: Option<&'r Walker<'r>>) -> Self {
+    fn new(known: Known, real: Option<&'r Walker<'r>>, rules: Rules) -> Self {
         Self {
             known: RefCell::new(known),
             checks: RefCell::new(Vec::with_capacity(16)),
             step: std::cell::Cell::new(0),
             real,
+            rules,
         }
     }
 
@@ -302,6 +323,12 @@ impl Tiles for World<'_> {
     fn rows(&self) -> f64 {
         self.real.map_or(f64::INFINITY, Walker::rows)
     }
+    fn has_ladders(&self) -> bool {
+        self.rules.0
+    }
+    fn has_slopes(&self) -> bool {
+        self.rules.1
+    }
 }
 
 /// The settle of a landing in `world`, its lookups checked at [`SETTLE`].
@@ -320,6 +347,7 @@ fn settle_in(world: &World<'_>, p: &Physics, o: &Outcome) -> Settle {
 pub(crate) struct JumpTemplates {
     p: Physics,
     variety: JumpVariety,
+    rules: Rules,
     families: Vec<Family>,
     /// The base trees: node `roots[i]` starts family `i`.
     nodes: Vec<Node>,
@@ -407,8 +435,7 @@ impl Grower<'_> {
                 world.step.set(n.inputs.len() as u32);
                 let before = s.body;
                 s.body.step(&world, p, input);
-                if input.jump && !before.jump_held_last_tick && jump_took_effect(&before, &world, p)
-                {
+                if jump_took_effect(&before, &world, p, input) {
                     s.jumps = s.jumps.saturating_add(1);
                 }
                 n.inputs.push(input);
@@ -470,7 +497,7 @@ impl Grower<'_> {
             let known = world.known.into_inner();
             let mut children = Vec::new();
             for &b in &fam.targets {
-                let w = World::new(known.clone(), real);
+                let w = World::new(known.clone(), real, world.rules);
                 children.push(self.build(
                     out,
                     offset,
@@ -485,7 +512,7 @@ impl Grower<'_> {
                     want,
                 ));
             }
-            let w = World::new(known, real);
+            let w = World::new(known, real, world.rules);
             children.push(self.build(
                 out,
                 offset,
@@ -506,7 +533,7 @@ impl Grower<'_> {
 }
 
 impl JumpTemplates {
-    fn build(p: &Physics, variety: JumpVariety) -> Self {
+    fn build(p: &Physics, variety: JumpVariety, rules: Rules) -> Self {
         let families = families(p, variety);
         let g = Grower {
             p,
@@ -528,7 +555,7 @@ impl JumpTemplates {
                 Vec::new(),
                 start,
                 0,
-                World::new(Known::new(), None),
+                World::new(Known::new(), None, rules),
                 false,
                 &|_, _, _, _| true,
             );
@@ -558,6 +585,7 @@ impl JumpTemplates {
         Self {
             p: p.clone(),
             variety,
+            rules,
             families,
             nodes,
             roots,
@@ -565,21 +593,21 @@ impl JumpTemplates {
         }
     }
 
-    /// Whether these are the templates for `p` and `variety`.
-    fn serve(&self, p: &Physics, variety: JumpVariety) -> bool {
-        self.p == *p && self.variety == variety
+    /// Whether these are the templates for `p`, `variety` and `rules`.
+    fn serve(&self, p: &Physics, variety: JumpVariety, rules: Rules) -> bool {
+        self.p == *p && self.variety == variety && self.rules == rules
     }
 
-    /// The templates for `p` and `variety`, from a small process-wide
-    /// cache: a game or a sweep that builds many maps with one physics
-    /// profile builds them once.
-    pub(crate) fn get(p: &Physics, variety: JumpVariety) -> Arc<Self> {
+    /// The templates for `p`, `variety` and `rules`, from a small
+    /// process-wide cache: a game or a sweep that builds many maps with one
+    /// physics profile builds them once.
+    pub(crate) fn get(p: &Physics, variety: JumpVariety, rules: Rules) -> Arc<Self> {
         if let Ok(cache) = CACHE.lock()
-            && let Some(t) = cache.iter().find(|t| t.serve(p, variety))
+            && let Some(t) = cache.iter().find(|t| t.serve(p, variety, rules))
         {
             return Arc::clone(t);
         }
-        let t = Arc::new(Self::build(p, variety));
+        let t = Arc::new(Self::build(p, variety, rules));
         if let Ok(mut cache) = CACHE.lock() {
             if cache.len() >= 4 {
                 cache.remove(0);
@@ -760,7 +788,7 @@ impl Grown {
             seed,
             from,
             t0,
-            World::new(known, Some(w)),
+            World::new(known, Some(w), base.rules),
             land_only,
             &|to, kind, ticks, jumps| best.could_improve(w.at(to), kind, ticks, jumps),
         );
@@ -779,7 +807,11 @@ impl Grown {
         }
         let n = self.node(id);
         let Some(o) = &n.outcome else { return };
-        let world = World::new(self.known_before(id, n.checks.len()), Some(w));
+        let world = World::new(
+            self.known_before(id, n.checks.len()),
+            Some(w),
+            self.base.rules,
+        );
         world.step.set(SETTLE);
         let settle = settle_in(&world, &self.base.p, o);
         let checks = world.checks.take();
@@ -824,15 +856,16 @@ pub(super) fn generate(
     reads: Option<&Reads>,
     best: &mut Best,
 ) {
+    let rules = rules_of(level);
     GROWN.with(|g| {
         let mut g = g.borrow_mut();
         let generation = GENERATION.load(Ordering::Relaxed);
         let fresh = g
             .as_ref()
-            .is_some_and(|g| g.base.serve(p, variety) && g.generation == generation);
+            .is_some_and(|g| g.base.serve(p, variety, rules) && g.generation == generation);
         if !fresh {
             *g = Some(Grown {
-                base: JumpTemplates::get(p, variety),
+                base: JumpTemplates::get(p, variety, rules),
                 generation,
                 nodes: Vec::new(),
                 bytes: 0,

@@ -26,6 +26,22 @@ pub trait Tiles {
     fn has_hazards(&self) -> bool {
         true
     }
+    /// True when some tile may be a [`Tile::Ladder`]: the body then
+    /// applies the ladder rules of `PHYSICS.md`. The default, `false`,
+    /// suits views of levels without ladders; a view that can show a
+    /// ladder must say so, or the body treats its ladders as empty.
+    #[inline]
+    fn has_ladders(&self) -> bool {
+        false
+    }
+    /// True when some tile may be a slope ([`Tile::SlopeRight`],
+    /// [`Tile::SlopeLeft`]): the body then applies the slope rules of
+    /// `PHYSICS.md`. The default, `false`, suits views of levels without
+    /// slopes; a view that can show one must say so.
+    #[inline]
+    fn has_slopes(&self) -> bool {
+        false
+    }
     /// True when the body may look tiles up in any order, and skip some,
     /// as long as it ends each tick in the state the plain rules give:
     /// [`Body::step`] then takes a shortcut for a body running on flat
@@ -51,6 +67,14 @@ impl Tiles for Level {
     #[inline]
     fn has_hazards(&self) -> bool {
         Level::has_hazards(self)
+    }
+    #[inline]
+    fn has_ladders(&self) -> bool {
+        Level::has_ladders(self)
+    }
+    #[inline]
+    fn has_slopes(&self) -> bool {
+        Level::has_slopes(self)
     }
     #[inline]
     fn any_order(&self) -> bool {
@@ -143,6 +167,14 @@ impl Tiles for Frame<'_> {
         self.level.has_hazards()
     }
     #[inline]
+    fn has_ladders(&self) -> bool {
+        self.level.has_ladders()
+    }
+    #[inline]
+    fn has_slopes(&self) -> bool {
+        self.level.has_slopes()
+    }
+    #[inline]
     fn any_order(&self) -> bool {
         true
     }
@@ -160,8 +192,10 @@ pub struct Input {
     pub move_x: i8,
     /// Jump held.
     pub jump: bool,
-    /// Down held (drops through one-way platforms).
+    /// Down held (drops through one-way platforms, climbs down ladders).
     pub down: bool,
+    /// Up held (climbs ladders; `PHYSICS.md`, "Ladders").
+    pub up: bool,
 }
 
 impl Input {
@@ -170,9 +204,11 @@ impl Input {
         move_x: 0,
         jump: false,
         down: false,
+        up: false,
     };
 
-    /// Moving `move_x` (clamped to -1..=1), with the jump held or not.
+    /// Moving `move_x` (clamped to -1..=1), with the jump and down held or
+    /// not, up not held (see [`Input::with_up`]).
     #[must_use]
     pub const fn new(move_x: i8, jump: bool, down: bool) -> Self {
         let move_x = if move_x < 0 {
@@ -182,31 +218,66 @@ impl Input {
         } else {
             0
         };
-        Self { move_x, jump, down }
+        Self {
+            move_x,
+            jump,
+            down,
+            up: false,
+        }
     }
 
-    /// The `[move, jump, down]` triple of the JSON tape format.
+    /// This input with up held or not.
+    #[must_use]
+    pub const fn with_up(self, up: bool) -> Self {
+        Self { up, ..self }
+    }
+
+    /// The `[move, jump, down]` triple of the JSON tape format (up left
+    /// out; see [`Input::to_elements`]).
     #[must_use]
     pub fn to_triple(self) -> [i8; 3] {
         [self.move_x, i8::from(self.jump), i8::from(self.down)]
+    }
+
+    /// The JSON tape element: `[move, jump, down]`, or `[move, jump, down,
+    /// 1]` when up is held.
+    #[must_use]
+    pub fn to_elements(self) -> Vec<i8> {
+        let mut v = self.to_triple().to_vec();
+        if self.up {
+            v.push(1);
+        }
+        v
     }
 
     /// Reads a `[move, jump, down]` triple; `None` unless `move` is in
     /// -1..=1 and `jump`, `down` are 0 or 1.
     #[must_use]
     pub fn from_triple(t: [i64; 3]) -> Option<Self> {
+        Self::from_elements(&t)
+    }
+
+    /// Reads a tape element: `[move, jump, down]` or `[move, jump, down,
+    /// up]`; `None` for another length, `move` outside -1..=1, or a flag
+    /// other than 0 or 1.
+    #[must_use]
+    pub fn from_elements(t: &[i64]) -> Option<Self> {
         let bit = |v: i64| match v {
             0 => Some(false),
             1 => Some(true),
             _ => None,
         };
-        if !(-1..=1).contains(&t[0]) {
+        if !(3..=4).contains(&t.len()) || !(-1..=1).contains(&t[0]) {
             return None;
         }
         Some(Self {
             move_x: t[0] as i8,
             jump: bit(t[1])?,
             down: bit(t[2])?,
+            up: match t.get(3) {
+                Some(&u) => bit(u)?,
+                None => false,
+            },
         })
     }
 }
@@ -230,6 +301,14 @@ pub struct Body {
     pub jump_held_last_tick: bool,
     /// Dead bodies ignore input and stop moving.
     pub dead: bool,
+    /// On a ladder (`PHYSICS.md`, "Ladders"): no gravity, no running.
+    pub climbing: bool,
+    /// Ticks of coyote time left: while above 0 a jump press is a ground
+    /// jump (`PHYSICS.md`, "Coyote time and jump buffering").
+    pub coyote_left: u32,
+    /// Ticks a buffered jump press has left: while above 0 the body jumps
+    /// on a tick it starts grounded.
+    pub buffer_left: u32,
 }
 
 /// `floor` as an integer, without a libm call (exact for |x| < 2^62;
@@ -242,7 +321,7 @@ pub(crate) fn ifloor(x: f64) -> i64 {
 
 /// The integer nearest `x` (ties either way; only used within EPS of one).
 #[inline]
-fn inearest(x: f64) -> i64 {
+pub(super) fn inearest(x: f64) -> i64 {
     ifloor(x + 0.5)
 }
 
@@ -252,7 +331,7 @@ fn inearest(x: f64) -> i64 {
 /// the EPS test; the range is exactly the tiles `c` with
 /// `min(hi, c + 1) - max(lo, c) > EPS`.
 #[inline]
-fn span(lo: f64, hi: f64) -> Range<i64> {
+pub(super) fn span(lo: f64, hi: f64) -> Range<i64> {
     let mut first = ifloor(lo);
     let mut last = ifloor(hi);
     // The overlap of each end tile `[t, t + 1]`, without the operand its
@@ -273,17 +352,30 @@ fn span(lo: f64, hi: f64) -> Range<i64> {
     first..last + 1
 }
 
-/// Whether a solid tile of column `edge`'s nearest integer plus `shift`
-/// touches a box side at `edge` (within EPS) on one of `rows` (the box's
-/// row span): the wall tests of step 7, for a row span computed once.
+/// Whether a tile of column `edge`'s nearest integer plus `shift` that
+/// `blocks` touches a box side at `edge` (within EPS) on one of `rows` (the
+/// box's row span): the wall tests of step 7, for a row span computed once.
 #[inline]
-fn wall_at<T: Tiles + ?Sized>(level: &T, edge: f64, shift: i64, rows: Range<i64>) -> bool {
+pub(super) fn wall_at<T: Tiles + ?Sized>(
+    level: &T,
+    edge: f64,
+    shift: i64,
+    rows: Range<i64>,
+    blocks: impl Fn(Tile, i64, i64) -> bool,
+) -> bool {
     let c = inearest(edge);
     if (c as f64 - edge).abs() > EPS {
         return false;
     }
     let col = c + shift;
-    rows.into_iter().any(|r| level.tile_at(col, r).is_solid())
+    rows.into_iter()
+        .any(|r| blocks(level.tile_at(col, r), col, r))
+}
+
+/// [`wall_at`] for solid tiles, as the plain rules have it.
+#[inline]
+fn solid(t: Tile, _: i64, _: i64) -> bool {
+    t.is_solid()
 }
 
 /// Whether row `row` holds ground under columns `cols`, as step 7 asks: a
@@ -311,6 +403,9 @@ impl Body {
             air_jumps_left: physics.air_jumps,
             jump_held_last_tick: false,
             dead: false,
+            climbing: false,
+            coyote_left: 0,
+            buffer_left: 0,
         }
     }
 
@@ -354,18 +449,50 @@ impl Body {
         span(y0, y1).any(|r| span(x0, x1).any(|c| level.tile_at(c, r) == kind))
     }
 
+    /// Whether the box overlaps a tile that stops it: a solid tile (or
+    /// border), or on a level with slopes a slope that is not a ghost of
+    /// the feet (`PHYSICS.md`, "Slopes").
+    #[must_use]
+    pub fn blocked<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
+        super::extended::blocked(level, p, self.x, self.y)
+    }
+
+    /// What holds the feet up where they are, as step 7 of `PHYSICS.md`
+    /// tests it with `down` not held: `(solid, one_way)`, whether a solid
+    /// tile's or slope's top or a slope's surface does, and whether a
+    /// one-way tile or a ladder top does.
+    #[must_use]
+    pub fn support<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> (bool, bool) {
+        super::extended::support(level, p, self.x, self.y)
+    }
+
     /// A solid tile or border touches the box's left side (within EPS) and
     /// overlaps it vertically.
     #[must_use]
     pub fn touches_wall_left<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
-        wall_at(level, self.x - p.w / 2.0, -1, span(self.y - p.h, self.y))
+        self.touches_wall(level, p, -1)
     }
 
     /// A solid tile or border touches the box's right side (within EPS) and
     /// overlaps it vertically.
     #[must_use]
     pub fn touches_wall_right<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
-        wall_at(level, self.x + p.w / 2.0, 0, span(self.y - p.h, self.y))
+        self.touches_wall(level, p, 1)
+    }
+
+    /// A wall on side `side` (-1 left, +1 right), as step 7 has it: on a
+    /// level with slopes a slope tile is a wall, and a ghost (see
+    /// `PHYSICS.md`, "Slopes") is not.
+    fn touches_wall<T: Tiles + ?Sized>(&self, level: &T, p: &Physics, side: i64) -> bool {
+        let edge = self.x + side as f64 * p.w / 2.0;
+        let shift = if side < 0 { -1 } else { 0 };
+        let rows = span(self.y - p.h, self.y);
+        if level.has_slopes() {
+            let g = super::slope::Ghosts::at(level, self.x, self.y);
+            wall_at(level, edge, shift, rows, |t, c, r| g.blocks(t, c, r))
+        } else {
+            wall_at(level, edge, shift, rows, solid)
+        }
     }
 
     /// The tick of a body that starts and ends it standing on the same
@@ -390,7 +517,10 @@ impl Body {
     #[inline]
     fn run_on_ground<T: Tiles + ?Sized>(&mut self, level: &T, p: &Physics, input: Input) -> bool {
         let pressed = input.jump && !self.jump_held_last_tick;
-        if !self.grounded || self.vy != 0.0 || pressed {
+        if !self.grounded || self.vy != 0.0 || pressed || self.buffer_left > 0 {
+            return false;
+        }
+        if level.has_ladders() || level.has_slopes() {
             return false;
         }
         let row = ifloor(self.y);
@@ -435,6 +565,7 @@ impl Body {
         self.vx = vx;
         self.vy = 0.0;
         self.air_jumps_left = p.air_jumps;
+        self.coyote_left = 0;
         // 8. Death, on the start rows.
         if self.y - p.h > level.rows() {
             self.dead = true;
@@ -450,87 +581,48 @@ impl Body {
     /// Each tile span is computed once and reused while the box keeps that
     /// side (`span` is a pure function of the same `f64` values, so the
     /// tiles looked up, and their order, are those of the plain rules).
+    /// Levels with ladders or slopes ([`Tiles::has_ladders`],
+    /// [`Tiles::has_slopes`]) take the extended rules, which are the plain
+    /// ones wherever no ladder or slope is in reach.
     pub fn step<T: Tiles + ?Sized>(&mut self, level: &T, p: &Physics, input: Input) {
         if self.dead || (level.any_order() && self.run_on_ground(level, p, input)) {
             return;
         }
-        let dt = p.dt;
         let pressed = input.jump && !self.jump_held_last_tick;
+        let was_grounded = self.grounded;
+        // 0. Ladders.
+        let mut off_ladder = false;
+        if level.has_ladders() {
+            match super::ladder::tick(self, level, p, input, pressed) {
+                super::ladder::Climb::Done => {
+                    self.end_tick(p, input, was_grounded, Jumped::default());
+                    return;
+                }
+                super::ladder::Climb::JumpedOff => off_ladder = true,
+                super::ladder::Climb::No => {}
+            }
+        }
+        if level.has_ladders() || level.has_slopes() {
+            super::extended::step(self, level, p, input, pressed, off_ladder);
+            return;
+        }
+        let dt = p.dt;
         // The rows of the box as the tick starts: y changes first in step 6.
         let rows = span(self.y - p.h, self.y);
         let (wall_left, wall_right) = if p.wall_jump.is_some() && !self.grounded {
             (
-                wall_at(level, self.x - p.w / 2.0, -1, rows.clone()),
-                wall_at(level, self.x + p.w / 2.0, 0, rows.clone()),
+                wall_at(level, self.x - p.w / 2.0, -1, rows.clone(), solid),
+                wall_at(level, self.x + p.w / 2.0, 0, rows.clone(), solid),
             )
         } else {
             (false, false)
         };
 
-        // 1. Jump start.
-        if pressed {
-            if self.grounded {
-                self.vy = -p.jump_speed;
-            } else if let (Some(wj), true) = (&p.wall_jump, wall_left || wall_right) {
-                self.vy = -wj.speed_y;
-                self.vx = if wall_left { wj.speed_x } else { -wj.speed_x };
-            } else if self.air_jumps_left > 0 {
-                self.vy = -p.jump_speed;
-                self.air_jumps_left -= 1;
-            }
-        }
-
-        // 2. Jump cut.
-        if !input.jump && self.vy < -p.jump_cut_speed {
-            self.vy = -p.jump_cut_speed;
-        }
-
-        // 3. Run.
-        let target = f64::from(input.move_x) * p.run_speed;
-        let a = if self.grounded {
-            p.ground_accel
-        } else {
-            p.air_accel
-        };
-        self.vx += (target - self.vx).clamp(-a * dt, a * dt);
-
-        // 4. Fall.
-        self.vy += p.gravity * dt;
-        if let Some(wj) = &p.wall_jump {
-            let toward_wall = (input.move_x < 0 && wall_left) || (input.move_x > 0 && wall_right);
-            if !self.grounded && self.vy > 0.0 && toward_wall {
-                self.vy = self.vy.min(wj.slide_speed);
-            }
-        }
-        self.vy = self.vy.min(p.max_fall_speed);
+        // 1. to 4.
+        let jumped = self.impulses(p, input, pressed, false, (wall_left, wall_right));
 
         // 5. Move x.
-        self.x += self.vx * dt;
-        let mut cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
-        {
-            // The leftmost and rightmost solid columns, as integers (exact
-            // as floats: columns are far below 2^53).
-            let mut min_left = i64::MAX;
-            let mut max_right = i64::MIN;
-            for r in rows.clone() {
-                for c in cols.clone() {
-                    if level.tile_at(c, r).is_solid() {
-                        min_left = min_left.min(c);
-                        max_right = max_right.max(c);
-                    }
-                }
-            }
-            if min_left != i64::MAX {
-                if self.vx > 0.0 {
-                    self.x = min_left as f64 - p.w / 2.0;
-                    cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
-                } else if self.vx < 0.0 {
-                    self.x = (max_right as f64 + 1.0) + p.w / 2.0;
-                    cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
-                }
-                self.vx = 0.0;
-            }
-        }
+        let cols = self.move_x(level, p, rows.clone(), solid);
 
         // 6. Move y.
         let y_prev = self.y;
@@ -633,8 +725,157 @@ impl Body {
             });
         }
 
+        self.end_tick(p, input, was_grounded, jumped);
+    }
+
+    /// Step 5 of `PHYSICS.md` (move x) against the tiles `blocks` says stop
+    /// the box, on `rows` (the box's rows as the tick starts); returns the
+    /// columns of the moved box.
+    #[inline]
+    pub(super) fn move_x<T: Tiles + ?Sized>(
+        &mut self,
+        level: &T,
+        p: &Physics,
+        rows: Range<i64>,
+        blocks: impl Fn(Tile, i64, i64) -> bool,
+    ) -> Range<i64> {
+        self.x += self.vx * p.dt;
+        let mut cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
+        // The leftmost and rightmost blocking columns, as integers (exact
+        // as floats: columns are far below 2^53).
+        let mut min_left = i64::MAX;
+        let mut max_right = i64::MIN;
+        for r in rows {
+            for c in cols.clone() {
+                if blocks(level.tile_at(c, r), c, r) {
+                    min_left = min_left.min(c);
+                    max_right = max_right.max(c);
+                }
+            }
+        }
+        if min_left != i64::MAX {
+            if self.vx > 0.0 {
+                self.x = min_left as f64 - p.w / 2.0;
+                cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
+            } else if self.vx < 0.0 {
+                self.x = (max_right as f64 + 1.0) + p.w / 2.0;
+                cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
+            }
+            self.vx = 0.0;
+        }
+        cols
+    }
+
+    /// Steps 1 to 4 of `PHYSICS.md` (jump start, jump cut, run, fall),
+    /// with the wall contacts `(left, right)` of the box as the tick
+    /// starts. `off_ladder`: the body jumped off a ladder this tick, which
+    /// was its jump start.
+    pub(super) fn impulses(
+        &mut self,
+        p: &Physics,
+        input: Input,
+        pressed: bool,
+        off_ladder: bool,
+        (wall_left, wall_right): (bool, bool),
+    ) -> Jumped {
+        let dt = p.dt;
+        let mut jumped = Jumped::default();
+        // 1. Jump start.
+        if off_ladder {
+            jumped.ground = true;
+        } else if pressed {
+            if self.grounded || self.coyote_left > 0 {
+                self.vy = -p.jump_speed;
+                self.coyote_left = 0;
+                jumped.ground = true;
+            } else if let (Some(wj), true) = (&p.wall_jump, wall_left || wall_right) {
+                self.vy = -wj.speed_y;
+                self.vx = if wall_left { wj.speed_x } else { -wj.speed_x };
+            } else if self.air_jumps_left > 0 {
+                self.vy = -p.jump_speed;
+                self.air_jumps_left -= 1;
+            } else {
+                jumped.buffered = p.jump_buffer_ticks > 0;
+            }
+        } else if self.buffer_left > 0 && self.grounded {
+            self.vy = -p.jump_speed;
+            self.buffer_left = 0;
+            jumped.ground = true;
+        }
+
+        // 2. Jump cut.
+        if !input.jump && self.vy < -p.jump_cut_speed {
+            self.vy = -p.jump_cut_speed;
+        }
+
+        // 3. Run.
+        let target = f64::from(input.move_x) * p.run_speed;
+        let a = if self.grounded {
+            p.ground_accel
+        } else {
+            p.air_accel
+        };
+        self.vx += (target - self.vx).clamp(-a * dt, a * dt);
+
+        // 4. Fall.
+        self.vy += p.gravity * dt;
+        if let Some(wj) = &p.wall_jump {
+            let toward_wall = (input.move_x < 0 && wall_left) || (input.move_x > 0 && wall_right);
+            if !self.grounded && self.vy > 0.0 && toward_wall {
+                self.vy = self.vy.min(wj.slide_speed);
+            }
+        }
+        self.vy = self.vy.min(p.max_fall_speed);
+        jumped
+    }
+
+    /// The bookkeeping that ends every tick: coyote time and the jump
+    /// buffer (`PHYSICS.md`, "Coyote time and jump buffering"), then
+    /// `jump_held_last_tick`.
+    pub(super) fn end_tick(&mut self, p: &Physics, input: Input, was_grounded: bool, j: Jumped) {
+        self.coyote_left = if self.grounded || self.climbing {
+            0
+        } else if was_grounded && !j.ground {
+            p.coyote_ticks
+        } else {
+            self.coyote_left.saturating_sub(1)
+        };
+        self.buffer_left = if j.buffered {
+            p.jump_buffer_ticks
+        } else {
+            self.buffer_left.saturating_sub(1)
+        };
         self.jump_held_last_tick = input.jump;
     }
+
+    /// Whether `input` starts a jump in this state (step 1 of
+    /// `PHYSICS.md`, with its extensions): a press while grounded, in
+    /// coyote time, on a ladder, against a wall (wall jumps on) or with an
+    /// air jump left, or a buffered press on a tick the body starts
+    /// grounded.
+    #[must_use]
+    pub fn jump_starts<T: Tiles + ?Sized>(&self, level: &T, p: &Physics, input: Input) -> bool {
+        let pressed = input.jump && !self.jump_held_last_tick;
+        if !pressed {
+            return self.buffer_left > 0 && self.grounded;
+        }
+        self.grounded
+            || self.coyote_left > 0
+            || (self.climbing && level.has_ladders())
+            || (p.wall_jump.is_some()
+                && (self.touches_wall_left(level, p) || self.touches_wall_right(level, p)))
+            || self.air_jumps_left > 0
+    }
+}
+
+/// How step 1 started a jump, for the bookkeeping of [`Body::end_tick`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Jumped {
+    /// A ground jump (on the ground, in coyote time, buffered, or off a
+    /// ladder): no coyote time follows it.
+    pub ground: bool,
+    /// A press that started nothing, kept in the jump buffer.
+    pub buffered: bool,
 }
 
 #[cfg(test)]

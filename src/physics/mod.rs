@@ -2,6 +2,9 @@
 //! ([`Body`]) of `PHYSICS.md`.
 
 mod body;
+mod extended;
+mod ladder;
+mod slope;
 #[cfg(feature = "serde")]
 mod units;
 
@@ -52,6 +55,44 @@ pub struct Physics {
     pub wall_jump: Option<WallJump>,
     /// The tick length (s).
     pub dt: f64,
+    /// Climbing speed on ladders (tiles/s; `PHYSICS.md`, "Ladders").
+    /// Matters only on levels with ladders; defaults to
+    /// [`Physics::DEFAULT_CLIMB_SPEED`].
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default = "default_climb_speed",
+            skip_serializing_if = "is_default_climb_speed"
+        )
+    )]
+    pub climb_speed: f64,
+    /// Coyote time: for this many ticks after the body leaves the ground
+    /// without jumping, a jump press is still a ground jump (`PHYSICS.md`,
+    /// "Coyote time and jump buffering"). 0, the default, turns it off.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub coyote_ticks: u32,
+    /// Jump buffering: a press that starts no jump is kept this many ticks,
+    /// and the body jumps on the first of them that it starts grounded.
+    /// 0, the default, turns it off.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub jump_buffer_ticks: u32,
+}
+
+#[cfg(feature = "serde")]
+fn default_climb_speed() -> f64 {
+    Physics::DEFAULT_CLIMB_SPEED
+}
+
+#[cfg(feature = "serde")]
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_default_climb_speed(v: &f64) -> bool {
+    v.to_bits() == Physics::DEFAULT_CLIMB_SPEED.to_bits()
+}
+
+#[cfg(feature = "serde")]
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Default for Physics {
@@ -71,6 +112,9 @@ impl Default for Physics {
             air_jumps: 0,
             wall_jump: None,
             dt: 1.0 / 60.0,
+            climb_speed: Self::DEFAULT_CLIMB_SPEED,
+            coyote_ticks: 0,
+            jump_buffer_ticks: 0,
         }
     }
 }
@@ -117,6 +161,14 @@ impl Physics {
     /// The most air jumps accepted by [`Physics::validate`]: a link counts
     /// its jumps in a byte.
     pub const MAX_AIR_JUMPS: u32 = 255;
+
+    /// The climbing speed of every preset (tiles/s), and of a physics file
+    /// that does not give one.
+    pub const DEFAULT_CLIMB_SPEED: f64 = 5.0;
+
+    /// The most `coyote_ticks` and `jump_buffer_ticks` accepted by
+    /// [`Physics::validate`].
+    pub const MAX_GRACE_TICKS: u32 = 255;
 
     /// Gravity and jump speed for a jump of height `height` (tiles) that
     /// reaches its apex after `time_to_apex` seconds: `gravity = 2H/T²`,
@@ -221,6 +273,9 @@ impl Physics {
             dt: 1.0 / 60.0,
             gravity: 0.0,
             jump_speed: 0.0,
+            climb_speed: Self::DEFAULT_CLIMB_SPEED,
+            coyote_ticks: 0,
+            jump_buffer_ticks: 0,
         }
         .with_jump(5.2, time_to_apex)
     }
@@ -229,7 +284,8 @@ impl Physics {
     /// every speed times `dt` under one tile. Additionally `w`, `h` and `dt`
     /// must be positive, the body at most [`Physics::MAX_BODY_SIDE`] tiles
     /// on a side, `dt` within [`Physics::MIN_DT`] and [`Physics::MAX_DT`],
-    /// and `air_jumps` at most [`Physics::MAX_AIR_JUMPS`].
+    /// `air_jumps` at most [`Physics::MAX_AIR_JUMPS`], and `coyote_ticks`
+    /// and `jump_buffer_ticks` at most [`Physics::MAX_GRACE_TICKS`].
     ///
     /// Zero is fine for every other value: no gravity, no acceleration, no
     /// jump, no fall speed or a wall slide of 0 give a map whose flights
@@ -256,6 +312,7 @@ impl Physics {
             ("jump_cut_speed", self.jump_cut_speed),
             ("max_fall_speed", self.max_fall_speed),
             ("dt", self.dt),
+            ("climb_speed", self.climb_speed),
         ];
         if let Some(wj) = &self.wall_jump {
             values.push(("wall_jump.speed_x", wj.speed_x));
@@ -297,6 +354,14 @@ impl Physics {
                 "at most 255 air jumps",
             );
         }
+        for (param, value) in [
+            ("coyote_ticks", self.coyote_ticks),
+            ("jump_buffer_ticks", self.jump_buffer_ticks),
+        ] {
+            if value > Self::MAX_GRACE_TICKS {
+                return bad(param, f64::from(value), "at most 255 ticks");
+            }
+        }
         for &(param, value) in &values {
             let is_speed = param.ends_with("speed")
                 || param.ends_with("speed_x")
@@ -322,6 +387,11 @@ impl Physics {
     }
 
     /// A 64-bit fingerprint of every parameter, for caches and saved maps.
+    ///
+    /// The extension parameters (`climb_speed`, `coyote_ticks`,
+    /// `jump_buffer_ticks`) enter it only when one differs from its
+    /// default, so a profile that leaves them alone keeps the fingerprint
+    /// it had before they existed (and its saved maps stay valid).
     #[must_use]
     pub fn fingerprint(&self) -> u64 {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -355,6 +425,22 @@ impl Physics {
             }
             None => eat(0),
         }
+        if !self.extensions_default() {
+            eat(2);
+            eat(self.climb_speed.to_bits());
+            eat(u64::from(self.coyote_ticks));
+            eat(u64::from(self.jump_buffer_ticks));
+        }
         h
+    }
+
+    /// Whether the extension parameters are at their defaults: the climb
+    /// speed [`Physics::DEFAULT_CLIMB_SPEED`], no coyote time, no jump
+    /// buffering.
+    #[must_use]
+    pub fn extensions_default(&self) -> bool {
+        self.climb_speed.to_bits() == Self::DEFAULT_CLIMB_SPEED.to_bits()
+            && self.coyote_ticks == 0
+            && self.jump_buffer_ticks == 0
     }
 }

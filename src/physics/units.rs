@@ -52,6 +52,9 @@ struct PhysicsFile {
     #[serde(default)]
     wall_jump: WallJumpField,
     dt: Option<f64>,
+    climb_speed: Option<f64>,
+    coyote_ticks: Option<u32>,
+    jump_buffer_ticks: Option<u32>,
     jump_height: Option<f64>,
     time_to_apex: Option<f64>,
 }
@@ -75,7 +78,8 @@ impl Physics {
     /// pixels per second and accelerations in pixels per second squared,
     /// or, with `"per": "frame"` and `"fps": F`, in pixels per frame and
     /// per frame squared (`v px/frame = v * F px/s`, `a px/frame² = a * F²
-    /// px/s²`). `dt` is always in seconds. `jump_height` with
+    /// px/s²`). `dt` is always in seconds, and `coyote_ticks` and
+    /// `jump_buffer_ticks` in ticks. `jump_height` with
     /// `time_to_apex` (seconds) sets `gravity` and `jump_speed` as
     /// [`Physics::with_jump`] does. The result is validated.
     ///
@@ -168,8 +172,15 @@ impl Physics {
         set(&mut p.jump_cut_speed, f.jump_cut_speed, &speed);
         set(&mut p.max_fall_speed, f.max_fall_speed, &speed);
         set(&mut p.dt, f.dt, &|v| v);
+        set(&mut p.climb_speed, f.climb_speed, &speed);
         if let Some(n) = f.air_jumps {
             p.air_jumps = n;
+        }
+        if let Some(n) = f.coyote_ticks {
+            p.coyote_ticks = n;
+        }
+        if let Some(n) = f.jump_buffer_ticks {
+            p.jump_buffer_ticks = n;
         }
         match f.wall_jump {
             WallJumpField::Keep => {}

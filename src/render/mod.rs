@@ -176,6 +176,9 @@ pub const fn tile_color(t: Tile) -> Rgba {
         Tile::Hazard => Rgba::rgb(120, 10, 10),
         Tile::Goal => Rgba::rgb(120, 100, 0),
         Tile::Spawn => Rgba::rgb(0, 90, 120),
+        Tile::Ladder => Rgba::rgb(200, 150, 60),
+        Tile::SlopeRight => Rgba::rgb(132, 124, 150),
+        Tile::SlopeLeft => Rgba::rgb(150, 124, 132),
     }
 }
 
@@ -192,12 +195,39 @@ pub const fn link_color(k: LinkKind) -> Rgba {
     }
 }
 
-/// Draws every tile as a full cell in [`tile_color`].
+/// Draws every tile in [`tile_color`]: a full cell, but for a slope its
+/// solid triangle (below the diagonal) and for a ladder two rails and three
+/// rungs.
 pub fn draw_tiles(d: &mut dyn DebugDrawer, level: &Level) {
     let w = level.width();
     for (i, &t) in level.tiles().iter().enumerate() {
         let (c, r) = ((i % w) as f32, (i / w) as f32);
-        d.fill_rect(c, r, 1.0, 1.0, tile_color(t));
+        draw_tile(d, c, r, t);
+    }
+}
+
+/// Draws one tile with its top-left corner at `(c, r)` (see [`draw_tiles`]).
+pub fn draw_tile(d: &mut dyn DebugDrawer, c: f32, r: f32, t: Tile) {
+    let color = tile_color(t);
+    if matches!(t, Tile::Ladder | Tile::SlopeRight | Tile::SlopeLeft) {
+        d.fill_rect(c, r, 1.0, 1.0, BACKGROUND);
+    }
+    match t {
+        Tile::SlopeRight => {
+            d.fill_triangle([(c, r + 1.0), (c + 1.0, r), (c + 1.0, r + 1.0)], color)
+        }
+        Tile::SlopeLeft => d.fill_triangle([(c, r), (c + 1.0, r + 1.0), (c, r + 1.0)], color),
+        Tile::Ladder => {
+            const RAIL: f32 = 0.15;
+            for x in [c + 0.2, c + 0.8] {
+                d.line(x, r, x, r + 1.0, RAIL, color);
+            }
+            for k in 0..3 {
+                let y = r + (k as f32 + 0.5) / 3.0;
+                d.line(c + 0.2, y, c + 0.8, y, RAIL, color);
+            }
+        }
+        _ => d.fill_rect(c, r, 1.0, 1.0, color),
     }
 }
 

@@ -1,0 +1,213 @@
+//! Steps 1 to 8 of a tick on a level with ladders or slopes
+//! (`PHYSICS.md`, "Ladders" and "Slopes"), when the body is not climbing.
+//!
+//! Written plainly, one lookup after another: only levels that hold a
+//! ladder or a slope come here, and wherever none is in reach every rule
+//! reduces to the plain one of [`Body::step`].
+
+use super::body::{EPS, ifloor, inearest, span, wall_at};
+use super::ladder::is_top;
+use super::slope::{Ghosts, surfaces};
+use super::{Body, Input, Physics, Tiles};
+use crate::level::Tile;
+
+/// A tick of a body not on a ladder; `off_ladder`: it jumped off one in
+/// step 0 (its step 1).
+pub(super) fn step<T: Tiles + ?Sized>(
+    b: &mut Body,
+    level: &T,
+    p: &Physics,
+    input: Input,
+    pressed: bool,
+    off_ladder: bool,
+) {
+    let slopes = level.has_slopes();
+    let ghosts_at = |x: f64, y: f64| {
+        if slopes {
+            Ghosts::at(level, x, y)
+        } else {
+            Ghosts::none()
+        }
+    };
+    let dt = p.dt;
+    let was_grounded = b.grounded;
+    let g0 = ghosts_at(b.x, b.y);
+    let rows = span(b.y - p.h, b.y);
+    let blocks0 = |t: Tile, c: i64, r: i64| g0.blocks(t, c, r);
+    let walls = if p.wall_jump.is_some() && !b.grounded {
+        (
+            wall_at(level, b.x - p.w / 2.0, -1, rows.clone(), blocks0),
+            wall_at(level, b.x + p.w / 2.0, 0, rows.clone(), blocks0),
+        )
+    } else {
+        (false, false)
+    };
+    // Standing on a slope as the tick starts.
+    let on_slope = slopes && was_grounded && g0.standing().is_some();
+
+    // 1. to 4.
+    let jumped = b.impulses(p, input, pressed, off_ladder, walls);
+    let follows = was_grounded && !jumped.ground && b.vy >= 0.0;
+
+    // 5. Move x, against solid and slope tiles that are not ghosts of the
+    // start position.
+    let x_prev = b.x;
+    let cols = b.move_x(level, p, rows.clone(), blocks0);
+    let dx = (b.x - x_prev).abs();
+    // Walking on or onto a slope: the body follows the ground, on a slope
+    // at the start or with a slope surface within `dx` of its feet now.
+    let walks = slopes
+        && follows
+        && (on_slope
+            || surfaces(level, b.x, b.y - dx - EPS, b.y + dx + EPS)
+                .next()
+                .is_some());
+
+    // 6. Move y.
+    let y_prev = b.y;
+    b.y += b.vy * dt;
+    let mut landed = false;
+    // One-way tops (and ladder tops) a falling body lands on: those it
+    // was above, or (walking on a slope) at most `dx` under.
+    let from_above = |r: i64| y_prev <= r as f64 + EPS || (walks && y_prev <= r as f64 + dx + EPS);
+    if b.vy > 0.0 || (b.vy == 0.0 && walks) {
+        // The highest slope surface the feet reach: one they were at
+        // most `dx` under, and are on or under now.
+        let feet = if slopes {
+            surfaces(level, b.x, y_prev - dx - EPS, b.y).next()
+        } else {
+            None
+        };
+        // Ghosts as seen from where the feet land on that surface.
+        let g = match feet {
+            Some((s, y)) => Ghosts::on(b.x, y, s),
+            None => ghosts_at(b.x, b.y),
+        };
+        let mut best = feet.map_or(f64::INFINITY, |(_, y)| y);
+        for r in span(b.y - p.h, b.y) {
+            for c in cols.clone() {
+                let t = level.tile_at(c, r);
+                let lands = match t {
+                    _ if g.ghost(t, c, r) => false,
+                    Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => true,
+                    Tile::OneWay => !input.down && from_above(r),
+                    Tile::Ladder => !input.down && is_top(level, c, r) && from_above(r),
+                    _ => false,
+                };
+                if lands && (r as f64) < best {
+                    best = r as f64;
+                }
+            }
+        }
+        if best.is_finite() {
+            b.y = best;
+            b.vy = 0.0;
+            landed = true;
+        }
+    } else if b.vy < 0.0 {
+        let g = ghosts_at(b.x, b.y);
+        let ceiling = span(b.y - p.h, b.y)
+            .rev()
+            .find(|&r| cols.clone().any(|c| g.blocks(level.tile_at(c, r), c, r)));
+        if let Some(r) = ceiling {
+            b.y = (r as f64 + 1.0) + p.h;
+            b.vy = 0.0;
+        }
+    }
+    // 6b. Stick: a walker that did not land keeps to ground at most `dx`
+    // below its feet (a slope's surface, or a tile top).
+    if walks && !landed {
+        let g = ghosts_at(b.x, b.y);
+        let reach = b.y + dx + EPS;
+        let mut best = surfaces(level, b.x, b.y, reach)
+            .next()
+            .map_or(f64::INFINITY, |(_, y)| y);
+        let first = ifloor(b.y) + i64::from(ifloor(b.y) as f64 != b.y);
+        for r in first..=ifloor(reach) {
+            if r as f64 >= best {
+                break;
+            }
+            if cols
+                .clone()
+                .any(|c| stands(level, &g, level.tile_at(c, r), c, r, input.down))
+            {
+                best = r as f64;
+            }
+        }
+        if best.is_finite() {
+            b.y = best;
+            b.vy = 0.0;
+        }
+    }
+
+    // 7. Contacts.
+    b.grounded = false;
+    if b.vy == 0.0 {
+        let g = ghosts_at(b.x, b.y);
+        let row = inearest(b.y);
+        b.grounded = g.standing().is_some()
+            || ((row as f64 - b.y).abs() <= EPS
+                && cols
+                    .clone()
+                    .any(|c| stands(level, &g, level.tile_at(c, row), c, row, input.down)));
+    }
+    if b.grounded {
+        b.air_jumps_left = p.air_jumps;
+    }
+
+    // 8. Death.
+    if b.y - p.h > level.rows() || b.overlaps_kind(level, p, Tile::Hazard) {
+        b.dead = true;
+    }
+    b.end_tick(p, input, was_grounded, jumped);
+}
+
+/// Whether tile `t` at `(c, r)` holds up a body whose feet are on its top:
+/// a solid tile or a slope's top (unless a ghost), or a one-way tile or
+/// ladder top unless `down` is held (and unless a ghost).
+fn stands<T: Tiles + ?Sized>(level: &T, g: &Ghosts, t: Tile, c: i64, r: i64, down: bool) -> bool {
+    match t {
+        _ if g.ghost(t, c, r) => false,
+        Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => true,
+        Tile::OneWay => !down,
+        Tile::Ladder => !down && is_top(level, c, r),
+        _ => false,
+    }
+}
+
+/// What holds up feet at `(x, y)` (step 7, `down` not held): a solid
+/// tile's or slope tile's top, or the surface of a slope (`.0`); a one-way
+/// tile's or ladder top's top (`.1`).
+pub(super) fn support<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> (bool, bool) {
+    let g = if level.has_slopes() {
+        Ghosts::at(level, x, y)
+    } else {
+        Ghosts::none()
+    };
+    let row = inearest(y);
+    let (mut solid, mut one_way) = (g.standing().is_some(), false);
+    if (row as f64 - y).abs() <= EPS {
+        for c in span(x - p.w / 2.0, x + p.w / 2.0) {
+            let t = level.tile_at(c, row);
+            if stands(level, &g, t, c, row, false) {
+                match t {
+                    Tile::OneWay | Tile::Ladder => one_way = true,
+                    _ => solid = true,
+                }
+            }
+        }
+    }
+    (solid, one_way)
+}
+
+/// Whether a box with its feet at `(x, y)` overlaps a tile that stops it:
+/// a solid tile, or a slope that is not a ghost.
+pub(super) fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> bool {
+    let g = if level.has_slopes() {
+        Ghosts::at(level, x, y)
+    } else {
+        Ghosts::none()
+    };
+    span(y - p.h, y)
+        .any(|r| span(x - p.w / 2.0, x + p.w / 2.0).any(|c| g.blocks(level.tile_at(c, r), c, r)))
+}

@@ -1,0 +1,850 @@
+//! Conformance vectors for the extensions of `PHYSICS.md` (ladders, slopes,
+//! coyote time, jump buffering): `mechanics-vectors.json` holds tick-by-tick
+//! states produced by [`reference`], a second implementation written from
+//! the text of `PHYSICS.md` alone (every rule recomputed from scratch, no
+//! shared code with `Body::step`). `Body::step` must match every state,
+//! and so must the reference (so the file cannot drift from it).
+//!
+//! Regenerate the file after a deliberate change of the rules with
+//! `cargo test --test mechanics_vectors -- --ignored`.
+
+use platnav::{Body, Cell, Input, Level, Physics, SplitMix64, Tile};
+use serde_json::{Value, json};
+
+const FILE: &str = "tests/mechanics-vectors.json";
+
+/// The second implementation: `PHYSICS.md`, read rule by rule.
+mod reference {
+    use platnav::{Input, Level, Physics, Tile};
+
+    const EPS: f64 = 1e-9;
+
+    /// The body's state, as `PHYSICS.md` lists it.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct State {
+        pub x: f64,
+        pub y: f64,
+        pub vx: f64,
+        pub vy: f64,
+        pub grounded: bool,
+        pub air_jumps_left: u32,
+        pub held: bool,
+        pub dead: bool,
+        pub climbing: bool,
+        pub coyote_left: u32,
+        pub buffer_left: u32,
+    }
+
+    impl State {
+        pub fn standing(col: i32, row: i32, p: &Physics) -> Self {
+            Self {
+                x: f64::from(col) + 0.5,
+                y: f64::from(row) + 1.0,
+                vx: 0.0,
+                vy: 0.0,
+                grounded: true,
+                air_jumps_left: p.air_jumps,
+                held: false,
+                dead: false,
+                climbing: false,
+                coyote_left: 0,
+                buffer_left: 0,
+            }
+        }
+    }
+
+    fn overlap(a0: f64, a1: f64, b0: f64, b1: f64) -> bool {
+        a1.min(b1) - a0.max(b0) > EPS
+    }
+
+    /// The tiles `[lo, hi]` overlaps by more than EPS.
+    fn tiles_over(lo: f64, hi: f64) -> Vec<i64> {
+        let first = lo.floor() as i64 - 1;
+        let last = hi.floor() as i64 + 1;
+        (first..=last)
+            .filter(|&t| overlap(lo, hi, t as f64, t as f64 + 1.0))
+            .collect()
+    }
+
+    struct World<'a> {
+        level: &'a Level,
+        p: &'a Physics,
+        ladders: bool,
+        slopes: bool,
+    }
+
+    /// A slope tile: rises right, column, row.
+    type Slope = (bool, i64, i64);
+
+    impl World<'_> {
+        fn at(&self, c: i64, r: i64) -> Tile {
+            self.level.tile_at(c, r)
+        }
+        fn cols(&self, x: f64) -> Vec<i64> {
+            tiles_over(x - self.p.w / 2.0, x + self.p.w / 2.0)
+        }
+        fn rows(&self, y: f64) -> Vec<i64> {
+            tiles_over(y - self.p.h, y)
+        }
+        fn feet_row(&self, y: f64) -> Option<i64> {
+            self.rows(y).last().copied()
+        }
+        fn ladder_top(&self, c: i64, r: i64) -> bool {
+            self.at(c, r) == Tile::Ladder && self.at(c, r - 1) != Tile::Ladder
+        }
+        fn slope(&self, c: i64, r: i64) -> Option<Slope> {
+            match self.at(c, r) {
+                Tile::SlopeRight => Some((true, c, r)),
+                Tile::SlopeLeft => Some((false, c, r)),
+                _ => None,
+            }
+        }
+        fn line(s: Slope, x: f64) -> f64 {
+            let (right, c, r) = s;
+            if right {
+                (r + 1 + c) as f64 - x
+            } else {
+                (r - c) as f64 + x
+            }
+        }
+        fn covers(s: Slope, c: i64, r: i64) -> bool {
+            let (right, sc, sr) = s;
+            // The tile's top-left (top-right) corner on or under the line.
+            if right {
+                c + r > sc + sr
+            } else {
+                r - c > sr - sc
+            }
+        }
+        /// The slope tiles of the column of `x` with their surface at `x`
+        /// in `[lo, hi]`, highest first.
+        fn surfaces(&self, x: f64, lo: f64, hi: f64) -> Vec<(Slope, f64)> {
+            if !self.slopes {
+                return Vec::new();
+            }
+            let c = x.floor() as i64;
+            let mut v: Vec<(Slope, f64)> = (lo.floor() as i64 - 2..=hi.floor() as i64 + 1)
+                .filter_map(|r| self.slope(c, r))
+                .map(|s| (s, Self::line(s, x)))
+                .filter(|&(_, s)| lo <= s && s <= hi)
+                .collect();
+            v.sort_by(|a, b| a.1.total_cmp(&b.1));
+            v
+        }
+        fn under(&self, x: f64, y: f64) -> Option<Slope> {
+            self.surfaces(x, y - EPS, y + 1.0).first().map(|&(s, _)| s)
+        }
+        /// Whether tile (c, r) is a ghost of feet (x, y) with `u` under them.
+        fn ghost(&self, x: f64, y: f64, u: Option<Slope>, c: i64, r: i64) -> bool {
+            let t = self.at(c, r);
+            let covered = u.is_some_and(|u| Self::covers(u, c, r));
+            match self.slope(c, r) {
+                Some(s) => y <= Self::line(s, x) + EPS || u == Some(s) || covered,
+                None => matches!(t, Tile::Solid | Tile::OneWay | Tile::Ladder) && covered,
+            }
+        }
+        fn blocks(&self, x: f64, y: f64, u: Option<Slope>, c: i64, r: i64) -> bool {
+            let t = self.at(c, r);
+            (t == Tile::Solid || t.is_slope()) && !self.ghost(x, y, u, c, r)
+        }
+        /// A tile whose top holds feet up (step 7).
+        fn holds(&self, x: f64, y: f64, u: Option<Slope>, c: i64, r: i64, down: bool) -> bool {
+            if self.ghost(x, y, u, c, r) {
+                return false;
+            }
+            match self.at(c, r) {
+                Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => true,
+                Tile::OneWay => !down,
+                Tile::Ladder => !down && self.ladder_top(c, r),
+                _ => false,
+            }
+        }
+        fn wall(&self, s: &State, left: bool) -> bool {
+            let edge = if left {
+                s.x - self.p.w / 2.0
+            } else {
+                s.x + self.p.w / 2.0
+            };
+            let c = (edge + 0.5).floor();
+            if (c - edge).abs() > EPS {
+                return false;
+            }
+            let col = if left { c as i64 - 1 } else { c as i64 };
+            let u = self.under(s.x, s.y);
+            self.rows(s.y)
+                .into_iter()
+                .any(|r| self.blocks(s.x, s.y, u, col, r))
+        }
+        fn hazard(&self, s: &State) -> bool {
+            self.rows(s.y).into_iter().any(|r| {
+                self.cols(s.x)
+                    .into_iter()
+                    .any(|c| self.at(c, r) == Tile::Hazard)
+            })
+        }
+    }
+
+    /// One tick.
+    #[allow(clippy::too_many_lines)]
+    pub fn step(s: &mut State, level: &Level, p: &Physics, input: Input) {
+        if s.dead {
+            return;
+        }
+        let w = World {
+            level,
+            p,
+            ladders: level.tiles().contains(&Tile::Ladder),
+            slopes: level.tiles().iter().any(|t| t.is_slope()),
+        };
+        let dt = p.dt;
+        let pressed = input.jump && !s.held;
+        let was_grounded = s.grounded;
+        let mut ground_jump = false;
+        let mut buffered = false;
+        let mut jumped_off = false;
+
+        // Step 0: ladders.
+        if w.ladders && !s.climbing && !pressed && (input.up || input.down) {
+            let c = s.x.floor() as i64;
+            let in_ladder = (input.up || !s.grounded)
+                && w.feet_row(s.y).is_some_and(|r| w.at(c, r) == Tile::Ladder);
+            let r = (s.y + 0.5).floor();
+            let on_top = input.down
+                && !input.up
+                && s.grounded
+                && (r - s.y).abs() <= EPS
+                && w.ladder_top(c, r as i64);
+            let x = c as f64 + 0.5;
+            let free = !w.rows(s.y).into_iter().any(|r| {
+                w.cols(x).into_iter().any(|c| {
+                    let t = w.at(c, r);
+                    t == Tile::Solid || t.is_slope()
+                })
+            });
+            if (in_ladder || on_top) && free {
+                s.x = x;
+                s.vx = 0.0;
+                s.vy = 0.0;
+                s.climbing = true;
+                s.grounded = false;
+                s.air_jumps_left = p.air_jumps;
+                s.buffer_left = 0;
+            }
+        }
+        if s.climbing && pressed {
+            s.climbing = false;
+            s.vy = -p.jump_speed;
+            jumped_off = true;
+            ground_jump = true;
+        } else if s.climbing {
+            climb(s, &w, input);
+            finish(s, p, input, was_grounded, false, false);
+            return;
+        }
+
+        let u0 = w.under(s.x, s.y);
+        let walls = if p.wall_jump.is_some() && !s.grounded {
+            (w.wall(s, true), w.wall(s, false))
+        } else {
+            (false, false)
+        };
+        let on_slope = w.slopes
+            && was_grounded
+            && u0.is_some_and(|u| (World::line(u, s.x) - s.y).abs() <= EPS);
+
+        // 1. Jump start.
+        if jumped_off {
+        } else if pressed {
+            if s.grounded || s.coyote_left > 0 {
+                s.vy = -p.jump_speed;
+                s.coyote_left = 0;
+                ground_jump = true;
+            } else if let (Some(wj), true) = (&p.wall_jump, walls.0 || walls.1) {
+                s.vy = -wj.speed_y;
+                s.vx = if walls.0 { wj.speed_x } else { -wj.speed_x };
+            } else if s.air_jumps_left > 0 {
+                s.vy = -p.jump_speed;
+                s.air_jumps_left -= 1;
+            } else if p.jump_buffer_ticks > 0 {
+                buffered = true;
+            }
+        } else if s.buffer_left > 0 && s.grounded {
+            s.vy = -p.jump_speed;
+            s.buffer_left = 0;
+            ground_jump = true;
+        }
+        // 2. Jump cut.
+        if !input.jump && s.vy < -p.jump_cut_speed {
+            s.vy = -p.jump_cut_speed;
+        }
+        // 3. Run.
+        let target = f64::from(input.move_x) * p.run_speed;
+        let a = if s.grounded {
+            p.ground_accel
+        } else {
+            p.air_accel
+        };
+        s.vx += (target - s.vx).clamp(-a * dt, a * dt);
+        // 4. Fall.
+        s.vy += p.gravity * dt;
+        if let Some(wj) = &p.wall_jump {
+            let toward = (input.move_x < 0 && walls.0) || (input.move_x > 0 && walls.1);
+            if !s.grounded && s.vy > 0.0 && toward {
+                s.vy = s.vy.min(wj.slide_speed);
+            }
+        }
+        s.vy = s.vy.min(p.max_fall_speed);
+
+        // 5. Move x.
+        let (x0, y0) = (s.x, s.y);
+        s.x += s.vx * dt;
+        let hits: Vec<i64> = w
+            .rows(y0)
+            .into_iter()
+            .flat_map(|r| w.cols(s.x).into_iter().map(move |c| (c, r)))
+            .filter(|&(c, r)| w.blocks(x0, y0, u0, c, r))
+            .map(|(c, _)| c)
+            .collect();
+        if !hits.is_empty() {
+            if s.vx > 0.0 {
+                s.x = *hits.iter().min().unwrap() as f64 - p.w / 2.0;
+            } else if s.vx < 0.0 {
+                s.x = (*hits.iter().max().unwrap() + 1) as f64 + p.w / 2.0;
+            }
+            s.vx = 0.0;
+        }
+        let dx = (s.x - x0).abs();
+        let walks = w.slopes
+            && was_grounded
+            && !ground_jump
+            && s.vy >= 0.0
+            && (on_slope || !w.surfaces(s.x, s.y - dx - EPS, s.y + dx + EPS).is_empty());
+
+        // 6. Move y.
+        let y_prev = s.y;
+        s.y += s.vy * dt;
+        let mut landed = false;
+        if s.vy > 0.0 || (s.vy == 0.0 && walks) {
+            let reached = w.surfaces(s.x, y_prev - dx - EPS, s.y).first().copied();
+            let (gx, gy, gu) = match reached {
+                Some((sl, sy)) => (s.x, sy, Some(sl)),
+                None => (s.x, s.y, w.under(s.x, s.y)),
+            };
+            let mut best = reached.map_or(f64::INFINITY, |(_, y)| y);
+            for r in w.rows(s.y) {
+                for c in w.cols(s.x) {
+                    if w.ghost(gx, gy, gu, c, r) {
+                        continue;
+                    }
+                    let t = r as f64;
+                    let from_above = y_prev <= t + EPS || (walks && y_prev <= t + dx + EPS);
+                    let lands = match w.at(c, r) {
+                        Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => true,
+                        Tile::OneWay => !input.down && from_above,
+                        Tile::Ladder => !input.down && w.ladder_top(c, r) && from_above,
+                        _ => false,
+                    };
+                    if lands {
+                        best = best.min(t);
+                    }
+                }
+            }
+            if best.is_finite() {
+                s.y = best;
+                s.vy = 0.0;
+                landed = true;
+            }
+        } else if s.vy < 0.0 {
+            let u = w.under(s.x, s.y);
+            let bottom = w
+                .rows(s.y)
+                .into_iter()
+                .filter(|&r| w.cols(s.x).into_iter().any(|c| w.blocks(s.x, s.y, u, c, r)))
+                .max();
+            if let Some(r) = bottom {
+                s.y = (r + 1) as f64 + p.h;
+                s.vy = 0.0;
+            }
+        }
+        if walks && !landed {
+            let u = w.under(s.x, s.y);
+            let reach = s.y + dx + EPS;
+            let mut best = w
+                .surfaces(s.x, s.y, reach)
+                .first()
+                .map_or(f64::INFINITY, |&(_, y)| y);
+            for r in s.y.ceil() as i64..=reach.floor() as i64 {
+                if w.cols(s.x)
+                    .into_iter()
+                    .any(|c| w.holds(s.x, s.y, u, c, r, input.down))
+                {
+                    best = best.min(r as f64);
+                }
+            }
+            if best.is_finite() {
+                s.y = best;
+                s.vy = 0.0;
+            }
+        }
+
+        // 7. Contacts.
+        s.grounded = false;
+        if s.vy == 0.0 {
+            let u = w.under(s.x, s.y);
+            let on = u.is_some_and(|u| (World::line(u, s.x) - s.y).abs() <= EPS);
+            let r = (s.y + 0.5).floor();
+            let top = (r - s.y).abs() <= EPS
+                && w.cols(s.x)
+                    .into_iter()
+                    .any(|c| w.holds(s.x, s.y, u, c, r as i64, input.down));
+            s.grounded = on || top;
+        }
+        if s.grounded {
+            s.air_jumps_left = p.air_jumps;
+        }
+        // 8. Death.
+        if s.y - p.h > level.height() as f64 || w.hazard(s) {
+            s.dead = true;
+        }
+        finish(s, p, input, was_grounded, ground_jump, buffered);
+    }
+
+    /// A climbing tick (steps 1 to 7) and step 8.
+    fn climb(s: &mut State, w: &World<'_>, input: Input) {
+        let p = w.p;
+        let c = s.x.floor() as i64;
+        s.vx = 0.0;
+        s.vy = p.climb_speed * (f64::from(u8::from(input.down)) - f64::from(u8::from(input.up)));
+        let y_prev = s.y;
+        s.y += s.vy * p.dt;
+        let stops = |r: i64| {
+            w.cols(s.x).into_iter().any(|c| {
+                let t = w.at(c, r);
+                t == Tile::Solid || t.is_slope()
+            })
+        };
+        if s.vy < 0.0 {
+            if let Some(r) = w.rows(s.y).into_iter().filter(|&r| stops(r)).max() {
+                s.y = (r + 1) as f64 + p.h;
+                s.vy = 0.0;
+            }
+            if let Some(r) = w.feet_row(y_prev)
+                && w.ladder_top(c, r)
+                && s.y <= r as f64 + EPS
+            {
+                s.y = r as f64;
+                s.vy = 0.0;
+                s.climbing = false;
+                s.grounded = true;
+            }
+        } else if s.vy > 0.0
+            && let Some(r) = w.rows(s.y).into_iter().filter(|&r| stops(r)).min()
+        {
+            s.y = r as f64;
+            s.vy = 0.0;
+            s.climbing = false;
+            s.grounded = true;
+        }
+        if s.climbing && !w.feet_row(s.y).is_some_and(|r| w.at(c, r) == Tile::Ladder) {
+            s.climbing = false;
+        }
+        if s.grounded {
+            s.air_jumps_left = p.air_jumps;
+        }
+        if s.y - p.h > w.level.height() as f64 || w.hazard(s) {
+            s.dead = true;
+        }
+    }
+
+    /// The end of every tick: the timers, then the held jump.
+    fn finish(
+        s: &mut State,
+        p: &Physics,
+        input: Input,
+        was_grounded: bool,
+        ground_jump: bool,
+        buffered: bool,
+    ) {
+        s.coyote_left = if s.grounded || s.climbing {
+            0
+        } else if was_grounded && !ground_jump {
+            p.coyote_ticks
+        } else {
+            s.coyote_left.saturating_sub(1)
+        };
+        s.buffer_left = if buffered {
+            p.jump_buffer_ticks
+        } else {
+            s.buffer_left.saturating_sub(1)
+        };
+        s.held = input.jump;
+    }
+}
+
+// ---- The cases ------------------------------------------------------------
+
+/// The levels the cases run on, by name.
+fn levels() -> Vec<(&'static str, Vec<&'static str>)> {
+    vec![
+        (
+            "ladders",
+            vec![
+                "....................",
+                "..............#.....",
+                "....H.......H..=....",
+                "....H.......H.H.....",
+                "....H....#..H.H...^.",
+                "###=H=####..H.H####.",
+                "....H.......H.H.....",
+                "....H.......H.H.....",
+                "....H.........H.....",
+                "....H.........H.....",
+                "####################",
+            ],
+        ),
+        (
+            "slopes",
+            vec![
+                "......................",
+                "......................",
+                r"...\..................",
+                "................=/....",
+                r"......./##\...........",
+                r"....../####\..........",
+                r"##.../######\../##\/##",
+                "######################",
+            ],
+        ),
+        (
+            "ledge",
+            vec![
+                "..........",
+                "..........",
+                "..........",
+                "..........",
+                "####......",
+                "####......",
+                "..........",
+                "..........",
+                "..........",
+                "##########",
+            ],
+        ),
+    ]
+}
+
+fn exact() -> Physics {
+    Physics {
+        dt: 1.0 / 64.0,
+        climb_speed: 8.0,
+        ..Physics::default()
+    }
+}
+
+/// `(move, jump, down, up, ticks)` runs of one input.
+type Program = Vec<(i8, bool, bool, bool, usize)>;
+
+fn expand(program: &Program) -> Vec<Input> {
+    program
+        .iter()
+        .flat_map(|&(m, j, d, u, n)| std::iter::repeat_n(Input::new(m, j, d).with_up(u), n))
+        .collect()
+}
+
+/// A seeded program of `n` random runs, up and down included.
+fn random_program(seed: u64, n: usize) -> Program {
+    let mut rng = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| {
+            (
+                rng.below(3) as i8 - 1,
+                rng.chance(0.35),
+                rng.chance(0.2),
+                rng.chance(0.3),
+                1 + rng.below(25) as usize,
+            )
+        })
+        .collect()
+}
+
+/// A case: name, level, physics, start cell, inputs.
+type Case = (String, &'static str, Physics, [i32; 2], Vec<Input>);
+
+/// Every case.
+fn cases() -> Vec<Case> {
+    let d = Physics::default;
+    let f = false;
+    let t = true;
+    let mut v: Vec<(String, &'static str, Physics, [i32; 2], Program)> = vec![
+        (
+            "climb a ladder up to a ceiling".into(),
+            "ladders",
+            exact(),
+            [14, 9],
+            vec![(0, f, f, t, 70)],
+        ),
+        (
+            "climb a ladder up to its top and idle".into(),
+            "ladders",
+            exact(),
+            [4, 9],
+            vec![(0, f, f, t, 70), (0, f, f, f, 10)],
+        ),
+        (
+            "down from a ladder top to the floor".into(),
+            "ladders",
+            exact(),
+            [4, 1],
+            vec![(0, f, t, f, 80)],
+        ),
+        (
+            "climb, stop, jump off to the right".into(),
+            "ladders",
+            exact(),
+            [4, 9],
+            vec![(0, f, f, t, 20), (0, f, f, f, 5), (1, t, f, f, 60)],
+        ),
+        (
+            "jump and catch a ladder holding up".into(),
+            "ladders",
+            exact(),
+            [10, 9],
+            vec![(1, t, f, t, 30), (0, f, f, t, 30)],
+        ),
+        (
+            "climb down a ladder that ends in the air".into(),
+            "ladders",
+            exact(),
+            [12, 1],
+            vec![(0, f, t, f, 90)],
+        ),
+        (
+            "walk over a ladder top and drop through a one-way".into(),
+            "ladders",
+            Physics::default(),
+            [1, 4],
+            vec![(1, f, f, f, 60), (0, f, t, f, 30)],
+        ),
+        (
+            "slopes: walk right over everything".into(),
+            "slopes",
+            d(),
+            [3, 6],
+            vec![(1, f, f, f, 200)],
+        ),
+        (
+            "slopes: walk left from the far end".into(),
+            "slopes",
+            d(),
+            [20, 6],
+            vec![(-1, f, f, f, 220)],
+        ),
+        (
+            "slopes: jump up the hill and land on it".into(),
+            "slopes",
+            d(),
+            [3, 6],
+            vec![(1, f, f, f, 25), (1, t, f, f, 20), (0, f, f, f, 60)],
+        ),
+        (
+            "slopes: bump a slope's underside".into(),
+            "slopes",
+            d(),
+            [3, 6],
+            vec![(0, t, f, f, 40)],
+        ),
+        (
+            "coyote: a late jump after walking off".into(),
+            "ledge",
+            Physics {
+                coyote_ticks: 4,
+                ..Physics::default()
+            },
+            [2, 3],
+            vec![(1, f, f, f, 27), (1, t, f, f, 40), (0, f, f, f, 60)],
+        ),
+        (
+            "buffer: press before landing".into(),
+            "ledge",
+            Physics {
+                jump_buffer_ticks: 5,
+                coyote_ticks: 2,
+                ..Physics::default()
+            },
+            [2, 3],
+            vec![
+                (1, f, f, f, 28),
+                (0, t, f, f, 1),
+                (0, f, f, f, 3),
+                (0, t, f, f, 1),
+                (0, f, f, f, 2),
+                (0, t, f, f, 60),
+            ],
+        ),
+    ];
+    for (k, seed) in [3u64, 5, 8, 13].into_iter().enumerate() {
+        v.push((
+            format!("ladders: random program {seed}"),
+            "ladders",
+            if k % 2 == 0 {
+                exact()
+            } else {
+                Physics::agile()
+            },
+            [[4, 9], [10, 9], [16, 4], [2, 4]][k],
+            random_program(seed, 30),
+        ));
+        v.push((
+            format!("slopes: random program {seed}"),
+            "slopes",
+            Physics {
+                coyote_ticks: 3 * k as u32,
+                jump_buffer_ticks: 2 * k as u32,
+                ..if k % 2 == 0 {
+                    Physics::default()
+                } else {
+                    Physics::agile()
+                }
+            },
+            [[3, 6], [8, 3], [14, 6], [21, 5]][k],
+            random_program(seed * 7, 30),
+        ));
+    }
+    v.into_iter()
+        .map(|(n, l, p, s, prog)| (n, l, p, s, expand(&prog)))
+        .collect()
+}
+
+fn state_of(b: &Body) -> Value {
+    json!([
+        b.x,
+        b.y,
+        b.vx,
+        b.vy,
+        b.grounded,
+        b.dead,
+        b.air_jumps_left,
+        b.climbing,
+        b.coyote_left,
+        b.buffer_left
+    ])
+}
+
+fn reference_state(s: &reference::State) -> Value {
+    json!([
+        s.x,
+        s.y,
+        s.vx,
+        s.vy,
+        s.grounded,
+        s.dead,
+        s.air_jumps_left,
+        s.climbing,
+        s.coyote_left,
+        s.buffer_left
+    ])
+}
+
+fn level_of(doc: &Value, name: &str) -> Level {
+    let rows: Vec<&str> = doc["levels"][name]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    rows.join("\n").parse().unwrap()
+}
+
+/// Whether two states agree: positions and speeds within 1e-9, the rest
+/// exactly.
+fn same(a: &Value, b: &Value) -> bool {
+    let (a, b) = (a.as_array().unwrap(), b.as_array().unwrap());
+    a.len() == b.len()
+        && (0..4).all(|i| (a[i].as_f64().unwrap() - b[i].as_f64().unwrap()).abs() <= 1e-9)
+        && a[4..] == b[4..]
+}
+
+#[test]
+fn body_and_reference_match_every_mechanics_vector() {
+    let text = std::fs::read_to_string(FILE).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let cases = doc["cases"].as_array().unwrap();
+    assert!(cases.len() >= 20, "expected the full vector set");
+    let mut ticks = 0;
+    let mut seen = [false; 4];
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let level = level_of(&doc, case["level"].as_str().unwrap());
+        let p: Physics = serde_json::from_value(case["physics"].clone()).unwrap();
+        p.validate().unwrap();
+        let start = case["start"].as_array().unwrap();
+        let (col, row) = (
+            start[0].as_i64().unwrap() as i32,
+            start[1].as_i64().unwrap() as i32,
+        );
+        let mut body = Body::standing(Cell::new(col, row), &p);
+        let mut twin = reference::State::standing(col, row, &p);
+        let inputs = platnav::json::tape_from_json(&case["inputs"]).unwrap();
+        let states = case["states"].as_array().unwrap();
+        assert_eq!(inputs.len(), states.len(), "{name}");
+        for (tick, (&input, want)) in inputs.iter().zip(states).enumerate() {
+            body.step(&level, &p, input);
+            reference::step(&mut twin, &level, &p, input);
+            let got = state_of(&body);
+            assert!(
+                same(&got, want),
+                "case {name:?} tick {tick}: Body::step gives {got} but the vector says {want}"
+            );
+            let other = reference_state(&twin);
+            assert!(
+                same(&other, want),
+                "case {name:?} tick {tick}: the reference gives {other} but the vector says {want}"
+            );
+            seen[0] |= body.climbing;
+            seen[1] |= body.grounded && body.y.fract() != 0.0;
+            seen[2] |= body.coyote_left > 0;
+            seen[3] |= body.buffer_left > 0;
+            ticks += 1;
+        }
+    }
+    assert!(ticks > 2000, "only {ticks} ticks compared");
+    assert_eq!(
+        seen, [true; 4],
+        "climbing, on a slope, coyote time, a buffered press"
+    );
+}
+
+/// Writes `mechanics-vectors.json` from the reference implementation.
+#[test]
+#[ignore = "regenerates tests/mechanics-vectors.json; run after a deliberate change of the rules"]
+fn regenerate_mechanics_vectors() {
+    let levels = levels();
+    let mut out = Vec::new();
+    for (name, level_name, p, start, inputs) in cases() {
+        let rows = &levels.iter().find(|(n, _)| *n == level_name).unwrap().1;
+        let level: Level = rows.join("\n").parse().unwrap();
+        assert!(level.tiles().iter().all(|&t| t != Tile::Goal));
+        let mut s = reference::State::standing(start[0], start[1], &p);
+        let states: Vec<Value> = inputs
+            .iter()
+            .map(|&i| {
+                reference::step(&mut s, &level, &p, i);
+                reference_state(&s)
+            })
+            .collect();
+        out.push(json!({
+            "name": name,
+            "level": level_name,
+            "physics": p,
+            "start": start,
+            "inputs": platnav::json::tape_to_json(&inputs),
+            "states": states,
+        }));
+    }
+    let doc = json!({
+        "about": "Tick-by-tick states of PHYSICS.md bodies with its extensions (ladders, slopes, coyote time, jump buffering): after each input, [x, y, vx, vy, grounded, dead, air_jumps_left, climbing, coyote_left, buffer_left]. Produced by the second implementation in tests/mechanics_vectors.rs, written from PHYSICS.md alone; a conforming Body matches every state (positions and speeds within 1e-9, the rest exactly). Levels are platnav ASCII, top row first; each case starts standing on `start` = [col, row]. Inputs are [move, jump, down] or [move, jump, down, up].",
+        "levels": levels.iter().map(|(n, rows)| (n.to_string(), json!(rows))).collect::<serde_json::Map<_, _>>(),
+        "cases": out,
+    });
+    std::fs::write(FILE, serde_json::to_string(&doc).unwrap() + "\n").unwrap();
+}
