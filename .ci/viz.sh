@@ -16,5 +16,5 @@ fi
 
 # The smoke test runs target/debug/examples/visualizer: build it with the
 # same (test) profile first, then run the test (it starts its own Xvfb).
-cargo build --profile test --example visualizer --features viz
-cargo test --features viz --test visualizer_smoke
+cargo build -p platnav --profile test --example visualizer --features viz
+cargo test -p platnav --features viz --test visualizer_smoke

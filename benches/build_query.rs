@@ -1,11 +1,10 @@
 //! Map builds and path queries, with criterion, and the builder against
-//! the naive reference builder of `benches/naive.rs`.
+//! the naive reference builder of `crates/platnav-naive`.
 //!
 //! `cargo bench --bench build_query`; `platnav bench` prints the same
 //! figures against their targets and the peers in one run.
 
-#[path = "naive.rs"]
-mod naive;
+use platnav_naive as naive;
 
 use std::path::Path;
 use std::time::Duration;

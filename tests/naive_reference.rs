@@ -1,13 +1,12 @@
 //! The real link builder against the naive reference builder of
-//! `benches/naive.rs`, which runs every leaf program from scratch with no
+//! `crates/platnav-naive`, which runs every leaf program from scratch with no
 //! prefix sharing and no pruning: on small levels both must produce the
 //! same links, with the same ticks, jumps, action ticks and input tapes.
 //!
 //! Links are defined in the from-cell's frame (`platnav::Frame`), and both
 //! builders compute them there, so they must agree to the last bit.
 
-#[path = "../benches/naive.rs"]
-mod naive;
+use platnav_naive as naive;
 
 use std::path::Path;
 

@@ -10,13 +10,12 @@
 //! frame, as links are defined) ends standing alive on its end with the
 //! jumps and ticks the link claims, no action phase outlasts
 //! `LinkOptions::MAX_ACTION_SECONDS`, and on a sample the naive reference
-//! builder of `benches/naive.rs` finds exactly the same links.
+//! builder of `crates/platnav-naive` finds exactly the same links.
 //!
 //! `PLATNAV_PHYSICS_PROFILES` and `PLATNAV_PHYSICS_SEED` change the run.
 
 mod common;
-#[path = "../benches/naive.rs"]
-mod naive;
+use platnav_naive as naive;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;

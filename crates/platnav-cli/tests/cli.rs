@@ -6,6 +6,15 @@ use platnav::json::tape_from_json;
 use platnav::{Body, Cell, Level, Physics, VglcLegend};
 use serde_json::Value;
 
+/// Runs the test from the workspace root, where the levels are (paths in
+/// these tests are relative to it, as in the README's examples).
+fn at_root() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
+    });
+}
+
 fn platnav(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_platnav"))
         .args(args)
@@ -19,6 +28,7 @@ fn cell(v: &Value) -> Cell {
 
 #[test]
 fn the_default_run_shows_the_map_link_counts_a_replayed_path_and_timings() {
+    at_root();
     let out = platnav(&[]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
@@ -45,6 +55,7 @@ fn the_default_run_shows_the_map_link_counts_a_replayed_path_and_timings() {
 
 #[test]
 fn path_json_on_smb_1_1_is_the_physics_md_format_and_its_tape_replays() {
+    at_root();
     let out = platnav(&[
         "path",
         "levels/smb/mario-1-1.txt",
@@ -90,6 +101,7 @@ fn path_json_on_smb_1_1_is_the_physics_md_format_and_its_tape_replays() {
 
 #[test]
 fn a_vglc_level_beside_its_legend_needs_no_legend_flag() {
+    at_root();
     let args = [
         "path",
         "levels/smb/mario-1-1.txt",
@@ -114,6 +126,7 @@ fn a_vglc_level_beside_its_legend_needs_no_legend_flag() {
 
 #[test]
 fn path_reports_the_snapped_cells() {
+    at_root();
     let out = platnav(&[
         "path",
         "levels/demo.txt",
@@ -133,6 +146,7 @@ fn path_reports_the_snapped_cells() {
 
 #[test]
 fn an_impossible_path_prints_found_false_and_exits_1() {
+    at_root();
     let out = platnav(&[
         "path",
         "levels/demo.txt",
@@ -150,6 +164,7 @@ fn an_impossible_path_prints_found_false_and_exits_1() {
 
 #[test]
 fn links_json_tapes_replay_from_their_start_to_their_end() {
+    at_root();
     let out = platnav(&["links", "levels/demo.txt", "--preset", "agile", "--json"]);
     assert!(out.status.success());
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -176,6 +191,7 @@ fn links_json_tapes_replay_from_their_start_to_their_end() {
 
 #[test]
 fn coarse_jumps_build_a_map_with_fewer_jump_links() {
+    at_root();
     let jump_links = |jumps: &str| -> usize {
         let args = ["links", "levels/demo.txt", "--jumps", jumps];
         let out = platnav(&args);
@@ -193,6 +209,7 @@ fn coarse_jumps_build_a_map_with_fewer_jump_links() {
 
 #[test]
 fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
+    at_root();
     let dir = std::env::temp_dir().join(format!("platnav-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad_level = dir.join("bad.txt");
@@ -304,6 +321,7 @@ fn bad_files_and_arguments_get_a_one_line_error_and_exit_2() {
 /// error naming it and exit code 2 from the CLI.
 #[test]
 fn every_hostile_file_gets_a_one_line_error_and_exit_2() {
+    at_root();
     let dir = std::path::Path::new("tests/hostile");
     let table = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
     let mut count = 0;
@@ -354,6 +372,7 @@ fn every_hostile_file_gets_a_one_line_error_and_exit_2() {
 
 #[test]
 fn a_saved_map_is_reused_and_refused_for_other_physics() {
+    at_root();
     let dir = std::env::temp_dir().join(format!("platnav-cli-map-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("demo.pnav");
@@ -382,6 +401,7 @@ fn a_saved_map_is_reused_and_refused_for_other_physics() {
 
 #[test]
 fn bench_quick_prints_every_figure_with_its_target() {
+    at_root();
     let out = platnav(&["bench", "--quick"]);
     assert!(
         out.status.success(),
@@ -413,8 +433,9 @@ fn bench_quick_prints_every_figure_with_its_target() {
 
 #[test]
 fn every_edge_physics_profile_gives_a_map_or_a_one_line_error() {
+    at_root();
     // Each of these once aborted the process with a stack overflow.
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/physics-edges");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/physics-edges");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -258,7 +258,6 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
 
 /// Building from a 1024 x 1024 PNG mask: the 256 x 256 generated level at
 /// 4 pixels a tile.
-#[cfg(feature = "png")]
 fn mask_rows(rows: &mut Vec<Row>) -> Result<(), CliError> {
     let level = Level::generate(256, 256, 42)?;
     let (w, h) = (1024u32, 1024u32);
@@ -304,10 +303,5 @@ fn mask_rows(rows: &mut Vec<Row>) -> Result<(), CliError> {
         "< 200 ms",
         Some(full < 0.2),
     ));
-    Ok(())
-}
-
-#[cfg(not(feature = "png"))]
-fn mask_rows(_: &mut Vec<Row>) -> Result<(), CliError> {
     Ok(())
 }

@@ -1,6 +1,5 @@
 //! The `platnav` command line: a client of the library's public API.
 
-#[path = "platnav/render.rs"]
 mod render;
 
 use std::path::PathBuf;
@@ -31,21 +30,15 @@ macro_rules! outln {
     }};
 }
 
-#[path = "platnav/bench.rs"]
 mod bench;
-#[path = "platnav/check.rs"]
 mod check;
-#[path = "platnav/plot.rs"]
 mod plot;
-#[path = "platnav/progress.rs"]
 mod progress;
-#[path = "platnav/source.rs"]
 mod source;
-#[path = "platnav/sweep.rs"]
 mod sweep;
 
 /// The embedded default level.
-const DEMO_LEVEL: &str = include_str!("../../levels/demo.txt");
+const DEMO_LEVEL: &str = include_str!("../../../levels/demo.txt");
 /// The physics preset the default run uses.
 const DEMO_PRESET: &str = "agile";
 

@@ -1,12 +1,20 @@
 //! The command line on Tiled and LDtk maps: loader options shared by every
 //! tool, the load summary, physics files over presets and `--param`, and
 //! the fallbacks and hints around `path`, `check` and `render`.
-#![cfg(all(feature = "tiled", feature = "ldtk"))]
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+
+/// Runs the test from the workspace root, where the levels are (paths in
+/// these tests are relative to it, as in the README's examples).
+fn at_root() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
+    });
+}
 
 fn platnav(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_platnav"))
@@ -46,6 +54,7 @@ fn temp(name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn every_tool_reads_tiled_and_ldtk_maps_and_says_how_on_one_line() {
+    at_root();
     let png = temp("small.png", "");
     let png = png.to_str().unwrap();
     for level in [
@@ -89,6 +98,7 @@ fn every_tool_reads_tiled_and_ldtk_maps_and_says_how_on_one_line() {
 
 #[test]
 fn rules_layer_and_level_options() {
+    at_root();
     let out = platnav(&[
         "path",
         "levels/ldtk/small.ldtk",
@@ -131,6 +141,7 @@ fn rules_layer_and_level_options() {
 
 #[test]
 fn a_map_that_marks_nothing_fails_loudly_in_two_lines() {
+    at_root();
     let err = fails(
         &["links", "tests/hostile/nothing.tmj"],
         &[
@@ -144,6 +155,7 @@ fn a_map_that_marks_nothing_fails_loudly_in_two_lines() {
 
 #[test]
 fn physics_files_layer_on_presets_in_pixels_and_params_set_values() {
+    at_root();
     let over = temp(
         "over.json",
         r#"{"units": "px", "tile": 16, "run_speed": 80}"#,
@@ -196,6 +208,7 @@ fn physics_files_layer_on_presets_in_pixels_and_params_set_values() {
 
 #[test]
 fn path_without_markers_uses_checks_start_and_goals_and_no_path_gives_hints() {
+    at_root();
     let level = temp(
         "plain.txt",
         "##########\n#........#\n#........#\n##########\n",
@@ -229,6 +242,7 @@ fn path_without_markers_uses_checks_start_and_goals_and_no_path_gives_hints() {
 
 #[test]
 fn check_reports_a_goal_area_on_one_line() {
+    at_root();
     // A goal rectangle over four floor cells.
     let map = serde_json::json!({
         "type": "map", "orientation": "orthogonal", "width": 8, "height": 4, "tilewidth": 16, "tileheight": 16,
@@ -261,6 +275,7 @@ fn check_reports_a_goal_area_on_one_line() {
 
 #[test]
 fn render_writes_png_only_and_unsupported_files_list_the_formats() {
+    at_root();
     let jpg = temp("out.jpg", "");
     fails(
         &[

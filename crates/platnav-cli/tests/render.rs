@@ -4,13 +4,23 @@
 use platnav::render::{Layers, PATH_COLOR, RenderOptions, node_color, render_map, tile_color};
 use platnav::{Body, Cell, Level, NavMap, NodeType, Physics, SearchOptions, Tile};
 
+/// Runs the test from the workspace root, where the levels are (paths in
+/// these tests are relative to it, as in the README's examples).
+fn at_root() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
+    });
+}
+
 fn demo_map() -> NavMap {
-    let level: Level = include_str!("../levels/demo.txt").parse().unwrap();
+    let level: Level = include_str!("../../../levels/demo.txt").parse().unwrap();
     NavMap::build(&level, &Physics::agile()).unwrap()
 }
 
 #[test]
 fn node_cells_show_their_palette_colour() {
+    at_root();
     let map = demo_map();
     let opts = RenderOptions {
         layers: Layers::parse("tiles,nodes").unwrap(),
@@ -61,6 +71,7 @@ fn node_cells_show_their_palette_colour() {
 
 #[test]
 fn path_pixels_lie_on_the_replayed_trajectory() {
+    at_root();
     let map = demo_map();
     let (level, p) = (map.level(), map.physics());
     let start = level.cells_of(Tile::Spawn).next().unwrap();
@@ -102,6 +113,7 @@ fn path_pixels_lie_on_the_replayed_trajectory() {
 
 #[test]
 fn a_crop_draws_only_its_cells() {
+    at_root();
     let map = demo_map();
     let opts = RenderOptions {
         layers: Layers::parse("tiles,nodes").unwrap(),
@@ -130,11 +142,12 @@ fn a_crop_draws_only_its_cells() {
 
 #[test]
 fn cli_render_writes_a_png_or_nothing() {
+    at_root();
     let dir = std::env::temp_dir().join(format!("platnav-render-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("demo.png");
     let bin = env!("CARGO_BIN_EXE_platnav");
-    let level = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/demo.txt");
+    let level = concat!(env!("CARGO_MANIFEST_DIR"), "/../../levels/demo.txt");
     let run = |extra: &[&str]| {
         std::process::Command::new(bin)
             .args(["render", level, "--preset", "agile", "--scale", "4", "-o"])
@@ -165,6 +178,7 @@ fn cli_render_writes_a_png_or_nothing() {
 /// each in its tile colour over the background.
 #[test]
 fn slopes_show_their_triangle_and_ladders_their_rails() {
+    at_root();
     use platnav::render::BACKGROUND;
     let level: Level = "/\\H.\n####\n".parse().unwrap();
     let map = NavMap::build(&level, &Physics::default()).unwrap();

@@ -23,10 +23,9 @@
 //! starts from ([`Frame`]): the body starts standing on the frame's `(0, 0)`
 //! and frame cells are mapped back with [`Frame::to_level`].
 //!
-//! Only the crate's public API is used. The file is included with
-//! `#[path]` by the bench binary, the CLI and the test, so they share one
-//! copy.
-#![allow(dead_code)]
+//! Only the `platnav` crate's public API is used. The CLI's bench, the
+//! criterion benches and the library's tests depend on this crate, so they
+//! share one copy.
 
 use std::collections::HashMap;
 

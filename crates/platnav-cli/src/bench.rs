@@ -15,11 +15,9 @@ mod knock;
 
 /// The naive reference builder, shared with the criterion benches and
 /// `tests/naive_reference.rs`.
-#[path = "../../../benches/naive.rs"]
-mod naive;
+use platnav_naive as naive;
 
 /// The `fly` rows (free space, any-angle paths, the `polyanya` peer).
-#[path = "bench_fly.rs"]
 mod fly;
 
 #[derive(Args)]
@@ -310,7 +308,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let mut rows = Vec::new();
     let samples = if args.quick { 100 } else { 400 };
     outln!(
-        "platnav bench{}: {}, {} cores; release build expected (cargo run --release -- bench)\n",
+        "platnav bench{}: {}, {} cores; release build expected (cargo run --release -p platnav-cli -- bench)\n",
         if args.quick { " --quick" } else { "" },
         cpu_model().unwrap_or_else(|| "unknown CPU".into()),
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -523,7 +521,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     // Followers knocked about while they chase goals.
     rows.extend(knock::rows(smb11_level.as_ref())?);
 
-    // The naive reference builder (benches/naive.rs, one thread) on SMB 1-1
+    // The naive reference builder (crates/platnav-naive, one thread) on SMB 1-1
     // and the 64 x 64 generated level, against ours as it builds by default
     // (every core) and on one thread.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -13,7 +13,7 @@ const OFF_PLAN_P99_US: f64 = 200.0;
 /// 64 x 64 level, with every physics preset; a row of counts per pair
 /// and the follower's tick times on SMB 1-1 with the `smb` preset.
 pub(crate) fn rows(smb11: Option<&Level>) -> Result<Vec<Row>, CliError> {
-    let demo: Level = include_str!("../../../levels/demo.txt")
+    let demo: Level = include_str!("../../../../levels/demo.txt")
         .parse()
         .map_err(|e| CliError(format!("the demo level: {e}")))?;
     let generated = Level::generate(64, 64, 42)?;
