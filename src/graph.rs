@@ -64,18 +64,7 @@ impl LinkInfo {
     }
 }
 
-/// One link as the search sees it: 8 bytes, stored contiguously per source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Edge {
-    /// The target node.
-    pub target: u32,
-    /// Duration in ticks.
-    pub ticks: u16,
-    /// The link's kind.
-    pub kind: LinkKind,
-    /// Jump presses that took effect.
-    pub jumps: u8,
-}
+pub(crate) use crate::edge::Edge;
 
 /// One step of the search's reduced graph ([`NavMap::hops_from`]): of the
 /// links from one node to another, the one with the fewest ticks (the first
@@ -207,7 +196,7 @@ pub struct NavMap {
     tapes: Vec<u8>,
     /// Route ticks from and to a few landmarks, for the search's bound.
     landmarks: Landmarks,
-    /// The search's bound per column crossed ([`crate::search::ticks_per_col`]).
+    /// The search's bound per column crossed ([`crate::physics::ticks_per_col`]).
     ticks_per_col: f64,
     /// Outcomes of link performances in path replays ([`crate::memo`]).
     memo: LinkMemo,
@@ -397,7 +386,7 @@ impl NavMap {
             Landmarks::default()
         };
         let (hop_at, hops) = reduce(&offsets, &edges, &nodes);
-        let ticks_per_col = crate::search::ticks_per_col(&physics);
+        let ticks_per_col = crate::physics::ticks_per_col(&physics);
         Self {
             level,
             physics,

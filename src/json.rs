@@ -7,7 +7,7 @@ use crate::graph::NavMap;
 use crate::level::Cell;
 use crate::path::Path;
 use crate::physics::{Input, Physics};
-use crate::search::PathError;
+use crate::query::PathError;
 
 fn cell(c: Cell) -> Value {
     json!([c.col, c.row])

@@ -16,7 +16,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::graph::Edge;
+use crate::edge::Edge;
 
 /// No route.
 const FAR: u32 = u32::MAX;

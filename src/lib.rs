@@ -4,6 +4,7 @@
 mod analysis;
 mod build;
 mod classify;
+mod edge;
 #[cfg(feature = "fly")]
 pub mod fly;
 mod follow;
@@ -18,6 +19,8 @@ mod memo;
 mod navfile;
 mod path;
 mod physics;
+mod query;
+mod reads;
 pub mod render;
 mod search;
 mod tape;
@@ -52,5 +55,5 @@ pub use links::{JumpVariety, Link, LinkKind, LinkOptions, SETTLE_SLACK, clear_ca
 pub use navfile::{MAX_LINK_TICKS, MAX_LINKS_PER_NODE, NAVMAP_FORMAT_VERSION, NavFileError};
 pub use path::{Path, PathStep, replay};
 pub use physics::{Body, EPS, Frame, Input, Physics, PhysicsError, Tiles, WallJump};
-pub use search::{PathError, SearchOptions, SearchStats};
+pub use query::{PathError, SearchOptions, SearchStats};
 pub use tape::Tape;

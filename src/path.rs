@@ -5,7 +5,7 @@ use crate::level::{Cell, Level};
 use crate::links::{LinkKind, SETTLE_SLACK, settle_tolerance};
 use crate::memo::LinkMemo;
 use crate::physics::{Body, Input, Physics};
-use crate::search::SearchStats;
+use crate::query::SearchStats;
 
 /// One link of a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,129 +8,13 @@
 //! only the `k` best partial paths, like the classic Bosonauts navigator:
 //! faster on big maps, never cheaper than exact.
 
-use crate::Physics;
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::landmarks::GoalBound;
 use crate::level::Cell;
-use crate::links::{LinkKind, settle_tolerance};
 
-/// Ticks a route needs per column crossed, at least: chained links start
-/// off-centre by up to the settle tolerance, then move at most the top
-/// horizontal speed.
-pub(crate) fn ticks_per_col(p: &Physics) -> f64 {
-    let vmax = p.max_speed_x();
-    if vmax * p.dt > 0.0 {
-        (1.0 - settle_tolerance(p)).max(0.0) / (vmax * p.dt)
-    } else {
-        0.0
-    }
-}
 use crate::path::{Path, PathStep, realize};
 
-/// How to search.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SearchOptions {
-    /// `None`: exact search. `Some(k)`: keep the `k` best frontier paths.
-    pub beam_width: Option<usize>,
-    /// Give up after expanding this many nodes in one call, its re-plans
-    /// included.
-    pub max_expansions: usize,
-    /// Link kinds the path may not use.
-    pub forbid: Vec<LinkKind>,
-    /// Most jump presses (ground, air and wall jumps) the path may use.
-    pub max_jumps: Option<u32>,
-    /// How far (in cells) a start or goal that is not standable may be moved
-    /// to the nearest standable cell. 0 disables snapping.
-    pub snap_radius: u32,
-    /// How many times a path whose replay misses a link (a knife-edge jump
-    /// from an off-centre start) is re-planned without that link.
-    pub max_replans: u32,
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        Self {
-            beam_width: None,
-            max_expansions: 1_000_000,
-            forbid: Vec::new(),
-            max_jumps: None,
-            snap_radius: 8,
-            max_replans: 16,
-        }
-    }
-}
-
-impl SearchOptions {
-    /// Beam search keeping the `k` best frontier paths.
-    #[must_use]
-    pub fn beam(k: usize) -> Self {
-        Self {
-            beam_width: Some(k.max(1)),
-            ..Self::default()
-        }
-    }
-}
-
-/// Counters of one search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SearchStats {
-    /// Nodes expanded (their links scanned).
-    pub expanded: usize,
-    /// Labels dropped as dominated or cut from the beam.
-    pub pruned: usize,
-    /// Re-plans after a replay missed a link.
-    pub replans: usize,
-}
-
-/// Why no path was returned.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum PathError {
-    /// The start or goal is not standable and no standable cell is within
-    /// the snap radius.
-    #[error("{which} {cell} is not standable and no standable cell is within {radius} cells")]
-    InvalidEndpoint {
-        /// `"start"` or `"goal"`.
-        which: &'static str,
-        /// The requested cell.
-        cell: Cell,
-        /// The snap radius searched.
-        radius: u32,
-    },
-    /// The goal cannot be reached under the options.
-    #[error("no path from {start} to {goal} ({} expanded, {} pruned)", stats.expanded, stats.pruned)]
-    Unreachable {
-        /// Start used (after snapping).
-        start: Cell,
-        /// Goal used (after snapping).
-        goal: Cell,
-        /// Search counters.
-        stats: SearchStats,
-    },
-    /// Every route the search found missed a link when its tape was
-    /// performed from the off-centre state of a chained start (a
-    /// knife-edge jump), `limit` times: the graph may still have a route.
-    #[error("no path from {start} to {goal} survived its replay after {limit} re-plans ({} expanded)", stats.expanded)]
-    ReplanLimit {
-        /// Start used (after snapping).
-        start: Cell,
-        /// Goal used (after snapping).
-        goal: Cell,
-        /// [`SearchOptions::max_replans`].
-        limit: u32,
-        /// Search counters, over every attempt.
-        stats: SearchStats,
-    },
-    /// The expansion budget ran out.
-    #[error("search budget of {limit} expansions exhausted ({} expanded, {} pruned)", stats.expanded, stats.pruned)]
-    BudgetExhausted {
-        /// The budget.
-        limit: usize,
-        /// Search counters.
-        stats: SearchStats,
-    },
-}
+use crate::query::{PathError, SearchOptions, SearchStats};
 
 /// A graph-level result: links and total ticks.
 pub(crate) struct Route {

@@ -13,7 +13,7 @@ use crate::graph::NavMap;
 use crate::level::Cell;
 use crate::path::Path;
 use crate::physics::{Body, Input};
-use crate::search::SearchOptions;
+use crate::query::SearchOptions;
 use recovery::{Outlook, Search, Settled};
 
 /// How a [`PathFollower`] plans and how strictly it checks the body.

@@ -25,11 +25,10 @@ mod drop;
 mod fall;
 mod jump;
 mod landing;
-mod reads;
 mod run;
 mod template;
 
-pub(crate) use reads::{ReadBox, Reads};
+pub(crate) use crate::reads::{ReadBox, Reads};
 pub use template::clear_caches;
 mod wall_jump;
 
@@ -150,12 +149,7 @@ impl Link {
     }
 }
 
-/// The settle controller's tolerance when links are generated: half the
-/// displacement of one tick of ground acceleration from rest (a *nudge*).
-#[must_use]
-pub(crate) fn settle_tolerance(p: &Physics) -> f64 {
-    0.5 * (p.ground_accel * p.dt).min(p.run_speed) * p.dt + 1e-12
-}
+pub(crate) use crate::physics::settle_tolerance;
 
 /// Distance covered while braking from `v` with `move = 0` on the ground,
 /// or infinity when coming to rest takes more than `limit` ticks (a settle

@@ -444,3 +444,22 @@ impl Physics {
             && self.jump_buffer_ticks == 0
     }
 }
+
+/// The settle controller's tolerance when links are generated: half the
+/// displacement of one tick of ground acceleration from rest (a *nudge*).
+#[must_use]
+pub(crate) fn settle_tolerance(p: &Physics) -> f64 {
+    0.5 * (p.ground_accel * p.dt).min(p.run_speed) * p.dt + 1e-12
+}
+
+/// Ticks a route needs per column crossed, at least: chained links start
+/// off-centre by up to the settle tolerance, then move at most the top
+/// horizontal speed. The exact search's bound per column.
+pub(crate) fn ticks_per_col(p: &Physics) -> f64 {
+    let vmax = p.max_speed_x();
+    if vmax * p.dt > 0.0 {
+        (1.0 - settle_tolerance(p)).max(0.0) / (vmax * p.dt)
+    } else {
+        0.0
+    }
+}
