@@ -1,16 +1,11 @@
 //! The command line's analysis commands: `check` and `sweep`.
 
+mod common;
+
+use common::at_root;
 use std::process::Command;
 
 use serde_json::Value;
-
-/// Runs the test from the workspace root, where the levels are.
-fn at_root() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
-    });
-}
 
 fn platnav(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_platnav"))

@@ -1,19 +1,13 @@
 //! The `platnav` command line, run as a user would.
 
+mod common;
+
+use common::at_root;
 use std::process::Command;
 
 use platnav::json::tape_from_json;
 use platnav::{Body, Cell, Level, Physics, VglcLegend};
 use serde_json::Value;
-
-/// Runs the test from the workspace root, where the levels are (paths in
-/// these tests are relative to it, as in the README's examples).
-fn at_root() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
-    });
-}
 
 fn platnav(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_platnav"))

@@ -2,19 +2,13 @@
 //! tool, the load summary, physics files over presets and `--param`, and
 //! the fallbacks and hints around `path`, `check` and `render`.
 
+mod common;
+
+use common::at_root;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
-
-/// Runs the test from the workspace root, where the levels are (paths in
-/// these tests are relative to it, as in the README's examples).
-fn at_root() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
-    });
-}
 
 fn platnav(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_platnav"))

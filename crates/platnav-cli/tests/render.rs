@@ -1,17 +1,11 @@
 //! The headless renderer draws what the map says: node colours at node
 //! cells, the path where the body goes, and nothing half-written.
 
+mod common;
+
+use common::at_root;
 use platnav::render::{Layers, PATH_COLOR, RenderOptions, node_color, render_map, tile_color};
 use platnav::{Body, Cell, Level, NavMap, NodeType, Physics, SearchOptions, Tile};
-
-/// Runs the test from the workspace root, where the levels are (paths in
-/// these tests are relative to it, as in the README's examples).
-fn at_root() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).unwrap();
-    });
-}
 
 fn demo_map() -> NavMap {
     let level: Level = include_str!("../../../levels/demo.txt").parse().unwrap();
