@@ -200,6 +200,8 @@ pub struct NavMap {
     ticks_per_col: f64,
     /// Outcomes of link performances in path replays ([`crate::memo`]).
     memo: LinkMemo,
+    /// The search's labels, kept between queries.
+    labels: crate::search::LabelPool,
     /// Per node, the box of level cells its links read: what an edit must
     /// touch to change them ([`NavMap::edit`]).
     boxes: Vec<ReadBox>,
@@ -403,6 +405,7 @@ impl NavMap {
             landmarks,
             ticks_per_col,
             memo: LinkMemo::new(links),
+            labels: crate::search::LabelPool::default(),
             boxes,
             options,
             generation: 0,
@@ -659,6 +662,7 @@ impl NavMap {
             + self.landmarks.bytes()
             + heap(&self.tapes)
             + self.memo.bytes()
+            + self.labels.bytes()
             + self.edit_index_bytes()
     }
 
@@ -677,6 +681,10 @@ impl NavMap {
     #[must_use]
     pub fn replay_memo_counts(&self) -> (u64, u64) {
         self.memo.counts()
+    }
+
+    pub(crate) fn labels(&self) -> &crate::search::LabelPool {
+        &self.labels
     }
 
     pub(crate) fn memo(&self) -> &LinkMemo {

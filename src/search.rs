@@ -99,6 +99,15 @@ struct BucketQueue {
 }
 
 impl BucketQueue {
+    /// Heap bytes held.
+    fn bytes(&self) -> usize {
+        self.ring.capacity() * size_of::<Vec<(u32, u32)>>()
+            + self.ring.iter().map(|b| b.capacity() * 8).sum::<usize>()
+            + self.over.capacity() * size_of::<(u64, u32, u32)>()
+    }
+}
+
+impl BucketQueue {
     /// Keys the ring spans.
     const RING: u64 = 512;
 
@@ -367,12 +376,15 @@ impl NavMap {
             goal_col: self.cell(goal).col,
             ticks_per_col: self.ticks_per_col(),
         };
-        with_labels(self.node_count(), ctx.levels, |labels| {
-            match opts.beam_width {
+        with_labels(
+            self.labels(),
+            self.node_count(),
+            ctx.levels,
+            |labels| match opts.beam_width {
                 None => exact(&ctx, labels, start, goal),
                 Some(k) => beam(&ctx, labels, start, goal, k.max(1)),
-            }
-        })
+            },
+        )
     }
 
     /// The cost in ticks of the cheapest route between two cells, by the
@@ -418,8 +430,8 @@ struct Via {
 const NO_PARENT: u32 = u32::MAX;
 
 /// Labels: one per (node, jumps used) when jumps are capped, else per node.
-/// Kept per thread between searches with a generation stamp, so a query
-/// neither allocates nor clears O(nodes) memory.
+/// Kept by the map between searches ([`LabelPool`]) with a generation
+/// stamp, so a query neither allocates nor clears O(nodes) memory.
 struct Labels {
     levels: usize,
     generation: u32,
@@ -443,25 +455,61 @@ impl Labels {
     }
 }
 
-thread_local! {
-    static LABELS: std::cell::RefCell<Labels> = const { std::cell::RefCell::new(Labels::new()) };
+/// Search labels kept by a map between its queries (one set per query
+/// running at once), so that a query neither allocates nor clears O(nodes)
+/// memory. Owned by the [`NavMap`]: what a map's queries keep is freed with
+/// the map, and counted in [`NavMap::memory_bytes`].
+#[derive(Default)]
+pub(crate) struct LabelPool(std::sync::Mutex<Vec<Labels>>);
+
+impl LabelPool {
+    /// Sets kept at most: one per thread querying the map at once, up to
+    /// this many.
+    const MAX_KEPT: usize = 8;
+
+    /// Heap bytes held by the kept labels.
+    pub fn bytes(&self) -> usize {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter()
+            .map(|l| {
+                l.best.capacity() * size_of::<Best>()
+                    + l.via.capacity() * size_of::<Via>()
+                    + l.heap.bytes()
+            })
+            .sum()
+    }
 }
 
-/// Runs `f` on this thread's labels, reset for `nodes` nodes of `levels`
-/// states each.
-fn with_labels<R>(nodes: usize, levels: usize, f: impl FnOnce(&mut Labels) -> R) -> R {
-    LABELS.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut labels) => {
-            labels.reset(nodes, levels);
-            f(&mut labels)
-        }
-        // Not reachable (searches do not nest), but never panic for it.
-        Err(_) => {
-            let mut labels = Labels::new();
-            labels.reset(nodes, levels);
-            f(&mut labels)
-        }
-    })
+impl Clone for LabelPool {
+    /// A clone keeps no labels: they are scratch space.
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for LabelPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LabelPool")
+    }
+}
+
+/// Runs `f` on a set of `pool`'s labels (a new one when all are in use),
+/// reset for `nodes` nodes of `levels` states each, and keeps it after.
+fn with_labels<R>(
+    pool: &LabelPool,
+    nodes: usize,
+    levels: usize,
+    f: impl FnOnce(&mut Labels) -> R,
+) -> R {
+    let taken = pool.0.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    let mut labels = taken.unwrap_or_else(Labels::new);
+    labels.reset(nodes, levels);
+    let out = f(&mut labels);
+    let mut kept = pool.0.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.len() < LabelPool::MAX_KEPT {
+        kept.push(labels);
+    }
+    out
 }
 
 impl Labels {
