@@ -188,6 +188,8 @@ pub struct FreeSpace {
     next_id: u64,
     generation: u64,
     dirty_cells: Vec<usize>,
+    /// The search's scratch, kept between queries.
+    scratch: search::ScratchPool,
 }
 
 impl std::fmt::Debug for FreeSpace {
@@ -270,6 +272,7 @@ impl FreeSpace {
             next_id: 0,
             generation: 0,
             dirty_cells: Vec::new(),
+            scratch: search::ScratchPool::default(),
         })
     }
 
@@ -377,7 +380,7 @@ impl FreeSpace {
         }
         let s = self.mesh.nearest_free(start).ok_or(FlyError::NoFreeSpace)?;
         let g = self.mesh.nearest_free(goal).ok_or(FlyError::NoFreeSpace)?;
-        match search::shortest_path(&self.mesh, s, g, MAX_SEARCH_NODES) {
+        match search::shortest_path(&self.mesh, &self.scratch, s, g, MAX_SEARCH_NODES) {
             Some(found) => Ok(FlyPath {
                 points: found.points,
                 length: found.length,

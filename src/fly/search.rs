@@ -12,7 +12,6 @@
 //! shortest distance from the root through the interval to the goal, so the
 //! first time the goal is popped its path is a shortest one.
 
-use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
 
@@ -81,8 +80,34 @@ struct Scratch {
     seen_full: HashSet<(u32, u32)>,
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+/// Search scratch kept by a [`super::FreeSpace`] between its queries (one
+/// set per query running at once, at most [`ScratchPool::MAX_KEPT`]), so
+/// that a query allocates nothing once warm.
+#[derive(Default)]
+pub(crate) struct ScratchPool(std::sync::Mutex<Vec<Scratch>>);
+
+impl ScratchPool {
+    /// Sets kept at most.
+    const MAX_KEPT: usize = 8;
+}
+
+impl std::fmt::Debug for ScratchPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ScratchPool")
+    }
+}
+
+/// Runs `f` on a set of `pool`'s scratch (a new one when all are in use),
+/// and keeps it after.
+fn with_scratch<R>(pool: &ScratchPool, f: impl FnOnce(&mut Scratch) -> R) -> R {
+    let taken = pool.0.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    let mut s = taken.unwrap_or_default();
+    let out = f(&mut s);
+    let mut kept = pool.0.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.len() < ScratchPool::MAX_KEPT {
+        kept.push(s);
+    }
+    out
 }
 
 /// What a search found.
@@ -380,6 +405,7 @@ fn snap01(t: f64) -> f64 {
 /// The shortest path from `start` to `goal`, both free points of `mesh`.
 pub(crate) fn shortest_path(
     mesh: &Mesh,
+    scratch: &ScratchPool,
     start: Point,
     goal: Point,
     max_nodes: usize,
@@ -396,9 +422,7 @@ pub(crate) fn shortest_path(
             expanded: 0,
         });
     }
-    SCRATCH.with(|cell| {
-        let mut guard = cell.borrow_mut();
-        let s = &mut *guard;
+    with_scratch(scratch, |s| {
         s.nodes.clear();
         s.open.clear();
         s.seen_full.clear();
