@@ -107,6 +107,14 @@ impl NavFollower {
         &self.follower
     }
 
+    /// Forgets the plan, for example after teleporting the body (see
+    /// [`PathFollower::reset`]).
+    pub fn reset(&mut self) {
+        self.follower.reset();
+        self.step = None;
+        self.state = FollowState::Idle;
+    }
+
     /// The link being performed: its kind, its start and end cells, if the
     /// agent is on a plan.
     #[must_use]

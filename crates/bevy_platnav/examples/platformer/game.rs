@@ -173,23 +173,29 @@ pub fn door_edit(open: bool) -> NavTileEdit {
 }
 
 /// An enemy whose box overlaps the player's sends the player back to the
-/// spawn; so does dying on a hazard.
+/// spawn, and itself back to its start; so does dying, for either.
 fn catch(
     nav: Res<NavLevel>,
     profiles: Res<Profiles>,
     mut player: Query<&mut NavBody, With<Player>>,
-    enemies: Query<(&NavBody, &Enemy), Without<Player>>,
+    mut enemies: Query<(&mut NavBody, &mut NavFollower, &Enemy), Without<Player>>,
 ) {
     let Ok(mut body) = player.single_mut() else {
         return;
     };
     let pp = nav.physics(profiles.player);
-    let caught = enemies.iter().any(|(e, kind)| {
-        let ep = kind.0.physics();
-        (e.x - body.x).abs() < (ep.w + pp.w) / 2.0
-            && ((e.y - ep.h / 2.0) - (body.y - pp.h / 2.0)).abs() < (ep.h + pp.h) / 2.0
-    });
-    if caught || body.dead {
+    let mut caught = body.dead;
+    for (mut e, mut follower, kind) in &mut enemies {
+        let ep = nav.physics(profiles.of(kind.0));
+        let overlap = (e.x - body.x).abs() < (ep.w + pp.w) / 2.0
+            && ((e.y - ep.h / 2.0) - (body.y - pp.h / 2.0)).abs() < (ep.h + pp.h) / 2.0;
+        if overlap || e.dead {
+            e.0 = Body::standing(kind.0.start(), ep);
+            follower.reset();
+        }
+        caught |= overlap;
+    }
+    if caught {
         let start = nav.spawn().unwrap_or(Cell::new(2, 3));
         body.0 = Body::standing(start, pp);
     }
