@@ -582,3 +582,74 @@ pub(crate) fn match_fixed_timestep(nav: Option<Res<NavLevel>>, mut time: ResMut<
         time.set_timestep(step);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn demo() -> NavLevel {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/demo.txt");
+        NavLevel::load(&path).expect("the demo level loads")
+    }
+
+    #[test]
+    fn a_loaded_level_keeps_its_spawn_and_goal() {
+        let nav = demo();
+        assert_eq!(nav.spawn(), Some(Cell::new(2, 3)));
+        assert_eq!(nav.goals(), &[Cell::new(43, 3)]);
+        assert_eq!(nav.level().width(), 48);
+    }
+
+    #[test]
+    fn a_missing_file_is_an_error_naming_it() {
+        let Err(e) = NavLevel::load(std::path::Path::new("no/such/level.txt")) else {
+            panic!("a missing file loaded");
+        };
+        assert!(e.to_string().contains("no/such/level.txt"), "{e}");
+    }
+
+    #[test]
+    fn profiles_must_be_valid_and_share_one_tick() {
+        let mut nav = demo();
+        let a = nav.add_profile("a", Physics::default()).unwrap();
+        assert_eq!(nav.dt(), Some(1.0 / 60.0));
+        let bad = Physics {
+            w: -1.0,
+            ..Physics::default()
+        };
+        assert!(matches!(
+            nav.add_profile("bad", bad),
+            Err(ProfileError::Physics { name, .. }) if name == "bad"
+        ));
+        let slow = Physics {
+            dt: 1.0 / 30.0,
+            ..Physics::default()
+        };
+        assert!(matches!(nav.add_profile("slow", slow), Err(ProfileError::Dt { .. })));
+        assert_eq!(nav.profiles().collect::<Vec<_>>(), vec![a]);
+        assert_eq!(nav.name(a), "a");
+        // No map before the plugin builds one.
+        assert!(nav.map(a).is_none() && !nav.is_current(a));
+    }
+
+    #[test]
+    fn edits_change_the_level_at_once_and_refuse_cells_off_it() {
+        let mut nav = demo();
+        let p = nav.add_profile("a", Physics::default()).unwrap();
+        assert_eq!(nav.set_tile(Cell::new(6, 1), Tile::Empty), Ok(true));
+        assert_eq!(nav.set_tile(Cell::new(6, 1), Tile::Empty), Ok(false));
+        assert_eq!(nav.level().get(Cell::new(6, 1)), Some(Tile::Empty));
+        let before = nav.level().clone();
+        let off = nav.edit(&[(Cell::new(6, 2), Tile::Empty), (Cell::new(48, 0), Tile::Solid)]);
+        assert_eq!(
+            off,
+            Err(TileEditError::OffMap {
+                cell: Cell::new(48, 0),
+                width: 48,
+                height: 19
+            })
+        );
+        assert_eq!(nav.level(), &before, "a refused edit changed a tile");
+        assert!(!nav.is_current(p));
+    }
+}
