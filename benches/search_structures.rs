@@ -11,21 +11,21 @@ use std::path::Path;
 
 use ahash::AHashMap;
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use platnav::{Level, NavMap, NodeId, Physics, VglcLegend};
+use platnav::{Level, NavMap, NodeId, Physics, level::VglcLegend};
 use priority_queue::PriorityQueue;
 
 fn vec_binary_heap(map: &NavMap, start: NodeId) -> Vec<Option<u32>> {
     let mut dist = vec![None; map.node_count()];
     let mut heap = BinaryHeap::new();
-    dist[start.0 as usize] = Some(0u32);
-    heap.push(Reverse((0u32, start.0)));
+    dist[start.index()] = Some(0u32);
+    heap.push(Reverse((0u32, start.index() as u32)));
     while let Some(Reverse((d, n))) = heap.pop() {
         if dist[n as usize].is_some_and(|b| d > b) {
             continue;
         }
-        for id in map.link_ids_from(NodeId(n)) {
-            let t = map.target(platnav::LinkId(id)).0;
-            let nd = d + map.ticks(platnav::LinkId(id));
+        for id in map.link_ids_from(NodeId::new(n)) {
+            let t = map.target(id).index() as u32;
+            let nd = d + map.ticks(id);
             if dist[t as usize].is_none_or(|b| nd < b) {
                 dist[t as usize] = Some(nd);
                 heap.push(Reverse((nd, t)));
@@ -38,15 +38,15 @@ fn vec_binary_heap(map: &NavMap, start: NodeId) -> Vec<Option<u32>> {
 fn ahash_binary_heap(map: &NavMap, start: NodeId) -> Vec<Option<u32>> {
     let mut dist: AHashMap<u32, u32> = AHashMap::new();
     let mut heap = BinaryHeap::new();
-    dist.insert(start.0, 0);
-    heap.push(Reverse((0u32, start.0)));
+    dist.insert(start.index() as u32, 0);
+    heap.push(Reverse((0u32, start.index() as u32)));
     while let Some(Reverse((d, n))) = heap.pop() {
         if dist.get(&n).is_some_and(|&b| d > b) {
             continue;
         }
-        for id in map.link_ids_from(NodeId(n)) {
-            let t = map.target(platnav::LinkId(id)).0;
-            let nd = d + map.ticks(platnav::LinkId(id));
+        for id in map.link_ids_from(NodeId::new(n)) {
+            let t = map.target(id).index() as u32;
+            let nd = d + map.ticks(id);
             if dist.get(&t).is_none_or(|&b| nd < b) {
                 dist.insert(t, nd);
                 heap.push(Reverse((nd, t)));
@@ -62,16 +62,16 @@ fn vec_priority_queue(map: &NavMap, start: NodeId) -> Vec<Option<u32>> {
     let mut dist = vec![None; map.node_count()];
     let mut done = vec![false; map.node_count()];
     let mut pq: PriorityQueue<u32, Reverse<u32>> = PriorityQueue::new();
-    dist[start.0 as usize] = Some(0u32);
-    pq.push(start.0, Reverse(0));
+    dist[start.index()] = Some(0u32);
+    pq.push(start.index() as u32, Reverse(0));
     while let Some((n, Reverse(d))) = pq.pop() {
         done[n as usize] = true;
-        for id in map.link_ids_from(NodeId(n)) {
-            let t = map.target(platnav::LinkId(id)).0;
+        for id in map.link_ids_from(NodeId::new(n)) {
+            let t = map.target(id).index() as u32;
             if done[t as usize] {
                 continue;
             }
-            let nd = d + map.ticks(platnav::LinkId(id));
+            let nd = d + map.ticks(id);
             if dist[t as usize].is_none_or(|b| nd < b) {
                 dist[t as usize] = Some(nd);
                 pq.push_increase(t, Reverse(nd));
@@ -96,7 +96,7 @@ fn maps() -> Vec<(&'static str, NavMap)> {
 
 fn bench(c: &mut Criterion) {
     for (name, map) in maps() {
-        let start = NodeId(0);
+        let start = NodeId::new(0);
         let want = map.dijkstra(start);
         assert_eq!(vec_binary_heap(&map, start), want);
         assert_eq!(ahash_binary_heap(&map, start), want);

@@ -33,8 +33,9 @@ use platnav::render::{
     draw_path, render_map,
 };
 use platnav::{
-    Body, Cell, FollowOptions, FollowState, Input, Level, LoadOptions, NavMap, Path, PathFollower,
-    Physics, SearchOptions, SplitMix64, Tile,
+    Body, Cell, Input, Level, NavMap, Path, PathFollower, Physics, SearchOptions, Tile,
+    follow::{FollowOptions, FollowState},
+    level::{LoadOptions, SplitMix64},
 };
 
 const DEMO_LEVEL: &str = include_str!("../levels/demo.txt");
@@ -185,7 +186,7 @@ fn load_level(args: &Args) -> Result<Loaded, String> {
             vglc: false,
         });
     };
-    let loaded = platnav::load_level(path, &args.load).map_err(|e| e.to_string())?;
+    let loaded = platnav::level::load_level(path, &args.load).map_err(|e| e.to_string())?;
     if !loaded.rules_used.is_empty() {
         eprintln!("visualizer: {}: {}", path.display(), loaded.summary());
     }
@@ -209,7 +210,7 @@ fn load_physics(args: &Args, preset: &str) -> Result<Physics, String> {
     let base = Physics::preset(preset).map_err(|e| e.to_string())?;
     match &args.physics {
         Some(p) => {
-            let text = platnav::read_text(p).map_err(|e| e.to_string())?;
+            let text = platnav::level::read_text(p).map_err(|e| e.to_string())?;
             Physics::from_json_over(&text, &base).map_err(|e| format!("{}: {e}", p.display()))
         }
         None => Ok(base),
@@ -459,7 +460,7 @@ impl Chase {
     /// would. Their followers recover on their own.
     fn knock(&mut self, map: &NavMap) {
         for (body, ..) in &mut self.enemies {
-            platnav::knock(body, map.physics(), &mut self.rng);
+            platnav::follow::knock(body, map.physics(), &mut self.rng);
         }
         self.knocks += 1;
     }

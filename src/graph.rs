@@ -8,12 +8,13 @@
 //! stored: [`NavMap::sweep`] and [`NavMap::trajectory`] replay the tape.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::build::{BuildError, BuildProgress};
 use crate::classify::{Classification, NodeType};
 use crate::landmarks::{GoalBound, Landmarks};
 use crate::level::{Cell, Level};
-use crate::links::{Link, LinkKind, LinkOptions, ReadBox, Reads, links_recorded};
+use crate::links::{BuildCache, Link, LinkKind, LinkOptions, ReadBox, Reads, links_recorded};
 use crate::memo::LinkMemo;
 use crate::physics::{Body, Physics};
 use crate::tape::{self, Tape};
@@ -21,15 +22,47 @@ use crate::tape::{self, Tape};
 mod edit;
 pub use edit::{EditError, EditReport};
 
-/// Index of a node (a standable cell) in a [`NavMap`].
+/// Index of a node (a standable cell) in a [`NavMap`]: nodes are numbered
+/// `0..node_count()`, so per-node data fits in a plain vector indexed by
+/// [`NodeId::index`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub u32);
+pub struct NodeId(pub(crate) u32);
+
+impl NodeId {
+    /// The id of node number `index` (meaningful for `index <
+    /// node_count()` of the map it is used with).
+    #[must_use]
+    pub const fn new(index: u32) -> Self {
+        Self(index)
+    }
+
+    /// The node's number, for indexing per-node vectors.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// Index of a link in a [`NavMap`]. Links are numbered by source node, so
 /// the links leaving one node have consecutive ids
 /// ([`NavMap::link_ids_from`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct LinkId(pub u32);
+pub struct LinkId(pub(crate) u32);
+
+impl LinkId {
+    /// The id of link number `index` (meaningful for `index <
+    /// link_count()` of the map it is used with).
+    #[must_use]
+    pub const fn new(index: u32) -> Self {
+        Self(index)
+    }
+
+    /// The link's number, for indexing per-link vectors.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// Everything about one link of a [`NavMap`] except its input tape
 /// ([`NavMap::inputs`]) and its sweep ([`NavMap::sweep`]). A small `Copy`
@@ -75,9 +108,9 @@ pub(crate) struct Hop {
     pub target: u32,
     /// The link's id.
     pub link: u32,
-    /// Duration in ticks (at most [`crate::MAX_LINK_TICKS`]).
+    /// Duration in ticks (at most [`crate::navfile::MAX_LINK_TICKS`]).
     pub ticks: u16,
-    /// The target node's column (a level is at most [`crate::MAX_SIDE`]
+    /// The target node's column (a level is at most [`crate::level::MAX_SIDE`]
     /// wide), so that the search's column bound needs no lookup of the
     /// node: the hop is already in cache.
     pub col: u16,
@@ -209,6 +242,9 @@ pub struct NavMap {
     options: LinkOptions,
     /// Counts the edits that changed the map ([`NavMap::generation`]).
     generation: u64,
+    /// The caches the links were generated with, kept for edits
+    /// ([`NavMap::build_cache`]).
+    cache: Arc<BuildCache>,
     /// The landmark bounds were left out after an edit
     /// ([`NavMap::refresh_bounds`]).
     bounds_stale: bool,
@@ -219,6 +255,18 @@ impl NavMap {
     ///
     /// The work is linear in the level's standing cells: each costs at
     /// most [`LinkOptions::max_steps_per_cell`] steps of the body.
+    ///
+    /// ```
+    /// use platnav::{Cell, Level, NavMap, Physics};
+    ///
+    /// let level: Level = "..........\n.S..##..G.\n##########".parse()?;
+    /// let map = NavMap::build(&level, &Physics::default())?;
+    /// assert_eq!(map.node_count(), 8, "every floor cell but the block's two");
+    /// // The block is jumped over: links lead from its left to its right.
+    /// assert!(map.node(Cell::new(1, 1)).is_some());
+    /// assert!(map.link_count() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// [`BuildError::Physics`] when `physics` fails [`Physics::validate`].
@@ -239,6 +287,40 @@ impl NavMap {
         physics: &Physics,
         options: &LinkOptions,
     ) -> Result<Self, BuildError> {
+        Self::build_cached(level, physics, options, &Arc::new(BuildCache::new()))
+    }
+
+    /// As [`NavMap::build_with`], generating links with `cache`: what it
+    /// holds from earlier builds (jump templates for this physics, grown
+    /// branches, landings) is reused, and what this build learns is kept
+    /// there. The map is the same with a cold cache or a warm one; the
+    /// build is faster warm. The map keeps `cache` for its edits.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use platnav::{BuildCache, LinkOptions, NavMap, Physics, Level};
+    ///
+    /// let cache = Arc::new(BuildCache::new());
+    /// let physics = Physics::default();
+    /// let a: Level = "..........\n.S......G.\n##########".parse()?;
+    /// let b: Level = "..........\n.S..#...G.\n##########".parse()?;
+    /// let first = NavMap::build_cached(&a, &physics, &LinkOptions::default(), &cache)?;
+    /// // The second build reuses the templates the first one made.
+    /// let second = NavMap::build_cached(&b, &physics, &LinkOptions::default(), &cache)?;
+    /// assert!(cache.memory_bytes() > 0);
+    /// assert_eq!(second.link_count(), NavMap::build(&b, &physics)?.link_count());
+    /// # drop(first);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`NavMap::build_with`].
+    pub fn build_cached(
+        level: &Level,
+        physics: &Physics,
+        options: &LinkOptions,
+        cache: &Arc<BuildCache>,
+    ) -> Result<Self, BuildError> {
         physics.validate()?;
         let progress = options.progress.as_deref();
         let cancelled = || progress.is_some_and(BuildProgress::is_cancelled);
@@ -256,12 +338,21 @@ impl NavMap {
         // the uncompressed links of only a few nodes exist at a time.
         let compact = |range: &[Cell]| {
             let mut chunk = Chunk::default();
+            let mut worker = cache.worker();
             for &c in range {
                 if cancelled() {
                     break;
                 }
                 let reads = Reads::default();
-                let links = links_recorded(level, physics, &classes, c, options, Some(&reads));
+                let links = links_recorded(
+                    level,
+                    physics,
+                    &classes,
+                    c,
+                    options,
+                    Some(&reads),
+                    &mut worker,
+                );
                 chunk.push_node(links, node_of);
                 chunk.boxes.push(reads.get());
                 if let Some(progress) = progress {
@@ -293,6 +384,7 @@ impl NavMap {
             chunks,
             options,
             true,
+            Arc::clone(cache),
         ))
     }
 
@@ -342,6 +434,7 @@ impl NavMap {
             vec![chunk],
             LinkOptions::default(),
             true,
+            Arc::new(BuildCache::new()),
         )
     }
 
@@ -357,6 +450,7 @@ impl NavMap {
         chunks: Vec<Chunk>,
         options: LinkOptions,
         landmarks: bool,
+        cache: Arc<BuildCache>,
     ) -> Self {
         let links: usize = chunks.iter().map(|c| c.edges.len()).sum();
         let bytes: usize = chunks.iter().map(|c| c.tapes.len()).sum();
@@ -410,7 +504,17 @@ impl NavMap {
             options,
             generation: 0,
             bounds_stale,
+            cache,
         }
+    }
+
+    /// The caches this map's links were generated with, which its edits
+    /// use too: shared with the caller of [`NavMap::build_cached`], else
+    /// the map's own. [`BuildCache::clear`] frees what they hold (the next
+    /// edit then starts cold); a clone of the map shares them.
+    #[must_use]
+    pub fn build_cache(&self) -> &Arc<BuildCache> {
+        &self.cache
     }
 
     /// The level the map was built for.
@@ -527,9 +631,16 @@ impl NavMap {
         u32::from(self.edges[id.0 as usize].ticks)
     }
 
-    /// The ids of the links leaving `node`.
-    #[must_use]
-    pub fn link_ids_from(&self, node: NodeId) -> Range<u32> {
+    /// The ids of the links leaving `node` (consecutive).
+    pub fn link_ids_from(
+        &self,
+        node: NodeId,
+    ) -> impl ExactSizeIterator<Item = LinkId> + DoubleEndedIterator + Clone + use<> {
+        self.link_range(node).map(LinkId)
+    }
+
+    /// The raw ids of the links leaving `node`.
+    pub(crate) fn link_range(&self, node: NodeId) -> Range<u32> {
         self.offsets[node.0 as usize]..self.offsets[node.0 as usize + 1]
     }
 
@@ -537,7 +648,7 @@ impl NavMap {
     pub fn links_from(&self, node: NodeId) -> Links<'_> {
         Links {
             map: self,
-            ids: self.link_ids_from(node),
+            ids: self.link_range(node),
             source: node.0,
         }
     }

@@ -25,7 +25,7 @@
 //! as `platnav links --map FILE --verify` does.
 //!
 //! Allocation is bounded by the input: the file size (at most
-//! [`crate::MAX_FILE_BYTES`] from disk), at most [`MAX_LINKS_PER_NODE`] links
+//! [`crate::level::MAX_FILE_BYTES`] from disk), at most [`MAX_LINKS_PER_NODE`] links
 //! per standable cell, and at most [`MAX_LINK_TICKS`] ticks per link.
 //!
 //! Tapes are packed one input per byte: `up * 12 + (move + 1) * 4 + jump *
@@ -251,6 +251,20 @@ impl NavMap {
     /// fingerprints, then per link its kind, ends, action ticks, jumps and
     /// packed tape (little-endian).
     #[must_use]
+    ///
+    /// ```
+    /// use platnav::{Level, NavMap, Physics};
+    ///
+    /// let level: Level = "..........\n.S..##..G.\n##########".parse()?;
+    /// let physics = Physics::default();
+    /// let map = NavMap::build(&level, &physics)?;
+    /// let bytes = map.to_bytes();
+    /// // Loading checks the file against the level and physics it is for.
+    /// let loaded = NavMap::from_bytes(&bytes, &level, &physics)?;
+    /// assert_eq!(loaded.link_count(), map.link_count());
+    /// assert!(NavMap::from_bytes(&bytes, &level, &Physics::agile()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out =
             Vec::with_capacity(64 + self.links().map(|l| 26 + l.ticks as usize).sum::<usize>());
@@ -344,7 +358,7 @@ impl NavMap {
     }
 
     /// Saves the map: binary for a `.pnav` file, JSON otherwise, with
-    /// [`crate::write_atomically`], so a failed save leaves no half-written map.
+    /// [`crate::level::write_atomically`], so a failed save leaves no half-written map.
     ///
     /// # Errors
     /// [`NavFileError::File`] with the I/O or encoding error.

@@ -1,11 +1,17 @@
-//! Paths: the links a search chose and the input tape that performs them.
+//! Paths: the links a search chose and the input tape that performs them;
+//! what a map tells about each link ([`LinkInfo`], [`Links`]); input tapes
+//! ([`Tape`]); and [`replay`], which performs a tape on the reference body.
 
 use crate::graph::{LinkId, NavMap};
 use crate::level::{Cell, Level};
-use crate::links::{LinkKind, SETTLE_SLACK, settle_tolerance};
+use crate::links::{LinkKind, settle_tolerance};
 use crate::memo::LinkMemo;
 use crate::physics::{Body, Input, Physics};
 use crate::query::SearchStats;
+
+pub use crate::graph::{LinkInfo, Links};
+pub use crate::links::SETTLE_SLACK;
+pub use crate::tape::Tape;
 
 /// One link of a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +123,20 @@ impl Path {
     }
 }
 
-/// Replays a tape from standing on `start`.
+/// Replays a tape from standing on `start`: the body's state after its
+/// last input, stepped by the reference physics.
+///
+/// ```
+/// use platnav::path::replay;
+/// use platnav::{Cell, Input, Level, Physics};
+///
+/// let level: Level = "......\n......\n######".parse()?;
+/// let physics = Physics::default();
+/// // Idle for a second: the body stays where it stood.
+/// let body = replay(&level, &physics, Cell::new(2, 1), &[Input::default(); 60]);
+/// assert!(body.stands_on(Cell::new(2, 1)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[must_use]
 pub fn replay(level: &Level, physics: &Physics, start: Cell, inputs: &[Input]) -> Body {
     let mut body = Body::standing(start, physics);
@@ -221,7 +240,7 @@ fn slack_input(k: u32, nudge: i8) -> Input {
 mod tests {
     use super::*;
     use crate::graph::NodeId;
-    use crate::{SearchOptions, SplitMix64};
+    use crate::{SearchOptions, level::SplitMix64};
 
     #[test]
     fn memoised_replay_is_bit_identical_to_stepping_every_link() {

@@ -4,7 +4,7 @@
 //! Link generation is a deterministic function of the level's tiles and
 //! standable cells that it looks up (and of the level's size and whether it
 //! has hazards, which edits that change them rebuild everything for). Every
-//! lookup goes through a recording [`crate::Frame`], the template walker's
+//! lookup goes through a recording [`crate::physics::Frame`], the template walker's
 //! fact check, the run family's flat-floor test or a standability test, and
 //! each notes its level cell here. Whatever the caches held when the cell
 //! was built, the computation's result depends only on the values at the

@@ -251,6 +251,20 @@ impl NavMap {
     /// A start or goal that is off the map, in a wall or in the air snaps to
     /// the nearest standable cell within `options.snap_radius`.
     ///
+    /// ```
+    /// use platnav::{Cell, Level, LinkKind, NavMap, Physics, SearchOptions};
+    ///
+    /// let level: Level = "..........\n..........\n.S..##..G.\n##########".parse()?;
+    /// let map = NavMap::build(&level, &Physics::default())?;
+    /// let path = map.find_path(Cell::new(1, 2), Cell::new(8, 2), &SearchOptions::default())?;
+    /// assert_eq!(path.goal(), Cell::new(8, 2));
+    /// // Over the block: a jump somewhere along the way.
+    /// assert!(path.steps().iter().any(|s| map.link(s.link).kind == LinkKind::Jump));
+    /// // The tape was replayed before the path was returned; replay it again.
+    /// assert!(path.replay(map.level(), map.physics()).stands_on(Cell::new(8, 2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// # Errors
     /// [`PathError::InvalidEndpoint`], [`PathError::Unreachable`],
     /// [`PathError::ReplanLimit`] or [`PathError::BudgetExhausted`].
@@ -670,7 +684,7 @@ fn expand(
         }
         return Ok(());
     }
-    let first = ctx.map.link_ids_from(node).start;
+    let first = ctx.map.link_range(node).start;
     for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
         let id = first + k as u32;
         if filter && (ctx.forbid[e.kind as usize] || ctx.banned.binary_search(&LinkId(id)).is_ok())
@@ -759,7 +773,7 @@ mod tests {
         let n = map.node_count() as u32;
         let mut dropped = 0;
         for v in 0..n {
-            let all: Vec<LinkId> = map.link_ids_from(NodeId(v)).map(LinkId).collect();
+            let all: Vec<LinkId> = map.link_range(NodeId(v)).map(LinkId).collect();
             let kept: Vec<LinkId> = map.fastest_links_from(NodeId(v)).collect();
             dropped += all.len() - kept.len();
             // Brute force: per target, the first link with the fewest ticks.

@@ -6,7 +6,10 @@ mod common;
 
 use std::path::Path;
 
-use platnav::{Cell, Endpoints, Level, NavMap, Param, Physics, ReportOptions, SearchOptions};
+use platnav::{
+    Cell, Level, NavMap, Physics, SearchOptions,
+    analysis::{Endpoints, Param, ReportOptions},
+};
 
 fn trap_level() -> Level {
     Level::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/trap.txt")).unwrap()

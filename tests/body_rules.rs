@@ -1,7 +1,7 @@
 //! One test per rule of PHYSICS.md, each on a small ASCII level.
 
 use approx::assert_abs_diff_eq;
-use platnav::{Body, Cell, Input, Level, Physics, WallJump};
+use platnav::{Body, Cell, Input, Level, Physics, physics::WallJump};
 
 fn level(rows: &[&str]) -> Level {
     rows.join("\n").parse().unwrap()

@@ -109,7 +109,7 @@ fn assert_exact_is_dijkstra(map: &NavMap, rng: &mut Rng, what: &str) {
     let opts = SearchOptions::default();
     for _ in 0..3 {
         let s = rng.below(nodes.len());
-        let dist = map.dijkstra(NodeId(s as u32));
+        let dist = map.dijkstra(NodeId::new(s as u32));
         for _ in 0..12 {
             let g = rng.below(nodes.len());
             let ticks = map.route_ticks(nodes[s], nodes[g], &opts).unwrap();

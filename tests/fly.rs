@@ -5,7 +5,7 @@
 use platnav::fly::{
     Agent, Area, DISC_SIDES, FlyError, FlyFollower, FlyOptions, FreeSpace, Obstacle, Point,
 };
-use platnav::{Cell, Level, SplitMix64, Tile};
+use platnav::{Cell, Level, Tile, level::SplitMix64};
 
 // ---------------------------------------------------------------------
 // The oracle: a brute-force visibility graph over grown convex pieces.
@@ -801,9 +801,13 @@ fn mask_paths_at_pixel_resolution_match_the_brute_force_oracle() {
             Agent::boxed(1.5, 0.9)
         };
         let opts = FlyOptions { hazard_margin: 0.5 };
-        let space =
-            FreeSpace::from_mask_png(&bytes, &platnav::ColorLegend::default(), agent, &opts)
-                .unwrap();
+        let space = FreeSpace::from_mask_png(
+            &bytes,
+            &platnav::level::ColorLegend::default(),
+            agent,
+            &opts,
+        )
+        .unwrap();
         let oracle = level_oracle(&level, agent, opts.hazard_margin, space.clearance());
         let mut rng = SplitMix64::new(seed);
         for _ in 0..10 {

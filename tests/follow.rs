@@ -1,7 +1,7 @@
 //! The path follower is closed-loop: it performs planned tapes exactly,
 //! recovers when knocked off course, and lets enemies catch a player.
 
-use platnav::{Body, Cell, FollowOptions, Level, NavMap, PathFollower, Physics, Tile};
+use platnav::{Body, Cell, Level, NavMap, PathFollower, Physics, Tile, follow::FollowOptions};
 
 fn demo_map() -> NavMap {
     let level: Level = include_str!("../levels/demo.txt").parse().unwrap();
@@ -216,6 +216,10 @@ fn a_door_closing_every_way_is_reported_unreachable() {
     let door: Vec<Cell> = (0..7).map(|r| Cell::new(12, r)).collect();
     let (f, body, arrived, _) = run_with_door(&door, 25);
     assert!(!arrived);
-    assert_eq!(f.state(), platnav::FollowState::Unreachable, "{body:?}");
+    assert_eq!(
+        f.state(),
+        platnav::follow::FollowState::Unreachable,
+        "{body:?}"
+    );
     assert!(body.x < 12.0, "{body:?}");
 }

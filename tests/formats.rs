@@ -3,7 +3,10 @@
 
 use std::path::Path;
 
-use platnav::{Cell, LoadOptions, LoadedLevel, load_level};
+use platnav::{
+    Cell,
+    level::{LoadOptions, LoadedLevel, load_level},
+};
 
 fn ascii() -> LoadedLevel {
     load_level(Path::new("levels/small/small.txt"), &LoadOptions::default()).unwrap()
@@ -60,13 +63,13 @@ fn infinite_tmj_with_base64_chunks_equals_ascii() {
 #[test]
 fn tmx_from_memory_without_base_dir_refuses_external_tileset() {
     let bytes = std::fs::read("levels/small/small.tmx").unwrap();
-    let err =
-        LoadedLevel::from_tmx_bytes(&bytes, None, &platnav::TileMapping::default()).unwrap_err();
+    let err = LoadedLevel::from_tmx_bytes(&bytes, None, &platnav::level::TileMapping::default())
+        .unwrap_err();
     assert!(err.to_string().contains("small.tsx"), "{err}");
     let ok = LoadedLevel::from_tmx_bytes(
         &bytes,
         Some(Path::new("levels/small")),
-        &platnav::TileMapping::load(Path::new("levels/small/mapping.json")).unwrap(),
+        &platnav::level::TileMapping::load(Path::new("levels/small/mapping.json")).unwrap(),
     )
     .unwrap();
     assert_eq!(ok, ascii());
@@ -94,7 +97,7 @@ fn tiled_map_with_zero_config_reads_like_its_mapping() {
 fn mapping_must_name_every_value_of_its_property() {
     // Both layers count, so the Decor layer's `TileType` "Decor" tiles are
     // looked up too.
-    let mapping = platnav::TileMapping::from_json(
+    let mapping = platnav::level::TileMapping::from_json(
         r#"{"property": "TileType", "values": {"Platform": "one_way"},
             "layers": {"Ground": "tiles", "Decor": "tiles"}}"#,
     )
@@ -107,7 +110,7 @@ fn mapping_must_name_every_value_of_its_property() {
     let err =
         LoadedLevel::from_tmj_str(&text, Some(Path::new("levels/small")), &mapping).unwrap_err();
     assert!(err.to_string().contains("\"Decor\""), "{err}");
-    let bad = platnav::TileMapping::from_json(r#"{"values": {"X": "lava"}}"#).unwrap_err();
+    let bad = platnav::level::TileMapping::from_json(r#"{"values": {"X": "lava"}}"#).unwrap_err();
     assert!(
         bad.to_string().contains("lava") && bad.to_string().contains("line 1"),
         "{bad}"
@@ -140,7 +143,8 @@ fn png_mask_with_four_pixels_per_tile_takes_the_majority() {
 #[test]
 fn png_custom_legend_must_cover_every_colour() {
     let legend =
-        platnav::ColorLegend::from_json(r##"{"#000000": "solid", "#FFFFFF": "empty"}"##).unwrap();
+        platnav::level::ColorLegend::from_json(r##"{"#000000": "solid", "#FFFFFF": "empty"}"##)
+            .unwrap();
     let bytes = std::fs::read("levels/small/small.png").unwrap();
     let err = LoadedLevel::from_png_bytes(&bytes, &legend, 1).unwrap_err();
     assert!(err.to_string().contains("#FFFF00FF"), "{err}");
@@ -198,7 +202,7 @@ fn ladders_and_slopes_in_ascii_vglc_png_and_ldtk() {
     assert_eq!(level.to_string(), text);
     #[cfg(feature = "serde")]
     {
-        let legend = platnav::VglcLegend::from_json(
+        let legend = platnav::level::VglcLegend::from_json(
             r#"{"tiles": {"X": ["solid"], "|": ["climbable", "passable"], "L": ["ladder"],
                 "/": ["slope_right"], "\\": ["slope_left"], "-": ["passable"]}}"#,
         )
@@ -220,7 +224,8 @@ fn ladders_and_slopes_in_ascii_vglc_png_and_ldtk() {
             let mut w = enc.write_header().unwrap();
             w.write_image_data(&rgb).unwrap();
         }
-        let l = LoadedLevel::from_png_bytes(&bytes, &platnav::ColorLegend::default(), 1).unwrap();
+        let l = LoadedLevel::from_png_bytes(&bytes, &platnav::level::ColorLegend::default(), 1)
+            .unwrap();
         assert_eq!(l.level.to_string(), "#H/\\.\n");
     }
     #[cfg(feature = "ldtk")]

@@ -219,7 +219,8 @@ fn fuzz_ascii() {
 #[cfg(feature = "serde")]
 #[test]
 fn fuzz_vglc() {
-    let legend = platnav::VglcLegend::load(std::path::Path::new("levels/smb/legend.json")).unwrap();
+    let legend =
+        platnav::level::VglcLegend::load(std::path::Path::new("levels/smb/legend.json")).unwrap();
     let smb = read("levels/smb/mario-1-1.txt");
     let seeds = seeds(vec![smb[..smb.len().min(4000)].to_vec()], "txt");
     assert_eq!(
@@ -235,15 +236,15 @@ fn fuzz_vglc_legend_json() {
     let seeds = seeds(vec![read("levels/smb/legend.json")], "json");
     assert_eq!(
         fuzz("vglc legend", &seeds, 3, |b| {
-            platnav::VglcLegend::from_json(&text(b)).is_ok()
+            platnav::level::VglcLegend::from_json(&text(b)).is_ok()
         }),
         0
     );
 }
 
 #[cfg(feature = "tiled")]
-fn small_mapping() -> platnav::TileMapping {
-    platnav::TileMapping::load(std::path::Path::new("levels/small/mapping.json")).unwrap()
+fn small_mapping() -> platnav::level::TileMapping {
+    platnav::level::TileMapping::load(std::path::Path::new("levels/small/mapping.json")).unwrap()
 }
 
 #[cfg(feature = "tiled")]
@@ -267,7 +268,7 @@ fn fuzz_tmx() {
     );
     let mapping = small_mapping();
     let n = fuzz("tmx", &seeds, 4, |b| {
-        platnav::LoadedLevel::from_tmx_bytes(b, None, &mapping).is_ok()
+        platnav::level::LoadedLevel::from_tmx_bytes(b, None, &mapping).is_ok()
     });
     assert_eq!(n, 0);
 }
@@ -290,7 +291,7 @@ fn fuzz_tmj() {
     );
     let mapping = small_mapping();
     let n = fuzz("tmj", &seeds, 5, |b| {
-        platnav::LoadedLevel::from_tmj_str(&text(b), None, &mapping).is_ok()
+        platnav::level::LoadedLevel::from_tmj_str(&text(b), None, &mapping).is_ok()
     });
     assert_eq!(n, 0);
 }
@@ -306,10 +307,9 @@ fn fuzz_mapping_json() {
         "json",
     );
     assert_eq!(
-        fuzz("mapping", &seeds, 6, |b| platnav::TileMapping::from_json(
-            &text(b)
-        )
-        .is_ok()),
+        fuzz("mapping", &seeds, 6, |b| {
+            platnav::level::TileMapping::from_json(&text(b)).is_ok()
+        }),
         0
     );
 }
@@ -324,10 +324,10 @@ fn fuzz_png_mask() {
         ],
         "png",
     );
-    let legend = platnav::ColorLegend::default();
+    let legend = platnav::level::ColorLegend::default();
     let n = fuzz("png", &seeds, 7, |b| {
         let ppt = if b.len() % 2 == 0 { 1 } else { 4 };
-        platnav::LoadedLevel::from_png_bytes(b, &legend, ppt).is_ok()
+        platnav::level::LoadedLevel::from_png_bytes(b, &legend, ppt).is_ok()
     });
     assert_eq!(n, 0);
 }
@@ -342,7 +342,7 @@ fn fuzz_color_legend_json() {
     ];
     assert_eq!(
         fuzz("color legend", &seeds, 8, |b| {
-            platnav::ColorLegend::from_json(&text(b)).is_ok()
+            platnav::level::ColorLegend::from_json(&text(b)).is_ok()
         }),
         0
     );
@@ -418,16 +418,16 @@ const SHAPES_TMJ: &str = r#"{"type": "map", "orientation": "orthogonal", "width"
 #[test]
 fn fuzz_tmj_rules_and_shapes() {
     let seeds = vec![SHAPES_TMJ.as_bytes().to_vec()];
-    let conventions = platnav::TileMapping::default();
-    let rules = platnav::TileMapping::from_json(
+    let conventions = platnav::level::TileMapping::default();
+    let rules = platnav::level::TileMapping::from_json(
         r#"{"layers": {"Ground": "tiles", "Back": "hazard"}, "objects": {"Collision": "solid"},
             "properties": {"TileType": {"Geometry": "solid", "*": "empty"}}, "spawn": ["Spawn Point"]}"#,
     )
     .unwrap();
     let n = fuzz("tmj rules", &seeds, 11, |b| {
         let t = text(b);
-        let a = platnav::LoadedLevel::from_tmj_str(&t, None, &conventions).is_ok();
-        let r = platnav::LoadedLevel::from_tmj_str(&t, None, &rules).is_ok();
+        let a = platnav::level::LoadedLevel::from_tmj_str(&t, None, &conventions).is_ok();
+        let r = platnav::level::LoadedLevel::from_tmj_str(&t, None, &rules).is_ok();
         a || r
     });
     assert_eq!(n, 0);
@@ -443,15 +443,15 @@ fn fuzz_ldtk() {
         ],
         "ldtk",
     );
-    let conventions = platnav::TileMapping::default();
-    let rules = platnav::TileMapping::from_json(
+    let conventions = platnav::level::TileMapping::default();
+    let rules = platnav::level::TileMapping::from_json(
         r#"{"layers": {"Collisions": "tiles", "Wall_shadows": "solid"}, "intgrid": {"2": "one_way", "ladder": "solid"}}"#,
     )
     .unwrap();
     let n = fuzz("ldtk", &seeds, 12, |b| {
         let t = text(b);
-        let a = platnav::LoadedLevel::from_ldtk_str(&t, None, None, &conventions).is_ok();
-        let r = platnav::LoadedLevel::from_ldtk_str(&t, None, Some("Flat"), &rules).is_ok();
+        let a = platnav::level::LoadedLevel::from_ldtk_str(&t, None, None, &conventions).is_ok();
+        let r = platnav::level::LoadedLevel::from_ldtk_str(&t, None, Some("Flat"), &rules).is_ok();
         a || r
     });
     assert_eq!(n, 0);
@@ -469,10 +469,9 @@ fn fuzz_rules_json() {
         read("levels/sq2/mapping.json"),
     ];
     assert_eq!(
-        fuzz("rules", &seeds, 13, |b| platnav::TileMapping::from_json(
-            &text(b)
-        )
-        .is_ok()),
+        fuzz("rules", &seeds, 13, |b| {
+            platnav::level::TileMapping::from_json(&text(b)).is_ok()
+        }),
         0
     );
 }

@@ -3,8 +3,12 @@
 //! recovery's parts on small scenes.
 
 use platnav::{
-    Body, Cell, FollowOptions, FollowState, Input, KnockOptions, KnockReport, Level,
-    MAX_RECOVERY_TICKS, NavMap, PathFollower, Physics, RecoveryProgram, VglcLegend, knock_chases,
+    Body, Cell, Input, Level, NavMap, PathFollower, Physics,
+    follow::{
+        FollowOptions, FollowState, KnockOptions, KnockReport, MAX_RECOVERY_TICKS, RecoveryProgram,
+        knock_chases,
+    },
+    level::VglcLegend,
 };
 
 fn smb_1_1() -> Level {
@@ -113,11 +117,9 @@ fn recovery_families_have_the_documented_programs_in_order() {
     assert_eq!(agile.len(), 12 + 6 + 14 * 30);
     assert_eq!(plain.len(), 12 + 14 * 30);
     assert!(agile[..12].iter().all(|p| p.then.is_none()));
-    assert!(
-        agile[12..18]
-            .iter()
-            .all(|p| matches!(p.then, Some((platnav::RecoverySwitch::WallContact, i)) if i.jump))
-    );
+    assert!(agile[12..18].iter().all(
+        |p| matches!(p.then, Some((platnav::follow::RecoverySwitch::WallContact, i)) if i.jump)
+    ));
     let distinct: std::collections::HashSet<_> = agile.iter().collect();
     assert_eq!(distinct.len(), agile.len());
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use platnav::{Level, LevelError, Physics, PhysicsError, Tile, VglcLegend};
+use platnav::{Level, LevelError, Physics, PhysicsError, Tile, level::VglcLegend};
 
 #[test]
 fn ascii_levels_round_trip_through_display() {
@@ -82,7 +82,7 @@ fn ragged_rows_and_empty_text_are_rejected() {
 
 #[test]
 fn absurd_sizes_are_rejected_before_allocating() {
-    let wide = ".".repeat(platnav::MAX_SIDE + 1);
+    let wide = ".".repeat(platnav::level::MAX_SIDE + 1);
     assert!(matches!(
         wide.parse::<Level>(),
         Err(LevelError::TooLarge { .. })

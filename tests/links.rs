@@ -5,7 +5,8 @@ mod common;
 use std::collections::HashSet;
 
 use platnav::{
-    Body, Cell, Level, LinkKind, LinkOptions, NavMap, Physics, SETTLE_SLACK, SearchOptions, Tile,
+    Body, Cell, Level, LinkKind, LinkOptions, NavMap, Physics, SearchOptions, Tile,
+    path::SETTLE_SLACK,
 };
 
 fn assert_every_tape_replays(map: &NavMap) {

@@ -5,7 +5,11 @@
 //! Ladder cases use `dt = 1/64` and `climb_speed = 8`, so a climbing tick
 //! moves exactly 1/8 tile and tick counts can be worked out by hand.
 
-use platnav::{Body, Cell, Frame, Input, Level, Physics, SplitMix64, Tile, Tiles, WallJump};
+use platnav::{
+    Body, Cell, Input, Level, Physics, Tile,
+    level::SplitMix64,
+    physics::{Frame, Tiles, WallJump},
+};
 
 fn level(rows: &[&str]) -> Level {
     rows.join("\n").parse().unwrap()

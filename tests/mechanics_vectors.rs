@@ -8,7 +8,7 @@
 //! Regenerate the file after a deliberate change of the rules with
 //! `cargo test --test mechanics_vectors -- --ignored`.
 
-use platnav::{Body, Cell, Input, Level, Physics, SplitMix64, Tile};
+use platnav::{Body, Cell, Input, Level, Physics, Tile, level::SplitMix64};
 use serde_json::{Value, json};
 
 const FILE: &str = "tests/mechanics-vectors.json";

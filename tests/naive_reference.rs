@@ -3,7 +3,7 @@
 //! prefix sharing and no pruning: on small levels both must produce the
 //! same links, with the same ticks, jumps, action ticks and input tapes.
 //!
-//! Links are defined in the from-cell's frame (`platnav::Frame`), and both
+//! Links are defined in the from-cell's frame (`platnav::physics::Frame`), and both
 //! builders compute them there, so they must agree to the last bit.
 
 use platnav_naive as naive;
@@ -11,7 +11,8 @@ use platnav_naive as naive;
 use std::path::Path;
 
 use platnav::{
-    JumpVariety, Level, LinkOptions, LoadOptions, NavMap, Physics, Tile, VglcLegend, load_level,
+    JumpVariety, Level, LinkOptions, NavMap, Physics, Tile,
+    level::{LoadOptions, VglcLegend, load_level},
 };
 
 /// Builds both ways and fails with every difference listed.

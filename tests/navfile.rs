@@ -8,7 +8,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use platnav::{
-    Cell, LoadOptions, LoadedLevel, NavFileError, NavMap, Physics, SearchOptions, load_level,
+    Cell, NavMap, Physics, SearchOptions,
+    level::{LoadOptions, LoadedLevel, load_level},
+    navfile::NavFileError,
 };
 
 fn load(path: &str, opts: LoadOptions) -> LoadedLevel {

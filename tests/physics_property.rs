@@ -21,7 +21,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use platnav::{
-    Body, Frame, JumpVariety, Level, LinkOptions, NavMap, Physics, SplitMix64, WallJump,
+    Body, JumpVariety, Level, LinkOptions, NavMap, Physics,
+    level::SplitMix64,
+    physics::{Frame, WallJump},
 };
 
 /// A uniform float in `lo..hi`.

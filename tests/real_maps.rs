@@ -7,7 +7,10 @@
 
 use std::path::Path;
 
-use platnav::{Cell, LoadOptions, LoadedLevel, NavMap, Physics, SearchOptions, Tile, load_level};
+use platnav::{
+    Cell, NavMap, Physics, SearchOptions, Tile,
+    level::{LoadOptions, LoadedLevel, load_level},
+};
 
 fn load(path: &str) -> LoadedLevel {
     load_level(Path::new(path), &LoadOptions::default()).unwrap_or_else(|e| panic!("{path}: {e}"))

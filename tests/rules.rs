@@ -4,7 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use platnav::{Cell, LevelError, LoadOptions, LoadedLevel, TileMapping, load_level};
+use platnav::{
+    Cell, LevelError,
+    level::{LoadOptions, LoadedLevel, TileMapping, load_level},
+};
 use serde_json::{Value, json};
 
 fn rules(text: &str) -> TileMapping {
@@ -755,7 +758,7 @@ fn json_files_are_sniffed_and_unsupported_files_say_so() {
         "{e}"
     );
     assert_eq!(
-        platnav::sniff_format(
+        platnav::level::sniff_format(
             &dir.0.join("project.json"),
             b"{\"jsonVersion\": \"1\", \"defs\": {}}"
         )

@@ -17,7 +17,7 @@ fn check_all_pairs(map: &NavMap, stride: usize) -> usize {
         }
         let dist = map.dijkstra(map.node(s).unwrap());
         for &g in &nodes {
-            let d = dist[map.node(g).unwrap().0 as usize];
+            let d = dist[map.node(g).unwrap().index()];
             let ex = map.route_ticks(s, g, &exact).unwrap();
             assert_eq!(ex, d, "exact vs Dijkstra {s} -> {g}");
             if let (Some(b), Some(e)) = (map.route_ticks(s, g, &beam).unwrap(), ex) {
@@ -230,9 +230,9 @@ fn landmark_bounds_are_consistent_lower_bounds_and_not_trivial() {
         let mut tight = 0u64;
         let mut total = 0u64;
         for s in (0..n).step_by(3) {
-            let dist = map.dijkstra(platnav::NodeId(s));
+            let dist = map.dijkstra(platnav::NodeId::new(s));
             for t in 0..n {
-                let b = map.lower_bound_ticks(platnav::NodeId(s), platnav::NodeId(t));
+                let b = map.lower_bound_ticks(platnav::NodeId::new(s), platnav::NodeId::new(t));
                 if let Some(d) = dist[t as usize] {
                     assert!(b <= d, "bound {b} over the route's {d} ticks, {s} -> {t}");
                     tight += u64::from(b);
@@ -243,8 +243,8 @@ fn landmark_bounds_are_consistent_lower_bounds_and_not_trivial() {
         // Consistency along every link: h(v) <= ticks + h(w).
         for t in (0..n).step_by(5) {
             for l in map.links() {
-                let hv = map.lower_bound_ticks(l.source, platnav::NodeId(t));
-                let hw = map.lower_bound_ticks(l.target, platnav::NodeId(t));
+                let hv = map.lower_bound_ticks(l.source, platnav::NodeId::new(t));
+                let hw = map.lower_bound_ticks(l.target, platnav::NodeId::new(t));
                 assert!(hv <= l.ticks + hw, "inconsistent along {l:?} toward {t}");
             }
         }

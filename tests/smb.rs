@@ -30,7 +30,7 @@ fn completes(name: &str, level: &Level) -> Result<(), String> {
     let dist = map.dijkstra(map.node(start).unwrap());
     let mut tried = 0;
     for g in goals {
-        if dist[map.node(g).unwrap().0 as usize].is_none() {
+        if dist[map.node(g).unwrap().index()].is_none() {
             continue;
         }
         tried += 1;

@@ -14,7 +14,11 @@
 use std::cell::RefCell;
 use std::collections::HashSet;
 
-use platnav::{Body, Cell, EPS, Frame, Input, Level, Physics, SplitMix64, Tile, Tiles, WallJump};
+use platnav::{
+    Body, Cell, Input, Level, Physics, Tile,
+    level::SplitMix64,
+    physics::{EPS, Frame, Tiles, WallJump},
+};
 
 // ---- The plain step ------------------------------------------------------
 

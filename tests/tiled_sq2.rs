@@ -3,9 +3,12 @@
 
 use std::path::Path;
 
-use platnav::{Cell, LoadOptions, Tile, load_level};
+use platnav::{
+    Cell, Tile,
+    level::{LoadOptions, load_level},
+};
 
-fn sq2() -> platnav::LoadedLevel {
+fn sq2() -> platnav::level::LoadedLevel {
     let opts = LoadOptions {
         mapping: Some("levels/sq2/mapping.json".into()),
         ..LoadOptions::default()
@@ -79,7 +82,7 @@ fn sq2_level_01_needs_ladders_to_reach_the_level_complete_trigger() {
         loaded
             .goals
             .iter()
-            .all(|g| map.node(*g).is_none_or(|n| dist[n.0 as usize].is_none())),
+            .all(|g| map.node(*g).is_none_or(|n| dist[n.index()].is_none())),
         "some goal cell is reachable"
     );
     // Where the ladders are: the same map with ladder tiles loaded as goal markers.

@@ -10,7 +10,10 @@ mod common;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use platnav::{Endpoints, Least, Level, Param, Physics, bisect, evaluate};
+use platnav::{
+    Level, Physics,
+    analysis::{Endpoints, Least, Param, bisect, evaluate},
+};
 
 /// The scan: 3.6 to 5.2 tiles in steps of 0.4 (so that bisection on
 /// [3.6, 5.2] with tolerance 0.4 only tries grid heights), and 6.4.

@@ -154,7 +154,7 @@ impl NavMap {
         reached[s.0 as usize] = true;
         let mut count = 1;
         while let Some(v) = queue.pop_front() {
-            for id in self.link_ids_from(v) {
+            for id in self.link_range(v) {
                 let t = self.target(LinkId(id));
                 if !reached[t.0 as usize] {
                     reached[t.0 as usize] = true;
@@ -171,7 +171,7 @@ impl NavMap {
             .filter(|v| reached[v.0 as usize])
             .collect();
         for &v in &reached_nodes {
-            for id in self.link_ids_from(v) {
+            for id in self.link_range(v) {
                 rev_count[self.target(LinkId(id)).0 as usize + 1] += 1;
             }
         }
@@ -181,7 +181,7 @@ impl NavMap {
         let mut fill = rev_count.clone();
         let mut sources = vec![NodeId(0); rev_count[n] as usize];
         for &v in &reached_nodes {
-            for id in self.link_ids_from(v) {
+            for id in self.link_range(v) {
                 let t = self.target(LinkId(id)).0 as usize;
                 sources[fill[t] as usize] = v;
                 fill[t] += 1;
@@ -238,9 +238,9 @@ impl NavMap {
             next += 1;
             stack.push(root);
             on_stack[root as usize] = true;
-            call.push((root, self.link_ids_from(NodeId(root)).start));
+            call.push((root, self.link_range(NodeId(root)).start));
             while let Some(&(v, it)) = call.last() {
-                let end = self.link_ids_from(NodeId(v)).end;
+                let end = self.link_range(NodeId(v)).end;
                 if it < end {
                     if let Some(top) = call.last_mut() {
                         top.1 += 1;
@@ -253,7 +253,7 @@ impl NavMap {
                             next += 1;
                             stack.push(w);
                             on_stack[w as usize] = true;
-                            call.push((w, self.link_ids_from(NodeId(w)).start));
+                            call.push((w, self.link_range(NodeId(w)).start));
                         }
                         Some(iw) if on_stack[w as usize] => {
                             low[v as usize] = low[v as usize].min(iw);

@@ -132,6 +132,31 @@ impl NavMap {
     /// [`NavMap::default_start`], [`NavMap::default_goals`]). The map should
     /// be a full [`NavMap::build`] map, so that regions cover every cell.
     ///
+    /// ```
+    /// use platnav::analysis::{Endpoints, ReportOptions};
+    /// use platnav::{Level, NavMap, Physics};
+    ///
+    /// // The goal is sealed in a room of its own.
+    /// let level: Level = [
+    ///     "...........",
+    ///     "..#######..",
+    ///     "..#.....#..",
+    ///     "..#.....#..",
+    ///     "..#..G..#..",
+    ///     "..#######..",
+    ///     "...........",
+    ///     ".S.........",
+    ///     "###########",
+    /// ]
+    /// .join("\n")
+    /// .parse()?;
+    /// let map = NavMap::build(&level, &Physics::default())?;
+    /// let report = map.report(&Endpoints::default(), &ReportOptions::default())?;
+    /// assert!(!report.completable);
+    /// assert!(report.reachable_fraction < 1.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// # Errors
     /// [`AnalysisError::NoStart`] when the start does not snap to standing
     /// ground.
@@ -364,10 +389,10 @@ fn bfs_links(map: &NavMap, s: NodeId, g: NodeId) -> Option<Vec<LinkId>> {
             break;
         }
         for id in map.link_ids_from(v) {
-            let t = map.target(LinkId(id));
+            let t = map.target(id);
             if !seen[t.0 as usize] {
                 seen[t.0 as usize] = true;
-                parent[t.0 as usize] = Some(LinkId(id));
+                parent[t.0 as usize] = Some(id);
                 queue.push_back(t);
             }
         }

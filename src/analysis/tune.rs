@@ -10,7 +10,7 @@ use super::AnalysisError;
 use crate::classify::Classification;
 use crate::graph::NavMap;
 use crate::level::{Cell, Level};
-use crate::links::{LinkOptions, links_from};
+use crate::links::{BuildCache, LinkOptions, links_from};
 use crate::physics::{Physics, PhysicsError};
 use crate::query::SearchOptions;
 
@@ -236,11 +236,20 @@ impl NavMap {
         let mut per_node = vec![Vec::new(); nodes.len()];
         if let Some(s) = s.and_then(|c| bare.node(c)) {
             let options = LinkOptions::default();
+            let cache = BuildCache::new();
+            let mut worker = cache.worker();
             let mut seen = vec![false; nodes.len()];
             seen[s.0 as usize] = true;
             let mut queue = VecDeque::from([s]);
             while let Some(v) = queue.pop_front() {
-                let links = links_from(level, physics, &classes, nodes[v.0 as usize], &options);
+                let links = links_from(
+                    level,
+                    physics,
+                    &classes,
+                    nodes[v.0 as usize],
+                    &options,
+                    &mut worker,
+                );
                 for l in &links {
                     if let Some(t) = bare.node(l.to)
                         && !seen[t.0 as usize]

@@ -232,7 +232,7 @@ impl FreeSpace {
 
     /// Free space of a PNG walk mask at pixel resolution (one pixel is one
     /// unit), with the mask loader's colour legend (see
-    /// [`ColorLegend`](crate::ColorLegend)): solid pixels are obstacles,
+    /// [`ColorLegend`](crate::level::ColorLegend)): solid pixels are obstacles,
     /// hazard pixels obstacles with a margin, every other colour open.
     ///
     /// # Errors
@@ -241,11 +241,11 @@ impl FreeSpace {
     #[cfg(feature = "png")]
     pub fn from_mask_png(
         bytes: &[u8],
-        legend: &crate::ColorLegend,
+        legend: &crate::level::ColorLegend,
         agent: Agent,
         options: &FlyOptions,
     ) -> Result<Self, FlyError> {
-        let loaded = crate::LoadedLevel::from_png_bytes(bytes, legend, 1)?;
+        let loaded = crate::level::LoadedLevel::from_png_bytes(bytes, legend, 1)?;
         Self::from_level(&loaded.level, agent, options)
     }
 

@@ -242,6 +242,24 @@ impl PathFollower {
     /// The input for this tick, for `body` (its state now) heading to
     /// `target`, on `map`. Call once per tick, then step the body with the
     /// returned input on the map's level and physics.
+    ///
+    /// ```
+    /// use platnav::follow::FollowOptions;
+    /// use platnav::{Body, Cell, Level, NavMap, PathFollower, Physics};
+    ///
+    /// let level: Level = "..........\n..........\n.S..##..G.\n##########".parse()?;
+    /// let physics = Physics::default();
+    /// let map = NavMap::build(&level, &physics)?;
+    /// let mut enemy = Body::standing(Cell::new(1, 2), &physics);
+    /// let mut follower = PathFollower::new(FollowOptions::default());
+    /// // The game loop: ask for an input, step the body with it.
+    /// for _ in 0..600 {
+    ///     let input = follower.next_input(&map, &enemy, Cell::new(8, 2));
+    ///     enemy.step(map.level(), &physics, input);
+    /// }
+    /// assert!(enemy.stands_on(Cell::new(8, 2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn next_input(&mut self, map: &NavMap, body: &Body, target: Cell) -> Input {
         self.steps = 0;
         if body.dead {

@@ -101,7 +101,7 @@ pub enum RecoverySwitch {
 /// clean landings, the one with the fewest ticks to land and settle plus
 /// [`crate::NavMap::lower_bound_ticks`] from the landing cell to the goal.
 /// When every program dies, the body is falling to death
-/// ([`crate::FollowState::FallingToDeath`]) and the follower holds the
+/// ([`crate::follow::FollowState::FallingToDeath`]) and the follower holds the
 /// program that dies last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RecoveryProgram {

@@ -29,9 +29,11 @@
 //! the first edit of a map loaded from a file, whose reads were not
 //! recorded.
 
+use std::sync::Arc;
+
 use super::{Chunk, NavMap, node_table};
 use crate::level::{Cell, Tile};
-use crate::links::{ReadBox, Reads, links_recorded};
+use crate::links::{ReadBox, Reads, WorkerGuard, links_recorded};
 
 /// What an edit did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,7 +170,7 @@ impl NavMap {
         let generation = self.generation + 1;
         let full = had_rules != rules(&level) || self.boxes.contains(&ReadBox::ALL);
         if full {
-            let mut map = NavMap::build_with(&level, &self.physics, &self.options)?;
+            let mut map = NavMap::build_cached(&level, &self.physics, &self.options, &self.cache)?;
             map.generation = generation;
             let nodes_rebuilt = map.node_count();
             *self = map;
@@ -195,22 +197,38 @@ impl NavMap {
             .collect();
         let rebuild: Vec<usize> = (0..nodes.len()).filter(|&i| keep[i].is_none()).collect();
         let (physics, options) = (&self.physics, &self.options);
-        let generate = |&i: &usize| {
+        let cache = &*self.cache;
+        let generate = |worker: &mut WorkerGuard<'_>, &i: &usize| {
             let reads = Reads::default();
-            let links = links_recorded(&level, physics, &classes, nodes[i], options, Some(&reads));
+            let links = links_recorded(
+                &level,
+                physics,
+                &classes,
+                nodes[i],
+                options,
+                Some(&reads),
+                worker,
+            );
             (links, reads.get())
         };
         #[cfg(feature = "parallel")]
         let fresh: Vec<_> = {
             use rayon::prelude::*;
             if rebuild.len() > 16 {
-                rebuild.par_iter().map(generate).collect()
+                rebuild
+                    .par_iter()
+                    .map_init(|| cache.worker(), generate)
+                    .collect()
             } else {
-                rebuild.iter().map(generate).collect()
+                let mut worker = cache.worker();
+                rebuild.iter().map(|i| generate(&mut worker, i)).collect()
             }
         };
         #[cfg(not(feature = "parallel"))]
-        let fresh: Vec<_> = rebuild.iter().map(generate).collect();
+        let fresh: Vec<_> = {
+            let mut worker = cache.worker();
+            rebuild.iter().map(|i| generate(&mut worker, i)).collect()
+        };
         let mut fresh = fresh.into_iter();
         let mut chunk = Chunk::default();
         for old in &keep {
@@ -226,6 +244,7 @@ impl NavMap {
         let nodes_rebuilt = rebuild.len();
         let options = self.options.clone();
         let physics = self.physics.clone();
+        let cache = Arc::clone(&self.cache);
         *self = NavMap::from_chunks(
             level,
             physics,
@@ -235,6 +254,7 @@ impl NavMap {
             vec![chunk],
             options,
             false,
+            cache,
         );
         self.generation = generation;
         Ok(EditReport {

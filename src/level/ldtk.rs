@@ -13,7 +13,7 @@ use super::{
     LevelError, LoadedLevel, MAX_SIDE, TileMapping, add_within, check_size, read_referenced,
     read_text, rules,
 };
-use crate::MAX_LAYER_CELLS;
+use crate::level::MAX_LAYER_CELLS;
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
@@ -174,9 +174,9 @@ impl LoadedLevel {
     /// # Allocation bound
     ///
     /// The project (and each level file) is at most
-    /// [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES); layer sizes pass
-    /// [`check_size`](crate::check_size) and their cells summed over the
-    /// level are bounded by [`MAX_LAYER_CELLS`](crate::MAX_LAYER_CELLS)
+    /// [`MAX_FILE_BYTES`](crate::level::MAX_FILE_BYTES); layer sizes pass
+    /// [`check_size`](crate::level::check_size) and their cells summed over the
+    /// level are bounded by [`MAX_LAYER_CELLS`](crate::level::MAX_LAYER_CELLS)
     /// before any grid is allocated; an IntGrid array must hold exactly
     /// its layer's cells.
     ///

@@ -9,7 +9,7 @@ pub const SUPPORTED_FORMATS: &str = "platnav ASCII or VGLC text (.txt), Tiled ma
 
 /// How [`load_level`] reads a file. `Default` reads every format with its
 /// defaults (for Tiled and LDtk maps: the conventions of
-/// [`TileMapping`](crate::TileMapping), no rules file).
+/// [`TileMapping`](crate::level::TileMapping), no rules file).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoadOptions {
     /// Tiled and LDtk maps: the collision layer's name (overrides the rules
@@ -17,14 +17,14 @@ pub struct LoadOptions {
     /// when none is marked.
     pub layer: Option<String>,
     /// Tiled and LDtk maps: a rules file (see
-    /// [`TileMapping`](crate::TileMapping)); `None` applies the
+    /// [`TileMapping`](crate::level::TileMapping)); `None` applies the
     /// conventions alone. An error for other formats.
     pub rules: Option<PathBuf>,
     /// The former name of [`LoadOptions::rules`] (a mapping file is a rules
     /// file); used when `rules` is `None`.
     pub mapping: Option<PathBuf>,
     /// Text files: a VGLC legend (its presence selects the VGLC format).
-    /// PNG masks: a colour legend (see [`ColorLegend`](crate::ColorLegend)).
+    /// PNG masks: a colour legend (see [`ColorLegend`](crate::level::ColorLegend)).
     pub legend: Option<PathBuf>,
     /// PNG masks: the side of one tile in pixels (default 1).
     pub pixels_per_tile: Option<u32>,
@@ -396,10 +396,10 @@ fn load_text(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
 }
 
 #[cfg(any(feature = "tiled", feature = "ldtk"))]
-fn mapping_for(opts: &LoadOptions) -> Result<crate::TileMapping, LevelError> {
+fn mapping_for(opts: &LoadOptions) -> Result<crate::level::TileMapping, LevelError> {
     let mut mapping = match opts.rules_file() {
-        Some(p) => crate::TileMapping::load(p)?,
-        None => crate::TileMapping::default(),
+        Some(p) => crate::level::TileMapping::load(p)?,
+        None => crate::level::TileMapping::default(),
     };
     if opts.layer.is_some() {
         mapping.layer.clone_from(&opts.layer);
@@ -429,8 +429,8 @@ fn load_ldtk(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
 #[cfg(feature = "png")]
 fn load_png(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError> {
     let legend = match &opts.legend {
-        Some(p) => crate::ColorLegend::load(p).map_err(|e| e.in_file(path))?,
-        None => crate::ColorLegend::default(),
+        Some(p) => crate::level::ColorLegend::load(p).map_err(|e| e.in_file(path))?,
+        None => crate::level::ColorLegend::default(),
     };
     LoadedLevel::load_png(path, &legend, opts.pixels_per_tile.unwrap_or(1))
 }

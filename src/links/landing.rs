@@ -1,4 +1,4 @@
-//! A per-thread memo of what follows a landing: where the body comes to
+//! A memo of what follows a landing: where the body comes to
 //! rest ([`land_target`]) and the settle onto that cell ([`settle`]), for
 //! the links simulated cell by cell. (Template branches keep their own
 //! landings; there this memo cost more than it saved.)
@@ -18,8 +18,9 @@
 //! served only in frames where that does not die, as it did not where it
 //! was computed (computations that did die there are not kept).
 //!
-//! The memo keeps at most [`MEMO_BYTES`] per thread and starts over when
-//! full, when the physics changes, and after [`super::clear_caches`].
+//! Each worker of a [`super::BuildCache`] keeps its own memo, of at most
+//! [`super::BuildCache::memo_budget`] bytes; it starts over when full and
+//! when the physics changes.
 
 use std::cell::RefCell;
 
@@ -27,9 +28,6 @@ use super::FastMap;
 use crate::classify::Classification;
 use crate::level::{Cell, Tile};
 use crate::physics::{Body, Frame, Input, Physics, Tiles};
-
-/// The most bytes one thread's memo holds before it starts over.
-const MEMO_BYTES: usize = 16 << 20;
 
 /// The most entries (terrains) kept under one key.
 const WAYS: usize = 8;
@@ -39,11 +37,21 @@ const WAYS: usize = 8;
 pub(crate) struct InFrame<'a> {
     frame: &'a Frame<'a>,
     classes: &'a Classification,
+    /// The memo to serve from and fill (none: always compute).
+    memo: Option<&'a MemoSlot>,
 }
 
 impl<'a> InFrame<'a> {
-    pub fn new(frame: &'a Frame<'a>, classes: &'a Classification) -> Self {
-        Self { frame, classes }
+    pub fn new(
+        frame: &'a Frame<'a>,
+        classes: &'a Classification,
+        memo: Option<&'a MemoSlot>,
+    ) -> Self {
+        Self {
+            frame,
+            classes,
+            memo,
+        }
     }
 
     /// Whether a frame cell is standable.
@@ -200,16 +208,64 @@ fn key<T: Tiles + ?Sized>(body: &Body, target: Option<Cell>, tiles: &T) -> Key {
 
 struct Memo {
     physics: Physics,
-    generation: u64,
     map: FastMap<Key, Vec<Entry>>,
     bytes: usize,
 }
 
-thread_local! {
-    static MEMO: RefCell<Option<Memo>> = const { RefCell::new(None) };
+/// One worker's memo ([`super::BuildCache`]).
+pub(crate) struct MemoSlot {
+    memo: RefCell<Option<Memo>>,
+    /// The most bytes it holds before it starts over.
+    budget: usize,
 }
 
-/// Runs `compute` through this thread's memo under `key`: served where an
+impl MemoSlot {
+    /// An empty memo of at most `budget` bytes.
+    pub fn new(budget: usize) -> Self {
+        Self {
+            memo: RefCell::new(None),
+            budget,
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.memo.borrow().as_ref().map_or(0, |m| m.bytes)
+    }
+
+    /// The entry for `key` that holds in `terrain`, if any (starting over
+    /// when the memo was for other physics).
+    fn find(&self, terrain: &InFrame<'_>, p: &Physics, key: &Key) -> Option<Out> {
+        let mut m = self.memo.borrow_mut();
+        if m.as_ref().is_none_or(|m| m.physics != *p) {
+            *m = Some(Memo {
+                physics: p.clone(),
+                map: FastMap::default(),
+                bytes: 0,
+            });
+        }
+        let m = m.as_ref()?;
+        let e = m.map.get(key)?.iter().find(|e| e.holds(terrain))?;
+        Some(e.out.clone())
+    }
+
+    /// Keeps `entry` under `key` (starting over when full).
+    fn keep(&self, key: Key, entry: Entry) {
+        if let Some(m) = self.memo.borrow_mut().as_mut() {
+            if m.bytes > self.budget {
+                m.map.clear();
+                m.bytes = 0;
+            }
+            let list = m.map.entry(key).or_default();
+            if list.len() < WAYS {
+                m.bytes += entry.bytes() + size_of::<Key>() + 16;
+                list.push(entry);
+            }
+        }
+    }
+}
+
+/// Runs `compute` through the terrain's memo under `key`: served where an
 /// entry's every lookup holds in `terrain`, else computed with lookups
 /// noted, and kept. `compute` gets the tiles to step in, the standable test
 /// to ask, and where to note the largest `y - h` its steps reach.
@@ -219,25 +275,7 @@ fn memoized<'a>(
     key: Key,
     compute: impl FnOnce(&Recorder<'_, Frame<'a>>, &dyn Fn(Cell) -> bool, &mut f64) -> Out,
 ) -> Out {
-    let generation = super::template::generation();
-    let hit = MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        let fresh = m
-            .as_ref()
-            .is_none_or(|m| m.generation != generation || m.physics != *p);
-        if fresh {
-            *m = Some(Memo {
-                physics: p.clone(),
-                generation,
-                map: FastMap::default(),
-                bytes: 0,
-            });
-        }
-        let m = m.as_ref()?;
-        let e = m.map.get(&key)?.iter().find(|e| e.holds(terrain))?;
-        Some(e.out.clone())
-    });
-    if let Some(out) = hit {
+    if let Some(out) = terrain.memo.and_then(|m| m.find(terrain, p, &key)) {
         return out;
     }
     let reads = RefCell::new(Vec::new());
@@ -258,25 +296,15 @@ fn memoized<'a>(
     let out = compute(&rec, &ask, &mut low);
     // Kept only when no step died below the bottom (see the module doc);
     // a NaN never compares, and so is never kept.
-    if low <= terrain.frame.rows() {
+    if let Some(memo) = terrain.memo
+        && low <= terrain.frame.rows()
+    {
         let entry = Entry {
             reads: first_of_each(reads.into_inner()).into_boxed_slice(),
             low,
             out: out.clone(),
         };
-        MEMO.with(|m| {
-            if let Some(m) = m.borrow_mut().as_mut() {
-                if m.bytes > MEMO_BYTES {
-                    m.map.clear();
-                    m.bytes = 0;
-                }
-                let list = m.map.entry(key).or_default();
-                if list.len() < WAYS {
-                    m.bytes += entry.bytes() + size_of::<Key>() + 16;
-                    list.push(entry);
-                }
-            }
-        });
+        memo.keep(key, entry);
     }
     out
 }
@@ -363,12 +391,11 @@ mod tests {
         (t, ok, tape)
     }
 
-    fn entries() -> usize {
-        MEMO.with(|m| {
-            m.borrow()
-                .as_ref()
-                .map_or(0, |m| m.map.values().map(Vec::len).sum())
-        })
+    fn entries(slot: &MemoSlot) -> usize {
+        slot.memo
+            .borrow()
+            .as_ref()
+            .map_or(0, |m| m.map.values().map(Vec::len).sum())
     }
 
     /// Served where every read holds, recomputed where one does not: the
@@ -394,19 +421,22 @@ mod tests {
         let classes = Classification::new(&level, &p);
         let body = landed(&p);
         let frames = [(2, 3), (20, 3), (3, 7)].map(|(c, r)| Frame::new(&level, Cell::new(c, r)));
-        let [a, b, pit] = frames.each_ref().map(|f| InFrame::new(f, &classes));
+        let slot = MemoSlot::new(16 << 20);
+        let [a, b, pit] = frames
+            .each_ref()
+            .map(|f| InFrame::new(f, &classes, Some(&slot)));
         let first = memo(&a, &p, &body);
         assert_eq!(first, direct(&a, &p, &body));
         assert!(first.1, "the settle on flat ground succeeds");
-        let kept = entries();
+        let kept = entries(&slot);
         assert_eq!(kept, 2, "a landing and a settle kept");
         // Same terrain around another cell: served, nothing new kept.
         assert_eq!(memo(&b, &p, &body), direct(&b, &p, &body));
-        assert_eq!(entries(), kept);
+        assert_eq!(entries(&slot), kept);
         // A pit under the settle: a read differs, so computed and kept.
         let there = memo(&pit, &p, &body);
         assert_eq!(there, direct(&pit, &p, &body));
         assert_ne!(there, first, "the pit changes the outcome");
-        assert!(entries() > kept);
+        assert!(entries(&slot) > kept);
     }
 }

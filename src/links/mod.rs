@@ -21,6 +21,7 @@
 //! the ticks the search counted. That performance, checked at every link's
 //! end, is the replay that proves the path.
 
+mod cache;
 mod drop;
 mod fall;
 mod jump;
@@ -29,7 +30,8 @@ mod run;
 mod template;
 
 pub(crate) use crate::reads::{ReadBox, Reads};
-pub use template::clear_caches;
+pub use cache::BuildCache;
+pub(crate) use cache::WorkerGuard;
 mod wall_jump;
 
 use std::collections::HashMap;
@@ -102,9 +104,10 @@ impl std::fmt::Display for LinkKind {
     }
 }
 
-/// A performable move from one standing cell to another.
+/// A performable move from one standing cell to another, as generation
+/// produces it (a map stores it compactly: [`crate::NavMap`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Link {
+pub(crate) struct Link {
     /// What kind of move it is.
     pub kind: LinkKind,
     /// The standing cell it starts from.
@@ -119,34 +122,6 @@ pub struct Link {
     pub jumps: u8,
     /// The per-tick inputs, performed from standing on `from`.
     pub inputs: Vec<Input>,
-}
-
-impl Link {
-    /// Cost in seconds.
-    #[must_use]
-    pub fn cost(&self, physics: &Physics) -> f64 {
-        f64::from(self.ticks) * physics.dt
-    }
-
-    /// The body's state after each tick of the canonical performance
-    /// (for drawing the trajectory).
-    ///
-    /// The performance is computed in the frame of `from` (see [`Frame`])
-    /// and translated to level coordinates.
-    #[must_use]
-    pub fn trajectory(&self, level: &Level, physics: &Physics) -> Vec<Body> {
-        let mut out = Vec::with_capacity(self.inputs.len() + 1);
-        perform(
-            level,
-            physics,
-            self.from,
-            self.inputs.iter().copied(),
-            |b| {
-                out.push(in_level(self.from, b));
-            },
-        );
-        out
-    }
 }
 
 pub(crate) use crate::physics::settle_tolerance;
@@ -222,6 +197,8 @@ pub(crate) struct Sim<'a> {
     pub airborne: bool,
     /// [`action_limit`] of `p`.
     pub limit: usize,
+    /// The worker's landing memo (none in unit tests: always computed).
+    pub memo: Option<&'a landing::MemoSlot>,
 }
 
 /// `seconds` in whole ticks of `dt`, rounded to nearest: `floor(seconds /
@@ -249,7 +226,7 @@ pub(crate) fn settle_limit(p: &Physics) -> usize {
 impl<'a> Sim<'a> {
     #[cfg(test)]
     pub fn new(level: &'a Level, p: &'a Physics, classes: &'a Classification, from: Cell) -> Self {
-        Self::recording(level, p, classes, from, None)
+        Self::recording(level, p, classes, from, None, None)
     }
 
     /// As [`Sim::new`], noting every cell looked up in `reads`.
@@ -259,8 +236,10 @@ impl<'a> Sim<'a> {
         classes: &'a Classification,
         from: Cell,
         reads: Option<&'a Reads>,
+        memo: Option<&'a landing::MemoSlot>,
     ) -> Self {
         Self {
+            memo,
             frame: Frame::recording(level, from, reads),
             p,
             classes,
@@ -375,7 +354,7 @@ impl<'a> Sim<'a> {
     /// that kind that this one cannot beat: coming to rest takes at least
     /// one tick per `ground_accel * dt` of speed, plus the slack.
     pub fn land(self, kind: LinkKind, best: &Best) -> Option<Link> {
-        let terrain = landing::InFrame::new(&self.frame, self.classes);
+        let terrain = landing::InFrame::new(&self.frame, self.classes, self.memo);
         let (target, braking) = landing::land_target(&terrain, self.p, &self.body)?;
         let target = self.frame.to_level(target);
         let lower_bound = self.tape.len() as u32 + braking + SETTLE_SLACK;
@@ -390,7 +369,7 @@ impl<'a> Sim<'a> {
     pub fn settle_to(mut self, target: Cell, kind: LinkKind) -> Option<Link> {
         let action_ticks = self.tape.len() as u32;
         let t = self.frame.to_frame(target);
-        let terrain = landing::InFrame::new(&self.frame, self.classes);
+        let terrain = landing::InFrame::new(&self.frame, self.classes, self.memo);
         if !landing::settle(&terrain, self.p, &self.body, t, &mut self.tape) {
             return None;
         }
@@ -536,6 +515,7 @@ fn jump_took_effect<T: Tiles + ?Sized>(
 
 /// A body of a link's frame in level coordinates (exact for whole-tile
 /// shifts of a landed body, to within rounding in the air).
+#[cfg(feature = "serde")]
 pub(crate) fn in_level(from: Cell, b: &Body) -> Body {
     Body {
         x: b.x + f64::from(from.col),
@@ -870,15 +850,17 @@ impl LinkOptions {
     }
 }
 
-/// All links out of `from`, dominated ones removed.
+/// All links out of `from`, dominated ones removed, generated with
+/// `worker`'s part of its cache.
 pub(crate) fn links_from(
     level: &Level,
     p: &Physics,
     classes: &Classification,
     from: Cell,
     opts: &LinkOptions,
+    worker: &mut WorkerGuard<'_>,
 ) -> Vec<Link> {
-    links_recorded(level, p, classes, from, opts, None)
+    links_recorded(level, p, classes, from, opts, None, worker)
 }
 
 /// As [`links_from`], noting in `reads` every level cell the generation
@@ -890,24 +872,30 @@ pub(crate) fn links_recorded(
     from: Cell,
     opts: &LinkOptions,
     reads: Option<&Reads>,
+    worker: &mut WorkerGuard<'_>,
 ) -> Vec<Link> {
+    let cache = worker.cache;
+    let w = worker.get();
     let mut best = Best::new(from);
-    let sim = || Sim::recording(level, p, classes, from, reads);
     if opts.run {
-        run::generate(
-            &template::JumpTemplates::get(p, opts.jumps, template::rules_of(level)).runs,
-            &sim,
-            classes,
-            from,
-            &mut best,
-        );
+        let runs = &cache
+            .templates(p, opts.jumps, template::rules_of(level))
+            .runs;
+        let sim = || Sim::recording(level, p, classes, from, reads, Some(&w.memo));
+        run::generate(runs, &sim, classes, from, &mut best);
     }
+    let memo = Some(&w.memo);
+    let sim = || Sim::recording(level, p, classes, from, reads, memo);
     if opts.fall {
         fall::generate(&sim, &mut best);
     }
     if opts.jump {
-        template::generate(level, p, opts.jumps, classes, from, reads, &mut best);
+        template::generate(
+            level, p, opts.jumps, classes, from, reads, &mut best, cache, w,
+        );
     }
+    let memo = Some(&w.memo);
+    let sim = || Sim::recording(level, p, classes, from, reads, memo);
     if opts.wall_jump && p.wall_jump.is_some() {
         wall_jump::generate(&sim, p, &mut best);
     }

@@ -28,7 +28,7 @@ impl Tiles for Flat {
 /// A run tape performed on flat ground, and the span of columns, relative
 /// to its start, that the body's box overlapped along the way.
 pub(crate) struct FlatRun {
-    tape: Vec<Input>,
+    pub(super) tape: Vec<Input>,
     /// The first and last column (in the start's frame) the box overlaps
     /// at any tick.
     cols: (i32, i32),

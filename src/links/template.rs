@@ -29,10 +29,11 @@
 //! identical to simulating every program from scratch.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use super::cache::{BuildCache, Worker};
 use super::jump::{Family, families, fly_branch, kind_of, run_family};
+use super::landing::MemoSlot;
 use super::{
     Best, FastMap, JumpVariety, LinkKind, Reads, SETTLE_SLACK, Sim, action_limit, jump_took_effect,
     land_target, settle,
@@ -56,11 +57,6 @@ const FLOOR: i32 = 3;
 const LAND: u32 = u32::MAX - 1;
 /// The step index of the checks made by the settle.
 const SETTLE: u32 = u32::MAX;
-/// Bytes of grown branches one thread keeps before it stops growing the
-/// tree and simulates unseen terrain directly; past half of it, only
-/// departures met before are grown. (The unit tests take a small budget,
-/// so that they reach both.)
-const GROWN_BYTES: usize = if cfg!(test) { 128 << 10 } else { 16 << 20 };
 
 /// The class of a tile as the body tells them apart (goal and spawn
 /// markers are empty to it).
@@ -93,7 +89,7 @@ fn tile_of(class: u8) -> Tile {
 /// as [`Tiles::has_ladders`] and [`Tiles::has_slopes`] say. The body
 /// looks tiles up differently under each, so templates are grown apart
 /// for each.
-pub(super) type Rules = (bool, bool);
+pub(crate) type Rules = (bool, bool);
 
 /// The rules of `level`'s body.
 pub(super) fn rules_of(level: &Level) -> Rules {
@@ -533,7 +529,20 @@ impl Grower<'_> {
 }
 
 impl JumpTemplates {
-    fn build(p: &Physics, variety: JumpVariety, rules: Rules) -> Self {
+    /// Bytes the base trees hold (an estimate of their heap).
+    pub(crate) fn bytes(&self) -> usize {
+        self.nodes.iter().map(Node::bytes).sum::<usize>()
+            + self
+                .runs
+                .iter()
+                .flatten()
+                .flatten()
+                .map(|r| r.tape.len() * size_of::<Input>())
+                .sum::<usize>()
+    }
+
+    /// The base trees for `p`, `variety` and `rules`.
+    pub(crate) fn build(p: &Physics, variety: JumpVariety, rules: Rules) -> Self {
         let families = families(p, variety);
         let g = Grower {
             p,
@@ -594,50 +603,9 @@ impl JumpTemplates {
     }
 
     /// Whether these are the templates for `p`, `variety` and `rules`.
-    fn serve(&self, p: &Physics, variety: JumpVariety, rules: Rules) -> bool {
+    pub(crate) fn serve(&self, p: &Physics, variety: JumpVariety, rules: Rules) -> bool {
         self.p == *p && self.variety == variety && self.rules == rules
     }
-
-    /// The templates for `p`, `variety` and `rules`, from a small
-    /// process-wide cache: a game or a sweep that builds many maps with one
-    /// physics profile builds them once.
-    pub(crate) fn get(p: &Physics, variety: JumpVariety, rules: Rules) -> Arc<Self> {
-        if let Ok(cache) = CACHE.lock()
-            && let Some(t) = cache.iter().find(|t| t.serve(p, variety, rules))
-        {
-            return Arc::clone(t);
-        }
-        let t = Arc::new(Self::build(p, variety, rules));
-        if let Ok(mut cache) = CACHE.lock() {
-            if cache.len() >= 4 {
-                cache.remove(0);
-            }
-            cache.push(Arc::clone(&t));
-        }
-        t
-    }
-}
-
-/// The base trees of the last few physics profiles.
-static CACHE: Mutex<Vec<Arc<JumpTemplates>>> = Mutex::new(Vec::new());
-
-/// Bumped by [`clear_caches`]; a thread's grown tree older than this is
-/// dropped.
-static GENERATION: AtomicU64 = AtomicU64::new(0);
-
-/// Forgets the link templates: the shared base trees now, and the branches
-/// each thread has grown when that thread next builds. The next build starts
-/// cold, as the first one of a process does.
-pub fn clear_caches() {
-    if let Ok(mut cache) = CACHE.lock() {
-        cache.clear();
-    }
-    GENERATION.fetch_add(1, Ordering::Relaxed);
-}
-
-/// The cache generation [`clear_caches`] last moved to.
-pub(super) fn generation() -> u64 {
-    GENERATION.load(Ordering::Relaxed)
 }
 
 /// Where a real cell first departs from a node.
@@ -651,10 +619,14 @@ enum Miss {
     Resume { step: u32 },
 }
 
-/// One thread's grown branches on top of the shared base trees.
-struct Grown {
+/// One worker's grown branches on top of the shared base trees
+/// ([`super::BuildCache`]).
+pub(crate) struct Grown {
     base: Arc<JumpTemplates>,
-    generation: u64,
+    /// Bytes of grown branches kept before the worker stops growing the
+    /// tree and simulates unseen terrain directly; past half of it, only
+    /// departures met before are grown.
+    budget: usize,
     /// Nodes numbered from `base.nodes.len()`.
     nodes: Vec<Node>,
     bytes: usize,
@@ -664,11 +636,12 @@ struct Grown {
     seen_once: FastMap<(u32, u32, u8), ()>,
 }
 
-thread_local! {
-    static GROWN: RefCell<Option<Grown>> = const { RefCell::new(None) };
-}
-
 impl Grown {
+    /// Bytes grown so far.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     fn node(&self, id: u32) -> &Node {
         let b = self.base.nodes.len() as u32;
         if id < b {
@@ -730,13 +703,13 @@ impl Grown {
         if let Some(&r) = self.rebuilt.get(&key) {
             return Some(r);
         }
-        if self.bytes > GROWN_BYTES {
+        if self.bytes > self.budget {
             return None;
         }
         // Past half the budget, a departure is grown only when it recurs:
         // most first departures are never met again, and growing them
         // spent the budget that recurring terrain needed.
-        if self.bytes > GROWN_BYTES / 2 && self.seen_once.insert(key, ()).is_none() {
+        if self.bytes > self.budget / 2 && self.seen_once.insert(key, ()).is_none() {
             self.bytes += 32;
             return None;
         }
@@ -846,7 +819,9 @@ impl Grown {
 }
 
 /// Every jump link out of `from`, offered to `best`: the same links as
-/// simulating every family from scratch.
+/// simulating every family from scratch. `worker` keeps the branches grown
+/// here for the cells after.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn generate(
     level: &Level,
     p: &Physics,
@@ -855,39 +830,39 @@ pub(super) fn generate(
     from: Cell,
     reads: Option<&Reads>,
     best: &mut Best,
+    cache: &BuildCache,
+    worker: &mut Worker,
 ) {
     let rules = rules_of(level);
-    GROWN.with(|g| {
-        let mut g = g.borrow_mut();
-        let generation = GENERATION.load(Ordering::Relaxed);
-        let fresh = g
-            .as_ref()
-            .is_some_and(|g| g.base.serve(p, variety, rules) && g.generation == generation);
-        if !fresh {
-            *g = Some(Grown {
-                base: JumpTemplates::get(p, variety, rules),
-                generation,
-                nodes: Vec::new(),
-                bytes: 0,
-                rebuilt: FastMap::default(),
-                seen_once: FastMap::default(),
-            });
-        }
-        let grown = g.as_mut().expect("set above");
-        let w = Walker {
-            level,
-            p,
-            classes,
-            from,
-            reads,
-            below: level.height() as i64 - i64::from(from.row),
-        };
-        let base = Arc::clone(&grown.base);
-        for &root in &base.roots {
-            w.walk(grown, root, best);
-        }
-        materialize(grown, best);
-    });
+    let Worker { grown, memo } = worker;
+    if !grown
+        .as_ref()
+        .is_some_and(|g| g.base.serve(p, variety, rules))
+    {
+        *grown = Some(Grown {
+            base: cache.templates(p, variety, rules),
+            budget: cache.grown_budget(),
+            nodes: Vec::new(),
+            bytes: 0,
+            rebuilt: FastMap::default(),
+            seen_once: FastMap::default(),
+        });
+    }
+    let Some(grown) = grown.as_mut() else { return };
+    let w = Walker {
+        level,
+        p,
+        classes,
+        from,
+        reads,
+        memo,
+        below: level.height() as i64 - i64::from(from.row),
+    };
+    let base = Arc::clone(&grown.base);
+    for &root in &base.roots {
+        w.walk(grown, root, best);
+    }
+    materialize(grown, best);
 }
 
 struct Walker<'a> {
@@ -897,6 +872,8 @@ struct Walker<'a> {
     from: Cell,
     /// Where the build records the cells the walk looks up.
     reads: Option<&'a Reads>,
+    /// The worker's landing memo, for the links simulated exactly.
+    memo: &'a MemoSlot,
     /// The first frame row below the level.
     below: i64,
 }
@@ -914,7 +891,7 @@ impl Walker<'_> {
         class(self.level.tile_at(i64::from(c), i64::from(r)))
     }
 
-    /// The level's bottom in the frame, as [`crate::Frame`] has it.
+    /// The level's bottom in the frame, as [`crate::physics::Frame`] has it.
     fn rows(&self) -> f64 {
         self.below as f64
     }
@@ -1035,7 +1012,14 @@ impl Walker<'_> {
     fn exact(&self, g: &Grown, id: u32, step: Option<u32>, best: &mut Best) {
         let n = g.node(id);
         let i = step.unwrap_or(n.inputs.len() as u32);
-        let mut s = Sim::recording(self.level, self.p, self.classes, self.from, self.reads);
+        let mut s = Sim::recording(
+            self.level,
+            self.p,
+            self.classes,
+            self.from,
+            self.reads,
+            Some(self.memo),
+        );
         g.tape(id, Some(i), &mut s.tape);
         let st = g.snap_before(id, i);
         s.body = st.body;
@@ -1075,12 +1059,19 @@ mod tests {
 
     /// Jump links of every standable cell, by the templates and by
     /// simulating every family from scratch.
-    fn both(level: &Level, p: &Physics, variety: JumpVariety) -> (Vec<Link>, Vec<Link>) {
+    fn both(
+        level: &Level,
+        p: &Physics,
+        variety: JumpVariety,
+        cache: &BuildCache,
+    ) -> (Vec<Link>, Vec<Link>) {
         let classes = Classification::new(level, p);
         let (mut by_templates, mut exact) = (Vec::new(), Vec::new());
+        let mut worker = cache.worker();
         for from in classes.standable_cells() {
             let mut best = Best::new(from);
-            generate(level, p, variety, &classes, from, None, &mut best);
+            let w = worker.get();
+            generate(level, p, variety, &classes, from, None, &mut best, cache, w);
             by_templates.extend(best.into_sorted());
             let mut best = Best::new(from);
             for fam in families(p, variety) {
@@ -1109,22 +1100,23 @@ mod tests {
             (Level::generate(40, 20, 9).unwrap(), Physics::agile(), full),
         ];
         let (mut held_back, mut spent) = (false, false);
+        // A small budget, so that both its limits are reached.
+        let budget = 128 << 10;
+        let cache = BuildCache::with_budgets(budget, BuildCache::DEFAULT_MEMO_BYTES);
         for (level, p, variety) in cases {
             // Twice: the second pass walks branches the first one grew.
             for pass in 0..2 {
-                let (t, e) = both(&level, &p, variety);
+                let (t, e) = both(&level, &p, variety, &cache);
                 assert!(!e.is_empty());
                 assert_eq!(t.len(), e.len(), "pass {pass}");
                 for (a, b) in t.iter().zip(&e) {
                     assert_eq!(a, b, "pass {pass}");
                 }
             }
-            GROWN.with(|g| {
-                if let Some(g) = g.borrow().as_ref() {
-                    held_back |= !g.seen_once.is_empty();
-                    spent |= g.bytes > GROWN_BYTES;
-                }
-            });
+            if let Some(g) = cache.worker().get().grown.as_ref() {
+                held_back |= !g.seen_once.is_empty();
+                spent |= g.bytes > budget;
+            }
         }
         // The budget's two limits were reached, and changed no link.
         assert!(held_back && spent, "held back {held_back}, spent {spent}");

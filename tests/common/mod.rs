@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use platnav::{Level, NavMap, Physics, VglcLegend};
+use platnav::{Level, NavMap, Physics, level::VglcLegend};
 
 /// The default demo level.
 pub fn demo() -> Level {

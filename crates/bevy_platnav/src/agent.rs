@@ -2,7 +2,10 @@
 //! target into an input each fixed tick.
 
 use bevy::prelude::*;
-use platnav::{Body, Cell, FollowOptions, FollowState, Input, LinkKind, PathFollower};
+use platnav::{
+    Body, Cell, Input, LinkKind, PathFollower,
+    follow::{FollowOptions, FollowState},
+};
 
 use crate::level::{NavLevel, NavProfile};
 use crate::{NavLinkStarted, NavReplanned, NavTransform, NavUnreachable};
@@ -129,7 +132,7 @@ impl NavFollower {
 }
 
 /// The index of the path step holding tape tick `t`.
-fn step_at(steps: &[platnav::PathStep], t: usize) -> Option<usize> {
+fn step_at(steps: &[platnav::path::PathStep], t: usize) -> Option<usize> {
     let mut end = 0usize;
     steps.iter().position(|s| {
         end += s.ticks as usize;

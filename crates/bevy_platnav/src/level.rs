@@ -154,7 +154,7 @@ impl NavLevel {
     /// A nav level from a loaded level file, keeping its spawn and goals
     /// (Tiled and LDtk objects and entities included).
     #[must_use]
-    pub fn from_loaded(loaded: platnav::LoadedLevel) -> Self {
+    pub fn from_loaded(loaded: platnav::level::LoadedLevel) -> Self {
         Self {
             spawn: loaded.spawn,
             goals: loaded.goals,
@@ -164,12 +164,13 @@ impl NavLevel {
 
     /// Loads a level file: platnav ASCII and VGLC text, and with this
     /// crate's `tiled` and `ldtk` features Tiled (`.tmx`, `.tmj`) and LDtk
-    /// (`.ldtk`) maps (see [`platnav::load_level`]).
+    /// (`.ldtk`) maps (see [`platnav::level::load_level`]).
     ///
     /// # Errors
     /// [`platnav::LevelError`] naming the file and what is wrong in it.
     pub fn load(path: &std::path::Path) -> Result<Self, platnav::LevelError> {
-        platnav::load_level(path, &platnav::LoadOptions::default()).map(Self::from_loaded)
+        platnav::level::load_level(path, &platnav::level::LoadOptions::default())
+            .map(Self::from_loaded)
     }
 
     /// Whether maps measure their search's landmark bounds again in the

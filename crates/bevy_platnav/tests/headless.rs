@@ -12,7 +12,7 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_platnav::JobKind;
-use bevy_platnav::platnav::{Body, Cell, FollowState, LinkKind, Path};
+use bevy_platnav::platnav::{Body, Cell, LinkKind, Path, follow::FollowState};
 use bevy_platnav::prelude::*;
 use game::{Enemy, GamePlugin, Kind, Player};
 

@@ -2,11 +2,13 @@
 //! search against the `pathfinding` crate on the same graphs, in one run.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 use platnav::{
-    Cell, Level, LinkOptions, NavMap, NodeId, Physics, SearchOptions, SplitMix64, VglcLegend,
+    BuildCache, Cell, Level, LinkOptions, NavMap, NodeId, Physics, SearchOptions,
+    level::{SplitMix64, VglcLegend},
 };
 
 use super::CliError;
@@ -146,11 +148,11 @@ fn reachable_pairs(map: &NavMap, n: usize, seed: u64) -> Vec<(Cell, Cell)> {
     let mut tries = 0;
     while pairs.len() < n && tries < n * 50 && count > 1 {
         tries += 1;
-        let s = NodeId(rng.below(count) as u32);
+        let s = NodeId::new(rng.below(count) as u32);
         let dist = map.dijkstra(s);
         for _ in 0..8 {
             let g = rng.below(count) as usize;
-            if g != s.0 as usize && dist[g].is_some() {
+            if g != s.index() && dist[g].is_some() {
                 pairs.push((map.cell(s), map.nodes()[g]));
             }
         }
@@ -179,9 +181,9 @@ fn latencies(map: &NavMap, pairs: &[(Cell, Cell)], opts: &SearchOptions) -> Vec<
 /// and target, the fastest link ([`NavMap::fastest_links_from`]), and astar
 /// the same lower bound.
 fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64, f64), CliError> {
-    let succ = |n: &u32| -> Vec<(u32, u32)> {
-        map.fastest_links_from(NodeId(*n))
-            .map(|id| (map.target(id).0, map.ticks(id)))
+    let succ = |n: &NodeId| -> Vec<(NodeId, u32)> {
+        map.fastest_links_from(*n)
+            .map(|id| (map.target(id), map.ticks(id)))
             .collect()
     };
     let opts = SearchOptions::default();
@@ -194,7 +196,7 @@ fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64
         );
     }
     let t_ours = t.elapsed().as_secs_f64();
-    let node = |c: Cell| map.node(c).map_or(0, |n| n.0);
+    let node = |c: Cell| map.node(c).unwrap_or(NodeId::new(0));
     let t = Instant::now();
     let mut astar = Vec::new();
     for &(s, g) in pairs {
@@ -203,7 +205,7 @@ fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64
             pathfinding::directed::astar::astar(
                 &node(s),
                 succ,
-                |n| map.lower_bound_ticks(NodeId(*n), NodeId(goal)),
+                |n| map.lower_bound_ticks(*n, goal),
                 |n| *n == goal,
             )
             .map(|(_, c)| c),
@@ -274,16 +276,29 @@ fn against_naive(
 ) -> Result<NaiveRun, CliError> {
     let (mut naive_s, mut ours_s, mut one_s) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     let (mut reference, mut ours) = (Vec::new(), Vec::new());
+    // Each of our builds takes a new cache holding only the physics
+    // profile's templates (built before the clock starts): nothing grown
+    // by earlier builds is reused.
+    let options = LinkOptions::default();
+    let prepared = || {
+        let cache = Arc::new(BuildCache::new());
+        cache.prepare(level, physics, &options);
+        cache
+    };
     for _ in 0..reps.max(1) {
         let t = Instant::now();
         reference = naive::build(level, physics);
         naive_s = naive_s.min(t.elapsed().as_secs_f64());
+        let cache = prepared();
         let t = Instant::now();
-        let map = fresh_pool(threads, || NavMap::build(level, physics))??;
+        let map = fresh_pool(threads, || {
+            NavMap::build_cached(level, physics, &options, &cache)
+        })??;
         ours_s = ours_s.min(t.elapsed().as_secs_f64());
         ours = naive::links_of(&map);
+        let cache = prepared();
         let t = Instant::now();
-        let one = fresh_pool(1, || NavMap::build(level, physics))??;
+        let one = fresh_pool(1, || NavMap::build_cached(level, physics, &options, &cache))??;
         one_s = one_s.min(t.elapsed().as_secs_f64());
         if naive::links_of(&one) != ours {
             return Err(CliError(
@@ -335,10 +350,15 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let mut smb11_level = None;
     // Each level and its map, for the coarse jump set below.
     let mut full_maps = Vec::new();
+    // One cache for the SMB levels, as a game loading its levels in turn
+    // would keep: the first build is cold, later ones reuse the templates
+    // and branches earlier ones grew.
+    let smb_cache = Arc::new(BuildCache::new());
+    let full = LinkOptions::default();
     for f in &files {
         let level = Level::load_vglc(f, &legend)?;
         let t = Instant::now();
-        let map = NavMap::build(&level, &smb)?;
+        let map = NavMap::build_cached(&level, &smb, &full, &smb_cache)?;
         let b = t.elapsed().as_secs_f64();
         if f.file_name().is_some_and(|n| n == "mario-1-1.txt") {
             smb11 = b;
@@ -363,7 +383,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let again = match &smb11_level {
         Some(level) => {
             let t = Instant::now();
-            NavMap::build(level, &smb)?;
+            NavMap::build_cached(level, &smb, &full, &smb_cache)?;
             t.elapsed().as_secs_f64()
         }
         None => f64::NAN,
@@ -402,13 +422,13 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         ));
     }
     rows.push(row(
-        "build, SMB 1-1, again after the other levels (templates warm)",
+        "build, SMB 1-1, again after the other levels (the same cache, warm)",
         ms(again),
         "",
         None,
     ));
     if let Some(level) = &smb11_level {
-        let mut map = NavMap::build(level, &smb)?;
+        let mut map = NavMap::build_cached(level, &smb, &full, &smb_cache)?;
         let whole = map.memory_bytes() as f64;
         let index = map.edit_index_bytes() as f64;
         rows.push(row(
@@ -429,12 +449,13 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     // in the same order (so its template branches carry over the same
     // way), and its fastest routes against the full set's on the same pairs.
     let full_time: f64 = builds.iter().sum();
+    let coarse_cache = Arc::new(BuildCache::new());
     let mut coarse_time = 0.0;
     let (mut full_ticks, mut coarse_ticks, mut lost, mut asked) = (0u64, 0u64, 0usize, 0usize);
     let opts = SearchOptions::default();
     for (level, full) in &full_maps {
         let t = Instant::now();
-        let coarse = NavMap::build_with(level, &smb, &LinkOptions::coarse())?;
+        let coarse = NavMap::build_cached(level, &smb, &LinkOptions::coarse(), &coarse_cache)?;
         coarse_time += t.elapsed().as_secs_f64();
         for (a, g) in reachable_pairs(full, samples, 7) {
             asked += 1;
@@ -585,7 +606,6 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     // trees: a one-time cost, timed on its own here so that the per-cell
     // figures below measure how builds scale.
     let warm = Level::generate(16, 16, 42)?;
-    platnav::clear_caches();
     let t = Instant::now();
     NavMap::build(&warm, &default)?;
     rows.push(row(
@@ -600,10 +620,11 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     // as the other builds here do; the larger ones run long enough to
     // average the machine's noise out.
     let cold_build = |level: &Level| -> Result<(NavMap, f64), CliError> {
-        platnav::clear_caches();
-        NavMap::build(&warm, &default)?;
+        let cache = Arc::new(BuildCache::new());
+        let options = LinkOptions::default();
+        NavMap::build_cached(&warm, &default, &options, &cache)?;
         let t = Instant::now();
-        let map = NavMap::build(level, &default)?;
+        let map = NavMap::build_cached(level, &default, &options, &cache)?;
         Ok((map, t.elapsed().as_secs_f64()))
     };
     let mut per_cell = Vec::new();

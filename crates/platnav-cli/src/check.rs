@@ -3,7 +3,10 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use platnav::{Cell, Endpoints, GoalReport, NavMap, Report, ReportOptions};
+use platnav::{
+    Cell, NavMap,
+    analysis::{Endpoints, GoalReport, Report, ReportOptions},
+};
 
 use super::{CliError, MapArgs, build, grid_text, level_grid, mark, parse_cell};
 
@@ -255,7 +258,7 @@ fn area_line(area: &[&GoalReport]) -> String {
         .iter()
         .filter_map(|g| Some((g, g.diagnosis.as_ref()?)))
         .min_by(|(_, a), (_, b)| {
-            let key = |d: &platnav::Diagnosis| d.missing_jump_height.unwrap_or(f64::MAX);
+            let key = |d: &platnav::analysis::Diagnosis| d.missing_jump_height.unwrap_or(f64::MAX);
             key(a).total_cmp(&key(b))
         });
     match least {

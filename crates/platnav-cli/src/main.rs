@@ -9,8 +9,8 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 use platnav::json::{map_to_json, path_error_to_json, path_to_json};
 use platnav::{
-    Body, Cell, Endpoints, JumpVariety, Level, LinkKind, LinkOptions, LoadedLevel, NavMap, Path,
-    Physics, SearchOptions, Tile,
+    Body, Cell, JumpVariety, Level, LinkKind, LinkOptions, NavMap, Path, Physics, SearchOptions,
+    Tile, analysis::Endpoints, level::LoadedLevel,
 };
 
 /// `print!` that ignores a closed stdout (`platnav ... | head`) instead of
@@ -114,7 +114,7 @@ struct MapArgs {
     /// repeatable. Names as in `sweep`: jump_height, run_speed, gravity,
     /// jump_speed, air_jumps, w, h (tiles and seconds).
     #[arg(long = "param", value_parser = source::parse_set, value_name = "NAME=VALUE")]
-    params: Vec<(platnav::Param, f64)>,
+    params: Vec<(platnav::analysis::Param, f64)>,
     /// Load the nav map from this file (saved by `links --save`) instead of
     /// building it; refused if it was built for another level or physics.
     #[arg(long)]
@@ -237,7 +237,7 @@ fn pick_goal(map: &NavMap, start: Cell, goals: &[Cell], radius: u32) -> Option<C
         .iter()
         .filter_map(|&g| {
             let n = map.node(map.snap(g, radius)?)?;
-            dist[n.0 as usize].map(|d| (d, g))
+            dist[n.index()].map(|d| (d, g))
         })
         .min()
         .map(|(_, g)| g)

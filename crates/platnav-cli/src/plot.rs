@@ -4,7 +4,7 @@
 
 use std::path::Path as FsPath;
 
-use platnav::{Param, Physics};
+use platnav::{Physics, analysis::Param};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 

@@ -6,7 +6,10 @@ use std::path::{Path as FsPath, PathBuf};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use platnav::{Endpoints, Evaluation, Least, Level, Param, Physics, evaluate, least_value};
+use platnav::{
+    Level, Physics,
+    analysis::{Endpoints, Evaluation, Least, Param, evaluate, least_value},
+};
 use rayon::prelude::*;
 
 use super::{CliError, SourceArgs, load_level, load_physics};
@@ -158,7 +161,7 @@ fn load(args: &SweepArgs) -> Result<(Physics, Vec<Item>), CliError> {
 
 fn write_output(args: &SweepArgs, csv: &str) -> Result<(), CliError> {
     match &args.out {
-        Some(path) => platnav::write_atomically(path, csv.as_bytes())
+        Some(path) => platnav::level::write_atomically(path, csv.as_bytes())
             .map_err(|e| CliError(format!("{}: {e}", path.display())))?,
         None => out!("{csv}"),
     }
@@ -442,7 +445,7 @@ fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
     }
     match &args.out {
         Some(path) => {
-            platnav::write_atomically(path, csv.as_bytes())
+            platnav::level::write_atomically(path, csv.as_bytes())
                 .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
             out!("{table}");
         }

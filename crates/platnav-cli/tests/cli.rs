@@ -6,7 +6,7 @@ use common::at_root;
 use std::process::Command;
 
 use platnav::json::tape_from_json;
-use platnav::{Body, Cell, Level, Physics, VglcLegend};
+use platnav::{Body, Cell, Level, Physics, level::VglcLegend};
 use serde_json::Value;
 
 fn platnav(args: &[&str]) -> std::process::Output {

@@ -30,8 +30,8 @@
 use std::collections::HashMap;
 
 use platnav::{
-    Body, Cell, Classification, Frame, Input, JumpVariety, Level, LinkKind, NavMap, Physics,
-    SETTLE_SLACK, Tile,
+    Body, Cell, Classification, Input, JumpVariety, Level, LinkKind, NavMap, Physics, Tile,
+    path::SETTLE_SLACK, physics::Frame,
 };
 
 /// A link found by the naive builder, in level coordinates.

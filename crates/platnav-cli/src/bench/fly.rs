@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use platnav::fly::{Agent, Area, FlyOptions, FreeSpace, Obstacle, Point};
-use platnav::{Level, SplitMix64};
+use platnav::{Level, level::SplitMix64};
 
 use super::{CliError, Row, percentile, row};
 
@@ -282,14 +282,14 @@ fn mask_rows(rows: &mut Vec<Row>) -> Result<(), CliError> {
             .write_image_data(&rgba)
             .map_err(|e| CliError(e.to_string()))?;
     }
-    let legend = platnav::ColorLegend::default();
+    let legend = platnav::level::ColorLegend::default();
     let agent = Agent::disc(2.0);
     let opts = FlyOptions { hazard_margin: 1.0 };
     let (mut full, mut decode) = (f64::INFINITY, f64::INFINITY);
     let mut tris = 0;
     for _ in 0..3 {
         let t = Instant::now();
-        let loaded = platnav::LoadedLevel::from_png_bytes(&bytes, &legend, 1)?;
+        let loaded = platnav::level::LoadedLevel::from_png_bytes(&bytes, &legend, 1)?;
         decode = decode.min(t.elapsed().as_secs_f64());
         drop(loaded);
         let t = Instant::now();

@@ -2,7 +2,10 @@
 //! bodies are knocked every two seconds, counted, and the follower's
 //! per-tick cost on and off plan.
 
-use platnav::{KnockOptions, KnockReport, Level, NavMap, Physics, knock_chases};
+use platnav::{
+    Level, NavMap, Physics,
+    follow::{KnockOptions, KnockReport, knock_chases},
+};
 
 use super::{CliError, Row, percentile, row};
 
