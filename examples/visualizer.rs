@@ -307,14 +307,13 @@ struct World {
 }
 
 fn make_texture(map: &NavMap, layers: Layers) -> Option<Texture2D> {
-    let opts = RenderOptions {
-        layers: Layers {
+    let opts = RenderOptions::default()
+        .with_layers(Layers {
             path: false,
             ..layers
-        },
-        scale: TEX_SCALE,
-        crop: None,
-    };
+        })
+        .with_scale(TEX_SCALE)
+        .with_crop(None);
     let canvas = render_map(map, None, &opts).ok()?;
     let tex = Texture2D::from_rgba8(
         u16::try_from(canvas.width()).ok()?,

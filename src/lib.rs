@@ -1,6 +1,9 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+#[macro_use]
+mod setters;
+
 pub mod analysis;
 mod build;
 mod classify;

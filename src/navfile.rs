@@ -60,15 +60,24 @@ const FORMAT_NAME: &str = "platnav-navmap";
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum NavFileError {
-    /// The file could not be read or written.
+    /// The file could not be written.
     #[error("{0}")]
-    Io(String),
-    /// The content is not a platnav map.
+    Io(#[source] std::io::Error),
+    /// The file could not be read.
+    #[error("{0}")]
+    Read(#[source] crate::level::LevelError),
+    /// The content is not a platnav map: what is wrong with it.
     #[error("not a platnav nav map: {0}")]
     Malformed(String),
+    /// The content is not JSON, or not a map's JSON.
+    #[error("not a platnav nav map: {0}")]
+    Json(#[source] serde_json::Error),
+    /// The content is not UTF-8 (a JSON map must be).
+    #[error("not a platnav nav map: {0}")]
+    Utf8(#[source] std::str::Utf8Error),
     /// The map could not be written as JSON.
     #[error("could not write the map as JSON: {0}")]
-    Encode(String),
+    Encode(#[source] serde_json::Error),
     /// A different format version.
     #[error("nav map format version {found}, this build reads version {NAVMAP_FORMAT_VERSION}")]
     Version {
@@ -187,7 +196,7 @@ impl NavMap {
                 })
                 .collect(),
         };
-        serde_json::to_string(&doc).map_err(|e| NavFileError::Encode(e.to_string()))
+        serde_json::to_string(&doc).map_err(NavFileError::Encode)
     }
 
     /// Reads a JSON map saved for `level` and `physics`.
@@ -196,8 +205,7 @@ impl NavMap {
     /// [`NavFileError`]: malformed content, another version, a level or
     /// physics mismatch, or a link the body does not perform.
     pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<Self, NavFileError> {
-        let doc: JsonMap =
-            serde_json::from_str(text).map_err(|e| NavFileError::Malformed(e.to_string()))?;
+        let doc: JsonMap = serde_json::from_str(text).map_err(NavFileError::Json)?;
         if doc.format != FORMAT_NAME {
             return Err(NavFileError::Malformed(format!("format {:?}", doc.format)));
         }
@@ -375,7 +383,7 @@ impl NavMap {
         };
         crate::level::write_atomically(path, &bytes).map_err(|e| NavFileError::File {
             path: path.to_path_buf(),
-            source: Box::new(NavFileError::Io(e.to_string())),
+            source: Box::new(NavFileError::Io(e)),
         })
     }
 
@@ -389,13 +397,11 @@ impl NavMap {
             path: path.to_path_buf(),
             source: Box::new(e),
         };
-        let bytes =
-            crate::level::read_bytes(path).map_err(|e| wrap(NavFileError::Io(e.to_string())))?;
+        let bytes = crate::level::read_bytes(path).map_err(|e| wrap(NavFileError::Read(e)))?;
         if path.extension().is_some_and(|e| e == "pnav") {
             Self::from_bytes(&bytes, level, physics).map_err(wrap)
         } else {
-            let text = std::str::from_utf8(&bytes)
-                .map_err(|e| wrap(NavFileError::Malformed(e.to_string())))?;
+            let text = std::str::from_utf8(&bytes).map_err(|e| wrap(NavFileError::Utf8(e)))?;
             Self::from_json(text, level, physics).map_err(wrap)
         }
     }

@@ -11,6 +11,7 @@ use crate::query::SearchStats;
 
 pub use crate::graph::{LinkInfo, Links};
 pub use crate::links::SETTLE_SLACK;
+pub use crate::query::Endpoint;
 pub use crate::tape::Tape;
 
 /// One link of a path.

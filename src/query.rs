@@ -7,6 +7,7 @@ use crate::links::LinkKind;
 
 /// How to search.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SearchOptions {
     /// `None`: exact search. `Some(k)`: keep the `k` best frontier paths.
     pub beam_width: Option<usize>,
@@ -24,6 +25,15 @@ pub struct SearchOptions {
     /// from an off-centre start) is re-planned without that link.
     pub max_replans: u32,
 }
+
+setters!(SearchOptions {
+    with_beam_width => beam_width: Option<usize>,
+    with_max_expansions => max_expansions: usize,
+    with_forbid => forbid: Vec<LinkKind>,
+    with_max_jumps => max_jumps: Option<u32>,
+    with_snap_radius => snap_radius: u32,
+    with_max_replans => max_replans: u32,
+});
 
 impl Default for SearchOptions {
     fn default() -> Self {
@@ -61,6 +71,24 @@ pub struct SearchStats {
     pub replans: usize,
 }
 
+/// Which end of a query a [`PathError::InvalidEndpoint`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Endpoint {
+    /// Where the path starts.
+    Start,
+    /// Where it should end.
+    Goal,
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Start => "start",
+            Self::Goal => "goal",
+        })
+    }
+}
+
 /// Why no path was returned.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -69,8 +97,8 @@ pub enum PathError {
     /// the snap radius.
     #[error("{which} {cell} is not standable and no standable cell is within {radius} cells")]
     InvalidEndpoint {
-        /// `"start"` or `"goal"`.
-        which: &'static str,
+        /// The start or the goal.
+        which: Endpoint,
         /// The requested cell.
         cell: Cell,
         /// The snap radius searched.

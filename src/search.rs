@@ -14,7 +14,7 @@ use crate::level::Cell;
 
 use crate::path::{Path, PathStep, realize};
 
-use crate::query::{PathError, SearchOptions, SearchStats};
+use crate::query::{Endpoint, PathError, SearchOptions, SearchStats};
 
 /// A graph-level result: links and total ticks.
 pub(crate) struct Route {
@@ -235,7 +235,7 @@ impl NavMap {
         best.map(|b| b.3)
     }
 
-    fn endpoint(&self, which: &'static str, cell: Cell, radius: u32) -> Result<NodeId, PathError> {
+    fn endpoint(&self, which: Endpoint, cell: Cell, radius: u32) -> Result<NodeId, PathError> {
         self.snap(cell, radius)
             .and_then(|c| self.node(c))
             .ok_or(PathError::InvalidEndpoint {
@@ -274,8 +274,8 @@ impl NavMap {
         goal: Cell,
         options: &SearchOptions,
     ) -> Result<Path, PathError> {
-        let s = self.endpoint("start", start, options.snap_radius)?;
-        let g = self.endpoint("goal", goal, options.snap_radius)?;
+        let s = self.endpoint(Endpoint::Start, start, options.snap_radius)?;
+        let g = self.endpoint(Endpoint::Goal, goal, options.snap_radius)?;
         let mut banned: Vec<LinkId> = Vec::new();
         let mut total = SearchStats::default();
         loop {
@@ -413,8 +413,8 @@ impl NavMap {
         goal: Cell,
         options: &SearchOptions,
     ) -> Result<Option<u32>, PathError> {
-        let s = self.endpoint("start", start, options.snap_radius)?;
-        let g = self.endpoint("goal", goal, options.snap_radius)?;
+        let s = self.endpoint(Endpoint::Start, start, options.snap_radius)?;
+        let g = self.endpoint(Endpoint::Goal, goal, options.snap_radius)?;
         Ok(self.search_route(s, g, options, &[])?.0.map(|r| r.ticks))
     }
 }

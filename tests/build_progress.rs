@@ -18,10 +18,7 @@ fn a_build_counts_its_cells_and_a_cancelled_one_returns_no_map() {
         ..Physics::default()
     };
     let progress = Arc::new(BuildProgress::new());
-    let options = LinkOptions {
-        progress: Some(Arc::clone(&progress)),
-        ..LinkOptions::default()
-    };
+    let options = LinkOptions::default().with_progress(Some(Arc::clone(&progress)));
     let result = std::thread::scope(|scope| {
         let build = scope.spawn(|| NavMap::build_with(&level, &slow, &options));
         while progress.done() == 0 && !build.is_finished() {
@@ -46,10 +43,7 @@ fn a_build_counts_its_cells_and_a_cancelled_one_returns_no_map() {
 
     // Unwatched or watched, a build that is not cancelled gives the same map.
     let watched = Arc::new(BuildProgress::new());
-    let options = LinkOptions {
-        progress: Some(Arc::clone(&watched)),
-        ..LinkOptions::default()
-    };
+    let options = LinkOptions::default().with_progress(Some(Arc::clone(&watched)));
     let a = NavMap::build_with(&level, &Physics::agile(), &options).unwrap();
     let b = NavMap::build(&level, &Physics::agile()).unwrap();
     assert_eq!(watched.done(), a.node_count());

@@ -800,7 +800,7 @@ fn mask_paths_at_pixel_resolution_match_the_brute_force_oracle() {
         } else {
             Agent::boxed(1.5, 0.9)
         };
-        let opts = FlyOptions { hazard_margin: 0.5 };
+        let opts = FlyOptions::default().with_hazard_margin(0.5);
         let space = FreeSpace::from_mask_png(
             &bytes,
             &platnav::level::ColorLegend::default(),

@@ -14,10 +14,7 @@ fn ascii() -> LoadedLevel {
 
 #[cfg(feature = "tiled")]
 fn with_mapping() -> LoadOptions {
-    LoadOptions {
-        mapping: Some("levels/small/mapping.json".into()),
-        ..LoadOptions::default()
-    }
+    LoadOptions::default().with_mapping(Some("levels/small/mapping.json".into()))
 }
 
 #[cfg(any(feature = "tiled", feature = "png", feature = "ldtk"))]
@@ -126,15 +123,9 @@ fn png_mask_equals_ascii() {
 #[cfg(feature = "png")]
 #[test]
 fn png_mask_with_four_pixels_per_tile_takes_the_majority() {
-    let opts = LoadOptions {
-        pixels_per_tile: Some(4),
-        ..LoadOptions::default()
-    };
+    let opts = LoadOptions::default().with_pixels_per_tile(Some(4));
     assert_twin("levels/small/small-4x.png", &opts);
-    let wrong = LoadOptions {
-        pixels_per_tile: Some(3),
-        ..LoadOptions::default()
-    };
+    let wrong = LoadOptions::default().with_pixels_per_tile(Some(3));
     let err = load_level(Path::new("levels/small/small-4x.png"), &wrong).unwrap_err();
     assert!(err.to_string().contains("3 x 3"), "{err}");
 }
@@ -153,10 +144,7 @@ fn png_custom_legend_must_cover_every_colour() {
 #[cfg(feature = "serde")]
 #[test]
 fn vglc_text_routes_through_the_legend_option() {
-    let opts = LoadOptions {
-        legend: Some("levels/smb/legend.json".into()),
-        ..LoadOptions::default()
-    };
+    let opts = LoadOptions::default().with_legend(Some("levels/smb/legend.json".into()));
     let l = load_level(Path::new("levels/smb/mario-1-1.txt"), &opts).unwrap();
     assert!(l.level.width() > 100);
 }
@@ -167,19 +155,13 @@ fn vglc_text_routes_through_the_legend_option() {
 #[cfg(feature = "ldtk")]
 #[test]
 fn ldtk_twins_in_every_layout_equal_ascii() {
-    let start = LoadOptions {
-        level: Some("Start".into()),
-        ..LoadOptions::default()
-    };
+    let start = LoadOptions::default().with_level(Some("Start".into()));
     assert_twin("levels/ldtk/small.ldtk", &LoadOptions::default());
     assert_twin("levels/ldtk/small-external.ldtk", &LoadOptions::default());
     assert_twin("levels/ldtk/small-worlds.ldtk", &start);
     let flat = load_level(
         Path::new("levels/ldtk/small.ldtk"),
-        &LoadOptions {
-            level: Some("Flat".into()),
-            ..LoadOptions::default()
-        },
+        &LoadOptions::default().with_level(Some("Flat".into())),
     )
     .unwrap();
     assert_eq!((flat.level.width(), flat.level.height()), (12, 5));

@@ -263,13 +263,8 @@ fn a_body_standing_on_an_overhang_walks_back_onto_the_map() {
 fn on_plan_ticks_simulate_nothing_and_a_zero_budget_still_recovers() {
     let level = smb_1_1();
     let map = NavMap::build(&level, &Physics::smb()).unwrap();
-    let options = KnockOptions {
-        follow: FollowOptions {
-            recovery_budget: 0,
-            ..FollowOptions::default()
-        },
-        ..KnockOptions::default()
-    };
+    let options =
+        KnockOptions::default().with_follow(FollowOptions::default().with_recovery_budget(0));
     let r = knock_chases(&map, &options);
     assert_eq!((r.avoidable, r.unannounced), (0, 0), "{:#?}", r.death_list);
 

@@ -231,12 +231,10 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
         ..Physics::agile()
     };
     assert_eq!(all.max_steps_per_cell(&fast), 831 * (8000 + 20000 + 2));
-    let runs_only = LinkOptions {
-        fall: false,
-        jump: false,
-        wall_jump: false,
-        drop: false,
-        ..LinkOptions::default()
-    };
+    let runs_only = LinkOptions::default()
+        .with_fall(false)
+        .with_jump(false)
+        .with_wall_jump(false)
+        .with_drop(false);
     assert_eq!(runs_only.max_steps_per_cell(&Physics::agile()), 0);
 }

@@ -22,10 +22,7 @@ fn assert_same(name: &str, level: &Level, physics: &Physics) {
 
 /// [`assert_same`] with the `jumps` set of jump programs.
 fn assert_same_with(name: &str, level: &Level, physics: &Physics, jumps: JumpVariety) {
-    let options = LinkOptions {
-        jumps,
-        ..LinkOptions::default()
-    };
+    let options = LinkOptions::default().with_jumps(jumps);
     let map = NavMap::build_with(level, physics, &options).unwrap();
     let real = naive::links_of(&map);
     assert!(!real.is_empty(), "{name}: no links at all");
@@ -58,10 +55,7 @@ fn small_text_default() {
 
 #[test]
 fn small_tiled_agile() {
-    let opts = LoadOptions {
-        mapping: Some("levels/small/mapping.json".into()),
-        ..LoadOptions::default()
-    };
+    let opts = LoadOptions::default().with_mapping(Some("levels/small/mapping.json".into()));
     let level = load_level(Path::new("levels/small/small.tmj"), &opts)
         .unwrap()
         .level;

@@ -136,10 +136,7 @@ fn round_trip(name: &str, loaded: &LoadedLevel, physics: &Physics, stride: usize
 
 #[test]
 fn smb_1_1_round_trips_in_json_and_binary() {
-    let opts = LoadOptions {
-        legend: Some("levels/smb/legend.json".into()),
-        ..LoadOptions::default()
-    };
+    let opts = LoadOptions::default().with_legend(Some("levels/smb/legend.json".into()));
     round_trip(
         "smb-1-1",
         &load("levels/smb/mario-1-1.txt", opts),
@@ -160,10 +157,7 @@ fn the_demo_level_round_trips() {
 
 #[test]
 fn the_sq2_tiled_level_round_trips() {
-    let opts = LoadOptions {
-        mapping: Some("levels/sq2/mapping.json".into()),
-        ..LoadOptions::default()
-    };
+    let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
     round_trip(
         "sq2",
         &load("levels/sq2/Maps/level_01.tmx", opts),
@@ -174,10 +168,7 @@ fn the_sq2_tiled_level_round_trips() {
 
 #[test]
 fn tiled_json_and_png_mask_levels_round_trip() {
-    let tmj = LoadOptions {
-        mapping: Some("levels/small/mapping.json".into()),
-        ..LoadOptions::default()
-    };
+    let tmj = LoadOptions::default().with_mapping(Some("levels/small/mapping.json".into()));
     round_trip(
         "small-tmj",
         &load("levels/small/small.tmj", tmj),

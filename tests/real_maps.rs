@@ -250,10 +250,7 @@ fn ldtk_collisions_intgrid_and_player_entity() {
     );
     // The other two levels, picked by name, have no Player entity.
     for (name, size) in [("Top", (42, 22)), ("Bottom", (29, 16))] {
-        let opts = LoadOptions {
-            level: Some(name.into()),
-            ..LoadOptions::default()
-        };
+        let opts = LoadOptions::default().with_level(Some(name.into()));
         let other = load_level(Path::new(path), &opts).unwrap();
         assert_eq!((other.level.width(), other.level.height()), size, "{name}");
         assert_eq!(other.spawn, None);
@@ -269,10 +266,7 @@ fn sq2_level_02_loads_with_zero_config_as_with_its_mapping() {
     assert_eq!(counts(&l), (934, 0, 319));
     let mapped = load_level(
         Path::new(path),
-        &LoadOptions {
-            rules: Some("levels/sq2/mapping.json".into()),
-            ..LoadOptions::default()
-        },
+        &LoadOptions::default().with_rules(Some("levels/sq2/mapping.json".into())),
     )
     .unwrap();
     assert_eq!(mapped, l);

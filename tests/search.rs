@@ -3,6 +3,7 @@
 
 mod common;
 
+use platnav::path::Endpoint;
 use platnav::{Cell, Level, LinkKind, NavMap, PathError, Physics, SearchOptions};
 
 /// Checks every start/goal pair (or every `stride`-th start) of a map.
@@ -90,10 +91,7 @@ fn forbidden_link_kinds_are_not_used() {
     let (s, g) = (Cell::new(2, 3), Cell::new(43, 3));
     let all = map.find_path(s, g, &SearchOptions::default()).unwrap();
     assert!(all.steps().iter().any(|st| st.kind == LinkKind::DoubleJump));
-    let opts = SearchOptions {
-        forbid: vec![LinkKind::DoubleJump],
-        ..SearchOptions::default()
-    };
+    let opts = SearchOptions::default().with_forbid(vec![LinkKind::DoubleJump]);
     let without = map.find_path(s, g, &opts).unwrap();
     assert!(
         without
@@ -113,10 +111,7 @@ fn a_jump_cap_is_respected_and_can_make_a_goal_unreachable() {
     let used = free.jump_count(&map);
     assert!(used >= 2);
     for cap in [used + 2, used, used - 1] {
-        let opts = SearchOptions {
-            max_jumps: Some(cap),
-            ..SearchOptions::default()
-        };
+        let opts = SearchOptions::default().with_max_jumps(Some(cap));
         match map.find_path(s, g, &opts) {
             Ok(p) => {
                 assert!(p.jump_count(&map) <= cap);
@@ -126,10 +121,7 @@ fn a_jump_cap_is_respected_and_can_make_a_goal_unreachable() {
             Err(e) => panic!("{e}"),
         }
     }
-    let none = SearchOptions {
-        max_jumps: Some(0),
-        ..SearchOptions::default()
-    };
+    let none = SearchOptions::default().with_max_jumps(Some(0));
     assert!(matches!(
         map.find_path(s, g, &none),
         Err(PathError::Unreachable { .. })
@@ -167,13 +159,16 @@ fn endpoints_off_the_map_in_walls_or_in_the_air_snap_to_the_nearest_standable_ce
         )
         .unwrap_err();
     assert!(
-        matches!(err, PathError::InvalidEndpoint { which: "start", .. }),
+        matches!(
+            err,
+            PathError::InvalidEndpoint {
+                which: Endpoint::Start,
+                ..
+            }
+        ),
         "{err}"
     );
-    let no_snap = SearchOptions {
-        snap_radius: 0,
-        ..SearchOptions::default()
-    };
+    let no_snap = SearchOptions::default().with_snap_radius(0);
     assert!(matches!(
         map.find_path(Cell::new(3, 0), Cell::new(3, 2), &no_snap),
         Err(PathError::InvalidEndpoint { .. })
@@ -183,10 +178,7 @@ fn endpoints_off_the_map_in_walls_or_in_the_air_snap_to_the_nearest_standable_ce
 #[test]
 fn an_exhausted_budget_is_an_error_with_counts() {
     let map = common::build(&common::demo(), &Physics::agile());
-    let opts = SearchOptions {
-        max_expansions: 3,
-        ..SearchOptions::default()
-    };
+    let opts = SearchOptions::default().with_max_expansions(3);
     match map.find_path(Cell::new(2, 3), Cell::new(43, 3), &opts) {
         Err(PathError::BudgetExhausted { limit: 3, stats }) => assert_eq!(stats.expanded, 3),
         other => panic!("{other:?}"),
@@ -272,10 +264,7 @@ fn smb_1_1_with_a_replan() -> (NavMap, Cell, Cell) {
 #[test]
 fn running_out_of_replans_is_its_own_error_not_unreachable() {
     let (map, s, g) = smb_1_1_with_a_replan();
-    let no_replans = SearchOptions {
-        max_replans: 0,
-        ..SearchOptions::default()
-    };
+    let no_replans = SearchOptions::default().with_max_replans(0);
     match map.find_path(s, g, &no_replans) {
         Err(PathError::ReplanLimit {
             start, goal, limit, ..
@@ -294,17 +283,11 @@ fn the_expansion_budget_is_per_call_replans_included() {
         .unwrap()
         .stats()
         .expanded;
-    let enough = SearchOptions {
-        max_expansions: total,
-        ..SearchOptions::default()
-    };
+    let enough = SearchOptions::default().with_max_expansions(total);
     assert!(map.find_path(s, g, &enough).is_ok());
     // Each of the two searches alone expands fewer than this, but the call
     // as a whole more.
-    let short = SearchOptions {
-        max_expansions: total - 1,
-        ..SearchOptions::default()
-    };
+    let short = SearchOptions::default().with_max_expansions(total - 1);
     match map.find_path(s, g, &short) {
         Err(PathError::BudgetExhausted { limit, stats }) => {
             assert_eq!(limit, total - 1);
@@ -324,10 +307,7 @@ fn route_ticks_snaps_its_endpoints_like_find_path() {
     let ticks = map.route_ticks(s, g, &options).unwrap();
     assert_eq!(ticks, map.route_ticks(path.start(), g, &options).unwrap());
     assert!(ticks.is_some());
-    let no_snap = SearchOptions {
-        snap_radius: 0,
-        ..SearchOptions::default()
-    };
+    let no_snap = SearchOptions::default().with_snap_radius(0);
     assert!(matches!(
         map.route_ticks(s, g, &no_snap),
         Err(PathError::InvalidEndpoint { .. })

@@ -9,10 +9,7 @@ use platnav::{
 };
 
 fn sq2() -> platnav::level::LoadedLevel {
-    let opts = LoadOptions {
-        mapping: Some("levels/sq2/mapping.json".into()),
-        ..LoadOptions::default()
-    };
+    let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
     load_level(Path::new("levels/sq2/Maps/level_01.tmx"), &opts).expect("sq2 level_01 loads")
 }
 
@@ -38,17 +35,12 @@ fn sq2_level_01_has_its_size_spawn_goal_and_ground() {
 
 #[test]
 fn sq2_layer_option_picks_the_collision_layer() {
-    let opts = LoadOptions {
-        mapping: Some("levels/sq2/mapping.json".into()),
-        layer: Some("GamePlayTiles".into()),
-        ..LoadOptions::default()
-    };
+    let opts = LoadOptions::default()
+        .with_mapping(Some("levels/sq2/mapping.json".into()))
+        .with_layer(Some("GamePlayTiles".into()));
     let one = load_level(Path::new("levels/sq2/Maps/level_01.tmx"), &opts).unwrap();
     assert_eq!(one, sq2());
-    let missing = LoadOptions {
-        layer: Some("NoSuchLayer".into()),
-        ..opts
-    };
+    let missing = opts.with_layer(Some("NoSuchLayer".into()));
     let err = load_level(Path::new("levels/sq2/Maps/level_01.tmx"), &missing).unwrap_err();
     assert!(err.to_string().contains("NoSuchLayer"), "{err}");
     assert!(err.to_string().contains("level_01.tmx"), "{err}");
@@ -62,10 +54,7 @@ fn sq2_layer_option_picks_the_collision_layer() {
 fn sq2_level_01_needs_ladders_to_reach_the_level_complete_trigger() {
     use platnav::{NavMap, PathError, Physics, SearchOptions, Tile};
     let path = Path::new("levels/sq2/Maps/level_01.tmx");
-    let opts = LoadOptions {
-        mapping: Some("levels/sq2/mapping.json".into()),
-        ..LoadOptions::default()
-    };
+    let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
     let loaded = load_level(path, &opts).unwrap();
     let physics = Physics::sq2();
     let map = NavMap::build(&loaded.level, &physics).unwrap();
@@ -97,10 +86,7 @@ fn sq2_level_01_needs_ladders_to_reach_the_level_complete_trigger() {
     .unwrap();
     let with_ladders = load_level(
         path,
-        &LoadOptions {
-            mapping: Some(ladder_mapping),
-            ..LoadOptions::default()
-        },
+        &LoadOptions::default().with_mapping(Some(ladder_mapping)),
     )
     .unwrap();
     let ladders: Vec<_> = with_ladders

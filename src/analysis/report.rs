@@ -10,6 +10,7 @@ use crate::query::SearchOptions;
 
 /// How [`NavMap::report`] works.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ReportOptions {
     /// The search used for each goal.
     pub search: SearchOptions,
@@ -25,6 +26,14 @@ pub struct ReportOptions {
     /// jump speed would break [`crate::Physics::validate`].
     pub max_jump_height: Option<f64>,
 }
+
+setters!(ReportOptions {
+    with_search => search: SearchOptions,
+    with_diagnose => diagnose: bool,
+    with_tolerance => tolerance: f64,
+    with_speed_tolerance => speed_tolerance: f64,
+    with_max_jump_height => max_jump_height: Option<f64>,
+});
 
 impl Default for ReportOptions {
     fn default() -> Self {

@@ -117,6 +117,7 @@ pub enum FlyError {
 
 /// How a level's tiles become obstacles.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct FlyOptions {
     /// Hazard tiles are obstacles grown by this margin (tiles) on every
     /// side before the agent's size is added: flying enemies keep this far
@@ -124,6 +125,10 @@ pub struct FlyOptions {
     /// one-way platforms, goal and spawn markers) is open. Default 0.25.
     pub hazard_margin: f64,
 }
+
+setters!(FlyOptions {
+    with_hazard_margin => hazard_margin: f64,
+});
 
 impl Default for FlyOptions {
     fn default() -> Self {

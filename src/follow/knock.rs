@@ -11,6 +11,7 @@ use super::{FollowOptions, FollowState, PathFollower, RecoveryEnd, RecoveryProgr
 
 /// How [`knock_chases`] runs.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct KnockOptions {
     /// How many chases (each a random start and a goal reachable from it).
     pub chases: u32,
@@ -26,6 +27,15 @@ pub struct KnockOptions {
     /// Time every call of [`PathFollower::next_input`] (the bench's rows).
     pub timings: bool,
 }
+
+setters!(KnockOptions {
+    with_chases => chases: u32,
+    with_seed => seed: u64,
+    with_interval => interval: u32,
+    with_limit => limit: u32,
+    with_follow => follow: FollowOptions,
+    with_timings => timings: bool,
+});
 
 impl Default for KnockOptions {
     /// 80 chases from seed 1, a knock every 120 ticks, 60 s (3,600 ticks)

@@ -18,6 +18,7 @@ use recovery::{Outlook, Search, Settled};
 
 /// How a [`PathFollower`] plans and how strictly it checks the body.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct FollowOptions {
     /// Largest difference (tiles, tiles/s) between the body and the planned
     /// state at a tick that still counts as on plan.
@@ -29,6 +30,12 @@ pub struct FollowOptions {
     /// family is tried on later ticks.
     pub recovery_budget: u32,
 }
+
+setters!(FollowOptions {
+    with_tolerance => tolerance: f64,
+    with_search => search: SearchOptions,
+    with_recovery_budget => recovery_budget: u32,
+});
 
 impl Default for FollowOptions {
     /// A tolerance of 1e-6, the default (exact) search and a recovery

@@ -11,6 +11,7 @@ pub const SUPPORTED_FORMATS: &str = "platnav ASCII or VGLC text (.txt), Tiled ma
 /// defaults (for Tiled and LDtk maps: the conventions of
 /// [`TileMapping`](crate::level::TileMapping), no rules file).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LoadOptions {
     /// Tiled and LDtk maps: the collision layer's name (overrides the rules
     /// file's `layer`); its tiles' marks decide, or every tile is solid
@@ -31,6 +32,15 @@ pub struct LoadOptions {
     /// LDtk projects: the level's identifier (default: the first level).
     pub level: Option<String>,
 }
+
+setters!(LoadOptions {
+    with_layer => layer: Option<String>,
+    with_rules => rules: Option<PathBuf>,
+    with_mapping => mapping: Option<PathBuf>,
+    with_legend => legend: Option<PathBuf>,
+    with_pixels_per_tile => pixels_per_tile: Option<u32>,
+    with_level => level: Option<String>,
+});
 
 impl LoadOptions {
     /// The rules file, under either name.

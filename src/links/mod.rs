@@ -753,6 +753,7 @@ impl JumpVariety {
 /// Which link kinds to generate (all by default), how many jump programs
 /// to try, and a handle to watch or stop the build.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LinkOptions {
     /// Generate run links.
     pub run: bool,
@@ -770,6 +771,16 @@ pub struct LinkOptions {
     /// ([`BuildProgress`]); `None` builds unwatched.
     pub progress: Option<Arc<BuildProgress>>,
 }
+
+setters!(LinkOptions {
+    with_run => run: bool,
+    with_fall => fall: bool,
+    with_jump => jump: bool,
+    with_wall_jump => wall_jump: bool,
+    with_drop => drop: bool,
+    with_jumps => jumps: JumpVariety,
+    with_progress => progress: Option<Arc<BuildProgress>>,
+});
 
 impl Default for LinkOptions {
     fn default() -> Self {

@@ -30,6 +30,7 @@ impl std::fmt::Display for Crop {
 
 /// How [`render_map`] draws.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct RenderOptions {
     /// Which layers.
     pub layers: Layers,
@@ -38,6 +39,12 @@ pub struct RenderOptions {
     /// The cells to show; `None` for the whole level.
     pub crop: Option<Crop>,
 }
+
+setters!(RenderOptions {
+    with_layers => layers: Layers,
+    with_scale => scale: u32,
+    with_crop => crop: Option<Crop>,
+});
 
 impl Default for RenderOptions {
     /// Every layer, 16 pixels per tile, the whole level.

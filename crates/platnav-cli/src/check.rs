@@ -43,10 +43,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
             args.to.clone()
         },
     };
-    let options = ReportOptions {
-        diagnose: !args.no_diagnosis,
-        ..ReportOptions::default()
-    };
+    let options = ReportOptions::default().with_diagnose(!args.no_diagnosis);
     let report = map.report(&endpoints, &options)?;
     if args.json {
         let mut doc = serde_json::to_value(&report)?;

@@ -215,10 +215,7 @@ fn build(args: &MapArgs) -> Result<(NavMap, LoadedLevel), CliError> {
             map
         }
         None => {
-            let options = LinkOptions {
-                jumps: args.jumps,
-                ..LinkOptions::default()
-            };
+            let options = LinkOptions::default().with_jumps(args.jumps);
             progress::build_watched(&loaded.level, &physics, &options)?
         }
     };
@@ -381,10 +378,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
         return Err(CliError("--beam: the width must be at least 1".into()));
     }
     let (map, loaded) = build(&args.map)?;
-    let opts = SearchOptions {
-        beam_width: args.beam,
-        ..SearchOptions::default()
-    };
+    let opts = SearchOptions::default().with_beam_width(args.beam);
     // The same start and goals as `check`: the markers, else the level's
     // defaults (the bottom-most standing cell nearest column 2; the
     // standing cells of the last 3 columns).

@@ -21,10 +21,7 @@ pub(crate) fn build_watched(
         return NavMap::build_with(level, physics, options);
     }
     let progress = Arc::new(BuildProgress::new());
-    let options = LinkOptions {
-        progress: Some(Arc::clone(&progress)),
-        ..options.clone()
-    };
+    let options = options.clone().with_progress(Some(Arc::clone(&progress)));
     std::thread::scope(|scope| {
         let build = scope.spawn(|| NavMap::build_with(level, physics, &options));
         let start = Instant::now();

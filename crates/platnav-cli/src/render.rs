@@ -147,11 +147,10 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
         ),
         _ => None,
     };
-    let options = RenderOptions {
-        layers,
-        scale: args.scale,
-        crop: args.crop,
-    };
+    let options = RenderOptions::default()
+        .with_layers(layers)
+        .with_scale(args.scale)
+        .with_crop(args.crop);
     let canvas = render_map(&map, path.as_ref(), &options)?;
     canvas.save_png(&args.output)?;
     println!(

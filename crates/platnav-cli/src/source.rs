@@ -14,14 +14,13 @@ use super::{CliError, SourceArgs};
 
 /// The library's loader options from the command line.
 pub(crate) fn load_options(args: &SourceArgs) -> LoadOptions {
-    LoadOptions {
-        layer: args.layer.clone(),
-        rules: args.rules.clone(),
-        mapping: None,
-        legend: args.legend.clone(),
-        pixels_per_tile: args.pixels_per_tile,
-        level: args.level_name.clone(),
-    }
+    LoadOptions::default()
+        .with_layer(args.layer.clone())
+        .with_rules(args.rules.clone())
+        .with_mapping(None)
+        .with_legend(args.legend.clone())
+        .with_pixels_per_tile(args.pixels_per_tile)
+        .with_level(args.level_name.clone())
 }
 
 /// Loads a level and, for Tiled and LDtk maps, prints on stderr what marked

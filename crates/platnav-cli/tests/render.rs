@@ -16,10 +16,7 @@ fn demo_map() -> NavMap {
 fn node_cells_show_their_palette_colour() {
     at_root();
     let map = demo_map();
-    let opts = RenderOptions {
-        layers: Layers::parse("tiles,nodes").unwrap(),
-        ..RenderOptions::default()
-    };
+    let opts = RenderOptions::default().with_layers(Layers::parse("tiles,nodes").unwrap());
     let canvas = render_map(&map, None, &opts).unwrap();
     assert_eq!(
         (canvas.width(), canvas.height()),
@@ -73,10 +70,8 @@ fn path_pixels_lie_on_the_replayed_trajectory() {
     let path = map
         .find_path(start, goal, &SearchOptions::default())
         .unwrap();
-    let opts = RenderOptions {
-        layers: Layers::parse("tiles,nodes,links,path").unwrap(),
-        ..RenderOptions::default()
-    };
+    let opts =
+        RenderOptions::default().with_layers(Layers::parse("tiles,nodes,links,path").unwrap());
     let with = render_map(&map, Some(&path), &opts).unwrap();
     let without = render_map(&map, None, &opts).unwrap();
     assert_eq!(without.pixels().filter(|&c| c == PATH_COLOR).count(), 0);
@@ -109,14 +104,13 @@ fn path_pixels_lie_on_the_replayed_trajectory() {
 fn a_crop_draws_only_its_cells() {
     at_root();
     let map = demo_map();
-    let opts = RenderOptions {
-        layers: Layers::parse("tiles,nodes").unwrap(),
-        scale: 4,
-        crop: Some(platnav::render::Crop {
+    let opts = RenderOptions::default()
+        .with_layers(Layers::parse("tiles,nodes").unwrap())
+        .with_scale(4)
+        .with_crop(Some(platnav::render::Crop {
             min: Cell::new(1, 10),
             max: Cell::new(10, 18),
-        }),
-    };
+        }));
     let canvas = render_map(&map, None, &opts).unwrap();
     assert_eq!((canvas.width(), canvas.height()), (40, 36));
     let cell = Cell::new(3, 17);
@@ -124,13 +118,10 @@ fn a_crop_draws_only_its_cells() {
         canvas.pixel_at_cell(cell),
         Some(node_color(map.node_type(cell)))
     );
-    let bad = RenderOptions {
-        crop: Some(platnav::render::Crop {
-            min: Cell::new(0, 0),
-            max: Cell::new(48, 3),
-        }),
-        ..opts
-    };
+    let bad = opts.with_crop(Some(platnav::render::Crop {
+        min: Cell::new(0, 0),
+        max: Cell::new(48, 3),
+    }));
     assert!(render_map(&map, None, &bad).is_err());
 }
 
@@ -176,10 +167,7 @@ fn slopes_show_their_triangle_and_ladders_their_rails() {
     use platnav::render::BACKGROUND;
     let level: Level = "/\\H.\n####\n".parse().unwrap();
     let map = NavMap::build(&level, &Physics::default()).unwrap();
-    let opts = RenderOptions {
-        layers: Layers::parse("tiles").unwrap(),
-        ..RenderOptions::default()
-    };
+    let opts = RenderOptions::default().with_layers(Layers::parse("tiles").unwrap());
     let canvas = render_map(&map, None, &opts).unwrap();
     let at = |col: u32, fx: f32, fy: f32| {
         let px = |v: f32| (v * 16.0) as u32;

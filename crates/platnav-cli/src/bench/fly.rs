@@ -284,7 +284,7 @@ fn mask_rows(rows: &mut Vec<Row>) -> Result<(), CliError> {
     }
     let legend = platnav::level::ColorLegend::default();
     let agent = Agent::disc(2.0);
-    let opts = FlyOptions { hazard_margin: 1.0 };
+    let opts = FlyOptions::default().with_hazard_margin(1.0);
     let (mut full, mut decode) = (f64::INFINITY, f64::INFINITY);
     let mut tris = 0;
     for _ in 0..3 {

@@ -24,10 +24,7 @@ pub(crate) fn rows(smb11: Option<&Level>) -> Result<Vec<Row>, CliError> {
     levels.extend(smb11.map(|l| ("SMB 1-1", l)));
     levels.push(("demo", &demo));
     levels.push(("64 x 64", &generated));
-    let options = KnockOptions {
-        timings: true,
-        ..KnockOptions::default()
-    };
+    let options = KnockOptions::default().with_timings(true);
     let mut rows = vec![row(
         format!(
             "knock chases ({} per level and preset, a knock every {} ticks):",
