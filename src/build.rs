@@ -22,7 +22,7 @@ use crate::physics::PhysicsError;
 ///
 /// let level: Level = "..........\n..........\n###....###".parse()?;
 /// let progress = Arc::new(BuildProgress::new());
-/// let options = LinkOptions { progress: Some(Arc::clone(&progress)), ..LinkOptions::default() };
+/// let options = LinkOptions::default().with_progress(Some(Arc::clone(&progress)));
 /// let map = NavMap::build_with(&level, &Physics::default(), &options)?;
 /// assert_eq!(progress.done(), map.node_count());
 /// assert_eq!(progress.total(), map.node_count());

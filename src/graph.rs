@@ -108,7 +108,7 @@ pub(crate) struct Hop {
     pub target: u32,
     /// The link's id.
     pub link: u32,
-    /// Duration in ticks (at most [`crate::navfile::MAX_LINK_TICKS`]).
+    /// Duration in ticks (at most `navfile::MAX_LINK_TICKS`).
     pub ticks: u16,
     /// The target node's column (a level is at most [`crate::level::MAX_SIDE`]
     /// wide), so that the search's column bound needs no lookup of the
@@ -234,7 +234,7 @@ pub struct NavMap {
     /// Outcomes of link performances in path replays ([`crate::memo`]).
     memo: LinkMemo,
     /// The search's labels, kept between queries.
-    labels: crate::search::LabelPool,
+    labels: crate::pool::ScratchPool,
     /// Per node, the box of level cells its links read: what an edit must
     /// touch to change them ([`NavMap::edit`]).
     boxes: Vec<ReadBox>,
@@ -499,7 +499,7 @@ impl NavMap {
             landmarks,
             ticks_per_col,
             memo: LinkMemo::new(links),
-            labels: crate::search::LabelPool::default(),
+            labels: crate::pool::ScratchPool::default(),
             boxes,
             options,
             generation: 0,
@@ -794,7 +794,7 @@ impl NavMap {
         self.memo.counts()
     }
 
-    pub(crate) fn labels(&self) -> &crate::search::LabelPool {
+    pub(crate) fn labels(&self) -> &crate::pool::ScratchPool {
         &self.labels
     }
 

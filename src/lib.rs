@@ -22,6 +22,7 @@ mod memo;
 pub mod navfile;
 pub mod path;
 pub mod physics;
+mod pool;
 mod query;
 mod reads;
 pub mod render;

@@ -113,7 +113,9 @@ fn round_trip(name: &str, loaded: &LoadedLevel, physics: &Physics, stride: usize
     let level = &loaded.level;
     let fresh = NavMap::build(level, physics).unwrap();
     assert!(fresh.link_count() > 0, "{name}");
-    let dir = std::env::temp_dir().join(format!("platnav-navfile-{}", std::process::id()));
+    // A directory per level: the round trips run in parallel, and one's
+    // temporary file must not show in another's check for leftovers.
+    let dir = std::env::temp_dir().join(format!("platnav-navfile-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for ext in ["json", "pnav"] {
         let file = dir.join(format!("{name}.{ext}"));
@@ -132,6 +134,7 @@ fn round_trip(name: &str, loaded: &LoadedLevel, physics: &Physics, stride: usize
         assert_eq!(leftovers(&dir), Vec::<String>::new());
         assert_same_answers(&fresh, &loaded_map, stride);
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

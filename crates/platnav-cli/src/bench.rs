@@ -427,6 +427,20 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         "",
         None,
     ));
+    rows.push(row(
+        format!(
+            "build cache after the SMB levels ({} workers; budgets {} + {} MB each)",
+            smb_cache.workers(),
+            smb_cache.grown_budget() >> 20,
+            smb_cache.memo_budget() >> 20
+        ),
+        format!(
+            "{:.1} MB",
+            smb_cache.memory_bytes() as f64 / (1 << 20) as f64
+        ),
+        "",
+        None,
+    ));
     if let Some(level) = &smb11_level {
         let mut map = NavMap::build_cached(level, &smb, &full, &smb_cache)?;
         let whole = map.memory_bytes() as f64;

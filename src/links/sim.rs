@@ -1,0 +1,352 @@
+//! Simulating programs: [`Sim`] steps the reference body in a link's
+//! frame, counting jump presses with the one rule of what a jump press is
+//! ([`jump_took_effect`]), and the bounds on how long a program may run.
+
+use super::landing;
+use super::{Best, Link, LinkKind, LinkOptions, Reads, SETTLE_SLACK};
+use crate::classify::Classification;
+use crate::level::{Cell, Level};
+use crate::physics::{Body, Frame, Input, Physics, Tiles};
+
+/// How a [`Sim::run`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flight {
+    /// Landed after being airborne.
+    Landed,
+    /// Died, timed out, or the policy gave up.
+    Failed,
+    /// Reached the requested pause tick.
+    Paused,
+}
+
+/// A body being driven from a standing cell, recording its tape. The body
+/// moves in the frame of `from` ([`Frame`]): it starts standing on the
+/// frame's `(0, 0)`.
+#[derive(Clone)]
+pub(crate) struct Sim<'a> {
+    pub frame: Frame<'a>,
+    pub p: &'a Physics,
+    pub classes: &'a Classification,
+    pub from: Cell,
+    pub body: Body,
+    pub tape: Vec<Input>,
+    pub jumps: u8,
+    /// The body has left the ground since the start.
+    pub airborne: bool,
+    /// [`action_limit`] of `p`.
+    pub limit: usize,
+    /// The worker's landing memo (none in unit tests: always computed).
+    pub memo: Option<&'a landing::MemoSlot>,
+}
+
+/// `seconds` in whole ticks of `dt`, rounded to nearest: `floor(seconds /
+/// dt + 0.5)`.
+pub(super) fn ticks_in(seconds: f64, dt: f64) -> usize {
+    // `dt` is validated to at least `Physics::MIN_DT`, so this is at most
+    // a few tens of thousands.
+    (seconds / dt + 0.5).floor() as usize
+}
+
+/// The most ticks an action phase may take:
+/// [`LinkOptions::MAX_ACTION_SECONDS`] in ticks (480 at 60 Hz).
+#[must_use]
+pub(crate) fn action_limit(p: &Physics) -> usize {
+    ticks_in(LinkOptions::MAX_ACTION_SECONDS, p.dt)
+}
+
+/// The most ticks a settle phase may take:
+/// [`LinkOptions::MAX_SETTLE_SECONDS`] in ticks (600 at 60 Hz).
+#[must_use]
+pub(crate) fn settle_limit(p: &Physics) -> usize {
+    ticks_in(LinkOptions::MAX_SETTLE_SECONDS, p.dt)
+}
+
+impl<'a> Sim<'a> {
+    #[cfg(test)]
+    pub fn new(level: &'a Level, p: &'a Physics, classes: &'a Classification, from: Cell) -> Self {
+        Self::recording(level, p, classes, from, None, None)
+    }
+
+    /// As [`Sim::new`], noting every cell looked up in `reads`.
+    pub fn recording(
+        level: &'a Level,
+        p: &'a Physics,
+        classes: &'a Classification,
+        from: Cell,
+        reads: Option<&'a Reads>,
+        memo: Option<&'a landing::MemoSlot>,
+    ) -> Self {
+        Self {
+            memo,
+            frame: Frame::recording(level, from, reads),
+            p,
+            classes,
+            from,
+            body: Body::standing(Cell::new(0, 0), p),
+            tape: Vec::with_capacity(96),
+            jumps: 0,
+            airborne: false,
+            limit: action_limit(p),
+        }
+    }
+
+    /// Steps once; counts jump presses that changed the body's vertical speed
+    /// upward. Returns false if the body died.
+    pub fn step(&mut self, input: Input) -> bool {
+        let before = self.body;
+        self.body.step(&self.frame, self.p, input);
+        if jump_took_effect(&before, &self.frame, self.p, input) {
+            self.jumps = self.jumps.saturating_add(1);
+        }
+        self.tape.push(input);
+        !self.body.dead
+    }
+
+    /// Runs an air program until the body lands after leaving the ground.
+    /// Returns false on death, on timeout, when the policy gives up (`None`),
+    /// or if the body never left the ground.
+    pub fn fly(&mut self, policy: impl FnMut(usize, &Body) -> Option<Input>) -> bool {
+        self.run(policy, None) == Flight::Landed
+    }
+
+    /// Like [`Sim::fly`], but pauses before the tick numbered `until` (the
+    /// tape length), so that several continuations can branch from there.
+    pub fn run(
+        &mut self,
+        mut policy: impl FnMut(usize, &Body) -> Option<Input>,
+        until: Option<usize>,
+    ) -> Flight {
+        while self.tape.len() < self.limit {
+            let t = self.tape.len();
+            if until == Some(t) {
+                return Flight::Paused;
+            }
+            let Some(input) = policy(t, &self.body) else {
+                return Flight::Failed;
+            };
+            if !self.step(input) {
+                return Flight::Failed;
+            }
+            if !self.body.grounded {
+                self.airborne = true;
+            } else if self.airborne {
+                return Flight::Landed;
+            }
+        }
+        Flight::Failed
+    }
+
+    /// The landed flights of a steering family from here, in program
+    /// order: the one that keeps `program(None)`, then at each of
+    /// `switches` (tape indices, ascending) one branch per entry of
+    /// `targets`, performing `program(Some((switch, target)))`.
+    ///
+    /// The kept flight is simulated once and each branch leaves it at its
+    /// switch, exactly as simulating each program from scratch would.
+    /// Flights that die or time out are left out, and so is a branch whose
+    /// switch comes after the kept flight ended: it is that flight, and
+    /// offering the same link twice changes nothing.
+    pub fn steered<P>(
+        mut self,
+        switches: impl IntoIterator<Item = usize>,
+        targets: [i8; 2],
+        program: impl Fn(Option<(usize, i8)>) -> P,
+    ) -> Vec<Self>
+    where
+        P: FnMut(usize, &Body) -> Option<Input>,
+    {
+        let mut branches = Vec::new();
+        let mut ended = None;
+        for k in switches {
+            match self.run(program(None), Some(k)) {
+                Flight::Paused => {
+                    for b in targets {
+                        let mut s = self.clone();
+                        if s.fly(program(Some((k, b)))) {
+                            branches.push(s);
+                        }
+                    }
+                }
+                end => {
+                    ended = Some(end);
+                    break;
+                }
+            }
+        }
+        let landed = match ended {
+            Some(end) => end == Flight::Landed,
+            None => self.fly(program(None)),
+        };
+        let mut out = Vec::with_capacity(1 + branches.len());
+        if landed {
+            out.push(self);
+        }
+        out.extend(branches);
+        out
+    }
+
+    /// After a landing: picks the standable cell the body comes to rest on
+    /// and settles there, producing the link.
+    ///
+    /// Skips the settle when `best` already holds a link to that cell of
+    /// that kind that this one cannot beat: coming to rest takes at least
+    /// one tick per `ground_accel * dt` of speed, plus the slack.
+    pub fn land(self, kind: LinkKind, best: &Best) -> Option<Link> {
+        let terrain = landing::InFrame::new(&self.frame, self.classes, self.memo);
+        let (target, braking) = landing::land_target(&terrain, self.p, &self.body)?;
+        let target = self.frame.to_level(target);
+        let lower_bound = self.tape.len() as u32 + braking + SETTLE_SLACK;
+        if !best.could_improve(target, kind, lower_bound, self.jumps) {
+            return None;
+        }
+        self.settle_to(target, kind)
+    }
+
+    /// Drives the grounded body to rest at `target`'s centre, then pads with
+    /// [`SETTLE_SLACK`] idle ticks.
+    pub fn settle_to(mut self, target: Cell, kind: LinkKind) -> Option<Link> {
+        let action_ticks = self.tape.len() as u32;
+        let t = self.frame.to_frame(target);
+        let terrain = landing::InFrame::new(&self.frame, self.classes, self.memo);
+        if !landing::settle(&terrain, self.p, &self.body, t, &mut self.tape) {
+            return None;
+        }
+        Some(Link {
+            kind,
+            from: self.from,
+            to: target,
+            ticks: self.tape.len() as u32,
+            action_ticks,
+            jumps: self.jumps,
+            inputs: self.tape,
+        })
+    }
+}
+
+/// Whether `input` in this state starts a jump (PHYSICS.md step 1, with
+/// coyote time, the jump buffer and ladders): the jumps a link counts.
+pub(super) fn jump_took_effect<T: Tiles + ?Sized>(
+    before: &Body,
+    level: &T,
+    p: &Physics,
+    input: Input,
+) -> bool {
+    before.jump_starts(level, p, input)
+}
+
+/// A body of a link's frame in level coordinates (exact for whole-tile
+/// shifts of a landed body, to within rounding in the air).
+#[cfg(feature = "serde")]
+pub(crate) fn in_level(from: Cell, b: &Body) -> Body {
+    Body {
+        x: b.x + f64::from(from.col),
+        y: b.y + f64::from(from.row),
+        ..*b
+    }
+}
+
+/// A link performed in its start cell's frame, from standing there:
+/// `visit` sees the body (in the frame) before the first tick and after
+/// each one. Returns the final body, in the frame, and the jump presses
+/// that took effect.
+pub(crate) fn perform(
+    level: &Level,
+    p: &Physics,
+    from: Cell,
+    tape: impl IntoIterator<Item = Input>,
+    mut visit: impl FnMut(&Body),
+) -> (Body, u32) {
+    let frame = Frame::new(level, from);
+    let mut body = Body::standing(Cell::new(0, 0), p);
+    let mut jumps = 0u32;
+    visit(&body);
+    for input in tape {
+        if jump_took_effect(&body, &frame, p, input) {
+            jumps += 1;
+        }
+        body.step(&frame, p, input);
+        visit(&body);
+    }
+    (body, jumps)
+}
+
+/// Every cell the body's box overlaps while performing a link, sorted.
+pub(crate) fn sweep_cells(
+    level: &Level,
+    p: &Physics,
+    from: Cell,
+    tape: impl IntoIterator<Item = Input>,
+) -> Vec<Cell> {
+    let frame = Frame::new(level, from);
+    let mut cells = Vec::new();
+    perform(level, p, from, tape, |b| {
+        let (x, y) = (b.x, b.y);
+        let c0 = (x - p.w / 2.0 + 1e-9).floor() as i32;
+        let c1 = (x + p.w / 2.0 - 1e-9).floor() as i32;
+        let r0 = (y - p.h + 1e-9).floor() as i32;
+        let r1 = (y - 1e-9).floor() as i32;
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                cells.push(frame.to_level(Cell::new(c, r)));
+            }
+        }
+    });
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
+/// The move at tick `t` of a program that moves `d`, or `b` from tick `k`
+/// on when `sched` is `Some((k, b))`.
+pub(crate) fn steering(d: i8, sched: Option<(usize, i8)>, t: usize) -> i8 {
+    match sched {
+        Some((k, b)) if t >= k => b,
+        _ => d,
+    }
+}
+
+/// The ticks to reach the apex of a full jump, `ceil(jump_speed / (gravity
+/// dt))`, at least 1 and at most [`action_limit`] (which it is without
+/// gravity).
+pub(crate) fn apex_ticks(p: &Physics) -> usize {
+    let limit = action_limit(p);
+    let per_tick = p.gravity * p.dt;
+    if per_tick <= 0.0 {
+        return limit;
+    }
+    let ticks = (p.jump_speed / per_tick).ceil();
+    if ticks >= limit as f64 {
+        limit
+    } else {
+        (ticks as usize).max(1)
+    }
+}
+
+/// The ticks to reach full run speed from rest on the ground, `ceil(run_speed
+/// / (ground_accel dt))`, at most a quarter of [`action_limit`] (0 without
+/// ground acceleration).
+pub(crate) fn full_speed_ticks(p: &Physics) -> usize {
+    let limit = action_limit(p) / 4;
+    let per_tick = p.ground_accel * p.dt;
+    if per_tick <= 0.0 {
+        return 0;
+    }
+    let ticks = (p.run_speed / per_tick).ceil();
+    if ticks >= limit as f64 {
+        limit
+    } else {
+        ticks as usize
+    }
+}
+
+/// A sorted, deduplicated list of tick counts from `candidates`, keeping
+/// those in `1..=max`.
+pub(crate) fn tick_set(candidates: impl IntoIterator<Item = usize>, max: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = candidates
+        .into_iter()
+        .filter(|&t| t >= 1 && t <= max)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}

@@ -1,0 +1,315 @@
+//! The pruned best-first search over a [`NavMap`].
+//!
+//! Exact mode (`beam_width: None`) is A* on link ticks with an admissible
+//! time heuristic (horizontal distance over the fastest horizontal speed)
+//! and dominance pruning: a label reaching a node is dropped when another
+//! label got there no later and with no more jumps. Beam mode
+//! (`beam_width: Some(k)`) expands the frontier layer by layer and keeps
+//! only the `k` best partial paths, like the classic Bosonauts navigator:
+//! faster on big maps, never cheaper than exact.
+//!
+//! The parts: [`bound`] (the heuristic a search is guided by), [`queue`]
+//! (the exact search's bucket queue), [`labels`] (per-state labels the map
+//! keeps between queries), [`exact`] and [`beam`] (the two searches); this
+//! file holds the queries a [`NavMap`] answers.
+
+mod beam;
+mod bound;
+mod exact;
+mod labels;
+mod queue;
+
+use crate::graph::{LinkId, NavMap, NodeId};
+use crate::level::Cell;
+use crate::path::{Path, PathStep, realize};
+use crate::query::{Endpoint, PathError, SearchOptions, SearchStats};
+
+use beam::beam;
+use bound::Ctx;
+use exact::exact;
+use labels::with_labels;
+
+/// A graph-level result: links and total ticks.
+pub(crate) struct Route {
+    pub links: Vec<LinkId>,
+    pub ticks: u32,
+}
+
+type Found = Result<(Option<Route>, SearchStats), PathError>;
+
+impl NavMap {
+    /// Snaps `cell` to the nearest standable cell within `radius` (by
+    /// Euclidean distance, ties to the lower, then the left one); `None`
+    /// when there is none. A standable cell is returned as is.
+    #[must_use]
+    pub fn snap(&self, cell: Cell, radius: u32) -> Option<Cell> {
+        if self.node(cell).is_some() {
+            return Some(cell);
+        }
+        // Past the level's extent a ring holds no new cells: bound the work.
+        let extent = self.level().width() + self.level().height();
+        let r = radius.min(u32::try_from(extent).unwrap_or(u32::MAX)) as i32;
+        let r = r.max(0);
+        let mut best: Option<(i64, i32, i32, Cell)> = None;
+        for ring in 1..=r {
+            // Once a hit is closer than this ring can be, stop.
+            if let Some((d2, ..)) = best
+                && d2 < i64::from(ring) * i64::from(ring)
+            {
+                break;
+            }
+            for dr in -ring..=ring {
+                for dc in -ring..=ring {
+                    if dr.abs() != ring && dc.abs() != ring {
+                        continue;
+                    }
+                    let c = Cell::new(cell.col.saturating_add(dc), cell.row.saturating_add(dr));
+                    if self.node(c).is_some() {
+                        let d2 = i64::from(dc) * i64::from(dc) + i64::from(dr) * i64::from(dr);
+                        let k = (d2, -dr, dc, c);
+                        if best.is_none_or(|b| (k.0, k.1, k.2) < (b.0, b.1, b.2)) {
+                            best = Some(k);
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|b| b.3)
+    }
+
+    fn endpoint(&self, which: Endpoint, cell: Cell, radius: u32) -> Result<NodeId, PathError> {
+        self.snap(cell, radius)
+            .and_then(|c| self.node(c))
+            .ok_or(PathError::InvalidEndpoint {
+                which,
+                cell,
+                radius,
+            })
+    }
+
+    /// Finds a path from standing on `start` to standing on `goal`, and
+    /// proves it by replaying its input tape on the reference body.
+    ///
+    /// A start or goal that is off the map, in a wall or in the air snaps to
+    /// the nearest standable cell within `options.snap_radius`.
+    ///
+    /// ```
+    /// use platnav::{Cell, Level, LinkKind, NavMap, Physics, SearchOptions};
+    ///
+    /// let level: Level = "..........\n..........\n.S..##..G.\n##########".parse()?;
+    /// let map = NavMap::build(&level, &Physics::default())?;
+    /// let path = map.find_path(Cell::new(1, 2), Cell::new(8, 2), &SearchOptions::default())?;
+    /// assert_eq!(path.goal(), Cell::new(8, 2));
+    /// // Over the block: a jump somewhere along the way.
+    /// assert!(path.steps().iter().any(|s| map.link(s.link).kind == LinkKind::Jump));
+    /// // The tape was replayed before the path was returned; replay it again.
+    /// assert!(path.replay(map.level(), map.physics()).stands_on(Cell::new(8, 2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PathError::InvalidEndpoint`], [`PathError::Unreachable`],
+    /// [`PathError::ReplanLimit`] or [`PathError::BudgetExhausted`].
+    pub fn find_path(
+        &self,
+        start: Cell,
+        goal: Cell,
+        options: &SearchOptions,
+    ) -> Result<Path, PathError> {
+        let s = self.endpoint(Endpoint::Start, start, options.snap_radius)?;
+        let g = self.endpoint(Endpoint::Goal, goal, options.snap_radius)?;
+        let mut banned: Vec<LinkId> = Vec::new();
+        let mut total = SearchStats::default();
+        loop {
+            // The expansion budget is the whole call's, re-plans included.
+            let budget = options.max_expansions.saturating_sub(total.expanded);
+            let (route, stats) = match self.search_route_within(s, g, options, &banned, budget) {
+                Ok(found) => found,
+                Err(PathError::BudgetExhausted { limit, stats }) => {
+                    return Err(PathError::BudgetExhausted {
+                        limit,
+                        stats: SearchStats {
+                            expanded: total.expanded + stats.expanded,
+                            pruned: total.pruned + stats.pruned,
+                            replans: total.replans,
+                        },
+                    });
+                }
+                Err(e) => return Err(e),
+            };
+            total.expanded += stats.expanded;
+            total.pruned += stats.pruned;
+            let Some(route) = route else {
+                return Err(PathError::Unreachable {
+                    start: self.cell(s),
+                    goal: self.cell(g),
+                    stats: total,
+                });
+            };
+            match realize(self, self.cell(s), &route.links) {
+                Ok(inputs) => {
+                    // Each link starts where the previous one ended (the
+                    // route is a chain of parents), so no link's source
+                    // needs looking up.
+                    let mut from = s;
+                    let steps = route
+                        .links
+                        .iter()
+                        .map(|&id| {
+                            let to = self.target(id);
+                            let step = PathStep {
+                                link: id,
+                                kind: self.kind(id),
+                                from: self.cell(from),
+                                to: self.cell(to),
+                                ticks: self.ticks(id),
+                            };
+                            from = to;
+                            step
+                        })
+                        .collect();
+                    return Ok(Path::new(
+                        self.cell(s),
+                        self.cell(g),
+                        steps,
+                        route.ticks,
+                        self.physics().dt,
+                        inputs,
+                        total,
+                    ));
+                }
+                Err(failed) => {
+                    if let Err(at) = banned.binary_search(&failed) {
+                        banned.insert(at, failed);
+                    }
+                    total.replans += 1;
+                    if total.replans > options.max_replans as usize {
+                        return Err(PathError::ReplanLimit {
+                            start: self.cell(s),
+                            goal: self.cell(g),
+                            limit: options.max_replans,
+                            stats: total,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The graph search alone: the cheapest route (exact mode) or the beam's
+    /// route, without replay. `Ok((None, stats))` when unreachable.
+    pub(crate) fn search_route(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        opts: &SearchOptions,
+        banned: &[LinkId],
+    ) -> Result<(Option<Route>, SearchStats), PathError> {
+        self.search_route_within(start, goal, opts, banned, opts.max_expansions)
+    }
+
+    /// [`NavMap::search_route`] expanding at most `budget` nodes.
+    fn search_route_within(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        opts: &SearchOptions,
+        banned: &[LinkId],
+        budget: usize,
+    ) -> Result<(Option<Route>, SearchStats), PathError> {
+        let mut forbid = [false; 6];
+        for k in &opts.forbid {
+            forbid[*k as usize] = true;
+        }
+        let ctx = Ctx {
+            map: self,
+            opts,
+            budget,
+            banned,
+            forbid,
+            levels: opts.max_jumps.map_or(1, |j| j as usize + 1),
+            goal: self.landmark_goal(goal.0),
+            goal_col: self.cell(goal).col,
+            ticks_per_col: self.ticks_per_col(),
+        };
+        with_labels(
+            self.labels(),
+            self.node_count(),
+            ctx.levels,
+            |labels| match opts.beam_width {
+                None => exact(&ctx, labels, start, goal),
+                Some(k) => beam(&ctx, labels, start, goal, k.max(1)),
+            },
+        )
+    }
+
+    /// The cost in ticks of the cheapest route between two cells, by the
+    /// search in `options` (no replay), with the start and goal snapped as
+    /// [`NavMap::find_path`] snaps them. For tests and tools.
+    ///
+    /// # Errors
+    /// [`PathError::InvalidEndpoint`] or [`PathError::BudgetExhausted`].
+    pub fn route_ticks(
+        &self,
+        start: Cell,
+        goal: Cell,
+        options: &SearchOptions,
+    ) -> Result<Option<u32>, PathError> {
+        let s = self.endpoint(Endpoint::Start, start, options.snap_radius)?;
+        let g = self.endpoint(Endpoint::Goal, goal, options.snap_radius)?;
+        Ok(self.search_route(s, g, options, &[])?.0.map(|r| r.ticks))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SearchOptions;
+    use crate::graph::{LinkId, NavMap, NodeId};
+    use crate::{Level, Physics};
+
+    /// The search over the reduced graph ([`NavMap::fastest_links_from`])
+    /// against the same search over every link: a ban on a link id no map
+    /// has sends it down the general loop, which relaxes all of them. Same
+    /// routes to the link, same expansions, exact and beam.
+    #[test]
+    fn reduced_graph_changes_no_route() {
+        let level = Level::generate(48, 48, 7).unwrap();
+        let map = NavMap::build(&level, &Physics::default()).unwrap();
+        let n = map.node_count() as u32;
+        let mut dropped = 0;
+        for v in 0..n {
+            let all: Vec<LinkId> = map.link_range(NodeId(v)).map(LinkId).collect();
+            let kept: Vec<LinkId> = map.fastest_links_from(NodeId(v)).collect();
+            dropped += all.len() - kept.len();
+            // Brute force: per target, the first link with the fewest ticks.
+            let want: Vec<LinkId> = all
+                .iter()
+                .copied()
+                .filter(|&l| {
+                    all.iter().all(|&o| {
+                        map.target(o) != map.target(l)
+                            || map.ticks(o) > map.ticks(l)
+                            || (map.ticks(o) == map.ticks(l) && o >= l)
+                    })
+                })
+                .collect();
+            assert_eq!(kept, want, "node {v}");
+        }
+        assert!(dropped > 0, "the level has parallel links to reduce");
+        let never = [LinkId(u32::MAX)];
+        let mut compared = 0;
+        for i in 0..150u32 {
+            let (s, g) = (NodeId(i * 7919 % n), NodeId(i * 104_729 % n));
+            for opts in [SearchOptions::default(), SearchOptions::beam(4)] {
+                let (fast, a) = map.search_route(s, g, &opts, &[]).unwrap();
+                let (full, b) = map.search_route(s, g, &opts, &never).unwrap();
+                assert_eq!(a.expanded, b.expanded, "{s:?} -> {g:?}");
+                let key = |r: Option<super::Route>| r.map(|r| (r.links, r.ticks));
+                let (fast, full) = (key(fast), key(full));
+                compared += usize::from(fast.is_some());
+                assert_eq!(fast, full, "{s:?} -> {g:?}");
+            }
+        }
+        assert!(compared > 100, "only {compared} routes found");
+    }
+}
