@@ -2,7 +2,7 @@
 //! space.
 //!
 //! A [`FreeSpace`] is built for one [`Agent`] (a box or a disc) from a
-//! [`Level`](crate::Level)'s open cells ([`FreeSpace::from_level`]), a PNG
+//! [`Level`]'s open cells ([`FreeSpace::from_level`]), a PNG
 //! walk mask at pixel resolution ([`FreeSpace::from_mask_png`]) or polygon
 //! walk areas ([`FreeSpace::from_area`]). It holds the *free space*: every
 //! position of the agent's centre at which the agent touches no obstacle

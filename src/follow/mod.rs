@@ -110,7 +110,7 @@ struct Plan {
 ///   such a tick costs one comparison;
 /// - **the target moved** to another standing cell: the plan is kept until
 ///   the next link boundary (every link ends at rest on its cell, see
-///   [`crate::Link`]) and re-planned from there, so a chase never brakes
+///   `PHYSICS.md`) and re-planned from there, so a chase never brakes
 ///   mid-jump;
 /// - **off plan** (knocked, blocked, or landed somewhere unexpected): the
 ///   plan is dropped and the follower *recovers*:

@@ -4,7 +4,7 @@
 //!
 //! Coordinates are in tiles: `x` grows to the right, `y` downward, the
 //! top-left corner of cell `(col, row)` is `(col, row)`. A drawer maps tiles
-//! to its pixels (the PNG [`Canvas`] with a scale and a crop, the macroquad
+//! to its pixels (the PNG `Canvas` with a scale and a crop, the macroquad
 //! visualizer with its camera), so the window and the PNG show the same
 //! picture.
 //!
