@@ -323,8 +323,13 @@ fn convert(
             };
             let p = base.join(rel);
             let bytes = read_referenced(&p)?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| LevelError::Io("not UTF-8 text".into()).in_file(&p))?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                LevelError::Io(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "not UTF-8 text",
+                ))
+                .in_file(&p)
+            })?;
             let l: LdtkLevel =
                 serde_json::from_str(&text).map_err(|e| err(e.to_string()).in_file(&p))?;
             l.layer_instances.unwrap_or_default()

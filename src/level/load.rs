@@ -360,7 +360,7 @@ pub fn load_level(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelE
 /// from the whole text by the loaders that need it).
 fn read_head(path: &Path) -> Result<Vec<u8>, LevelError> {
     use std::io::Read;
-    let wrap = |e: std::io::Error| LevelError::Io(e.to_string()).in_file(path);
+    let wrap = |e: std::io::Error| LevelError::Io(e).in_file(path);
     let is_json = path
         .extension()
         .and_then(|e| e.to_str())

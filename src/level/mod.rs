@@ -216,9 +216,10 @@ pub enum LevelError {
         #[source]
         source: Box<LevelError>,
     },
-    /// An I/O error.
+    /// A file that could not be read, or that is not text where text was
+    /// expected.
     #[error("{0}")]
-    Io(String),
+    Io(#[source] std::io::Error),
     /// A Tiled TMX map or TSX tileset that could not be read (the message
     /// of the `tiled` crate or of platnav's pre-scan, with its line and
     /// column where known).
@@ -334,7 +335,7 @@ pub fn check_size(width: usize, height: usize) -> Result<(), LevelError> {
 pub fn read_bytes(path: &FsPath) -> Result<Vec<u8>, LevelError> {
     use std::io::Read;
     let wrap = |e: LevelError| e.in_file(path);
-    let file = std::fs::File::open(path).map_err(|e| wrap(LevelError::Io(e.to_string())))?;
+    let file = std::fs::File::open(path).map_err(|e| wrap(LevelError::Io(e)))?;
     let len = file.metadata().map_or(0, |m| m.len());
     if len > MAX_FILE_BYTES {
         return Err(wrap(LevelError::Limit {
@@ -346,7 +347,7 @@ pub fn read_bytes(path: &FsPath) -> Result<Vec<u8>, LevelError> {
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| wrap(LevelError::Io(e.to_string())))?;
+        .map_err(|e| wrap(LevelError::Io(e)))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(wrap(LevelError::Limit {
             what: "file size in bytes",
@@ -363,7 +364,9 @@ pub fn read_bytes(path: &FsPath) -> Result<Vec<u8>, LevelError> {
 #[cfg(any(feature = "tiled", feature = "ldtk"))]
 pub(crate) fn read_referenced(path: &FsPath) -> Result<Vec<u8>, LevelError> {
     match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => Err(LevelError::Io("not a regular file".into()).in_file(path)),
+        Ok(m) if !m.is_file() => {
+            Err(LevelError::Io(std::io::Error::other("not a regular file")).in_file(path))
+        }
         _ => read_bytes(path),
     }
 }
@@ -399,9 +402,12 @@ pub fn read_text(path: &FsPath) -> Result<String, LevelError> {
     let wrap = |e: LevelError| e.in_file(path);
     let bytes = read_bytes(path)?;
     String::from_utf8(bytes).map_err(|e| {
-        wrap(LevelError::Io(format!(
-            "not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
+        wrap(LevelError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
         )))
     })
 }

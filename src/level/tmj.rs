@@ -345,8 +345,13 @@ fn read_json_file(
     };
     let path = base.join(src);
     let bytes = read_referenced(&path)?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| LevelError::Io("not UTF-8 text".into()).in_file(&path))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        LevelError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not UTF-8 text",
+        ))
+        .in_file(&path)
+    })?;
     Ok((text, path))
 }
 
