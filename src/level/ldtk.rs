@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props};
 use super::{
-    LevelError, LoadedLevel, MAX_SIDE, TileMapping, add_within, check_size, read_referenced,
+    LevelError, LoadedLevel, MAX_SIDE, TileMapping, add_within, check_size, read_referenced_text,
     read_text, rules,
 };
 use crate::level::MAX_LAYER_CELLS;
@@ -322,14 +322,7 @@ fn convert(
                 )));
             };
             let p = base.join(rel);
-            let bytes = read_referenced(&p)?;
-            let text = String::from_utf8(bytes).map_err(|_| {
-                LevelError::Io(std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    "not UTF-8 text",
-                ))
-                .in_file(&p)
-            })?;
+            let text = read_referenced_text(&p)?;
             let l: LdtkLevel =
                 serde_json::from_str(&text).map_err(|e| err(e.to_string()).in_file(&p))?;
             l.layer_instances.unwrap_or_default()

@@ -371,6 +371,18 @@ pub(crate) fn read_referenced(path: &FsPath) -> Result<Vec<u8>, LevelError> {
     }
 }
 
+/// [`read_referenced`] for a file that must be UTF-8 text.
+#[cfg(any(feature = "tiled", feature = "ldtk"))]
+pub(crate) fn read_referenced_text(path: &FsPath) -> Result<String, LevelError> {
+    String::from_utf8(read_referenced(path)?).map_err(|_| {
+        LevelError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not UTF-8 text",
+        ))
+        .in_file(path)
+    })
+}
+
 /// Writes `bytes` to `path` whole or not at all: to a hidden temporary file
 /// beside it, then renamed over it, so a failed write never leaves a
 /// half-written file behind.

@@ -9,7 +9,7 @@ use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props, TileDef, TileSet};
 use super::mapping::{GID_FLAGS, decode_data, flip_bits};
 use super::{
-    LevelError, LoadedLevel, MAX_SIDE, TileMapping, add_within, check_size, read_referenced,
+    LevelError, LoadedLevel, MAX_SIDE, TileMapping, add_within, check_size, read_referenced_text,
     read_text, rules,
 };
 use crate::level::MAX_LAYER_CELLS;
@@ -344,14 +344,7 @@ fn read_json_file(
         )));
     };
     let path = base.join(src);
-    let bytes = read_referenced(&path)?;
-    let text = String::from_utf8(bytes).map_err(|_| {
-        LevelError::Io(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "not UTF-8 text",
-        ))
-        .in_file(&path)
-    })?;
+    let text = read_referenced_text(&path)?;
     Ok((text, path))
 }
 

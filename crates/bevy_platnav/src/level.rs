@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use bevy::ecs::message::MessageWriter;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use platnav::level::LoadedLevel;
 use platnav::{Body, Cell, EditReport, Level, NavMap, Physics, PhysicsError, Tile};
 
 use crate::agent::{NavAgent, NavBody, ReferenceMotion};
@@ -139,8 +140,12 @@ impl NavLevel {
     /// A nav level over `level`, with no profile yet.
     #[must_use]
     pub fn new(level: Level) -> Self {
-        let spawn = level.cells_of(Tile::Spawn).next();
-        let goals = level.cells_of(Tile::Goal).collect();
+        let LoadedLevel {
+            level,
+            spawn,
+            goals,
+            ..
+        } = LoadedLevel::from_tiles(level);
         Self {
             level,
             spawn,
