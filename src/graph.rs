@@ -804,8 +804,8 @@ impl NavMap {
 
     /// Link counts per kind, in [`LinkKind::ALL`] order.
     #[must_use]
-    pub fn link_counts(&self) -> [(LinkKind, usize); 6] {
-        let mut n = [0usize; 6];
+    pub fn link_counts(&self) -> [(LinkKind, usize); LinkKind::ALL.len()] {
+        let mut n = [0usize; LinkKind::ALL.len()];
         for e in &self.edges {
             n[e.kind as usize] += 1;
         }

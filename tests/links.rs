@@ -54,10 +54,16 @@ fn every_link_tape_replays_from_its_start_to_its_end() {
 }
 
 #[test]
-fn the_demo_level_uses_every_link_kind() {
+fn the_demo_level_uses_every_link_kind_but_climb() {
     let map = common::build(&common::demo(), &Physics::agile());
     for (kind, count) in map.link_counts() {
-        assert!(count > 0, "no {kind} links");
+        if kind == LinkKind::Climb {
+            // The demo has no ladders; generated levels with ladders have
+            // climb links (`tests/naive_reference.rs`).
+            assert_eq!(count, 0, "climb links without ladders");
+        } else {
+            assert!(count > 0, "no {kind} links");
+        }
     }
 }
 
@@ -213,28 +219,33 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
     use platnav::LinkOptions;
     // src/links/*.rs: jumps 42 families of 5 switches x 2 targets + 1
     // (462), double jumps 30 families of 3 x 2 + 1 (210), falls 2 x (7 x 2
-    // + 1), drops 3 x (5 x 2 + 1), wall jumps 2 x 2 x 2 x 2 x 3 x 2.
+    // + 1), drops 3 x (5 x 2 + 1), wall jumps 2 x 2 x 2 x 2 x 3 x 2, climbs
+    // 2 + 8 x 2 (counted for every level: they run only beside ladders).
     let all = LinkOptions::default();
-    assert_eq!(all.programs_per_cell(&Physics::default()), 462 + 30 + 33);
+    assert_eq!(
+        all.programs_per_cell(&Physics::default()),
+        462 + 30 + 33 + 18
+    );
     assert_eq!(
         all.programs_per_cell(&Physics::agile()),
-        462 + 210 + 30 + 33 + 96
+        462 + 210 + 30 + 33 + 96 + 18
     );
     // Per program: 480 action ticks, 600 of braking, 600 of settle, 2 of
     // slack at 60 Hz; 8,000 + 2 x 10,000 + 2 at 1,000 Hz.
     assert_eq!(
         all.max_steps_per_cell(&Physics::agile()),
-        831 * (480 + 1200 + 2)
+        849 * (480 + 1200 + 2)
     );
     let fast = Physics {
         dt: 0.001,
         ..Physics::agile()
     };
-    assert_eq!(all.max_steps_per_cell(&fast), 831 * (8000 + 20000 + 2));
+    assert_eq!(all.max_steps_per_cell(&fast), 849 * (8000 + 20000 + 2));
     let runs_only = LinkOptions::default()
         .with_fall(false)
         .with_jump(false)
         .with_wall_jump(false)
-        .with_drop(false);
+        .with_drop(false)
+        .with_climb(false);
     assert_eq!(runs_only.max_steps_per_cell(&Physics::agile()), 0);
 }

@@ -11,7 +11,7 @@ use platnav_naive as naive;
 use std::path::Path;
 
 use platnav::{
-    JumpVariety, Level, LinkOptions, NavMap, Physics, Tile,
+    JumpVariety, Level, LinkKind, LinkOptions, NavMap, Physics, Tile,
     level::{LoadOptions, VglcLegend, load_level},
 };
 
@@ -132,7 +132,7 @@ fn generated_ladders_and_slopes() {
         jump_buffer_ticks: 4,
         ..Physics::default()
     };
-    let mut touching = 0;
+    let (mut touching, mut climbs) = (0, 0);
     for (seed, physics) in [
         (1, Physics::default()),
         (2, Physics::agile()),
@@ -156,6 +156,7 @@ fn generated_ladders_and_slopes() {
                 l.to
             );
         }
+        climbs += map.links().filter(|l| l.kind == LinkKind::Climb).count();
         touching += map
             .links()
             .filter(|l| {
@@ -171,4 +172,6 @@ fn generated_ladders_and_slopes() {
         touching > 50,
         "only {touching} links touch a slope or a ladder"
     );
+    // Climb links (up, down and off sideways) are among them.
+    assert!(climbs > 10, "only {climbs} climb links");
 }

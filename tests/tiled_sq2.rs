@@ -46,66 +46,49 @@ fn sq2_layer_option_picks_the_collision_layer() {
     assert!(err.to_string().contains("level_01.tmx"), "{err}");
 }
 
-/// sq2's level_01 cannot be finished without ladders: from the spawn the
-/// player drops into the pit under the start room, whose only way out is a
-/// ladder. platnav does not model ladders yet, so the goal is unreachable,
-/// and the reachable area is exactly what lies beside those ladder tiles.
+/// sq2's level_01: from the spawn the player drops into the pit under the
+/// start room, whose only way out is the ladder at column 43 (rows 35 to
+/// 40). Climb links take the body up it and on across the level: the path
+/// to the ladder's top replays, with a climb in it. The goal stays out of
+/// reach: with the sq2 preset the six spikes at columns 155 to 160 are too
+/// wide to jump, and at 8 tiles/s, which clears them, the route ends at the
+/// far right, where a jump pad (not modelled) launches the player to the
+/// ladder at column 214, rows 24 to 30, seven rows above the floor.
 #[test]
-fn sq2_level_01_needs_ladders_to_reach_the_level_complete_trigger() {
-    use platnav::{NavMap, PathError, Physics, SearchOptions, Tile};
+fn sq2_level_01_climbs_out_of_the_pit_and_stops_at_a_jump_pad() {
+    use platnav::{LinkKind, NavMap, PathError, Physics, SearchOptions};
     let path = Path::new("levels/sq2/Maps/level_01.tmx");
     let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
     let loaded = load_level(path, &opts).unwrap();
-    let physics = Physics::sq2();
-    let map = NavMap::build(&loaded.level, &physics).unwrap();
-    assert!(map.node_count() > 100 && map.link_count() > 500);
+    let search = SearchOptions::default();
     let spawn = loaded.spawn.unwrap();
-    let start = map.snap(spawn, 8).unwrap();
-    let result = map.find_path(start, loaded.goals[0], &SearchOptions::default());
-    assert!(
-        matches!(result, Err(PathError::Unreachable { .. })),
-        "{result:?}"
-    );
-    let dist = map.dijkstra(map.node(start).unwrap());
-    assert!(
-        loaded
-            .goals
-            .iter()
-            .all(|g| map.node(*g).is_none_or(|n| dist[n.index()].is_none())),
-        "some goal cell is reachable"
-    );
-    // Where the ladders are: the same map with ladder tiles loaded as goal markers.
-    let mapping = std::fs::read_to_string("levels/sq2/mapping.json").unwrap();
-    let dir = std::env::temp_dir().join(format!("platnav-sq2-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let ladder_mapping = dir.join("ladders.json");
-    std::fs::write(
-        &ladder_mapping,
-        mapping.replace("\"Ladder\": \"ladder\"", "\"Ladder\": \"goal\""),
-    )
-    .unwrap();
-    let with_ladders = load_level(
-        path,
-        &LoadOptions::default().with_mapping(Some(ladder_mapping)),
-    )
-    .unwrap();
-    let ladders: Vec<_> = with_ladders
-        .level
-        .cells_of(Tile::Goal)
-        .filter(|c| loaded.level.get(*c) != Some(Tile::Goal))
-        .collect();
-    assert!(!ladders.is_empty());
-    let reachable: Vec<_> = map
-        .nodes()
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| dist[*i].is_some())
-        .map(|(_, c)| *c)
-        .collect();
-    let beside_a_ladder = reachable.iter().any(|r| {
-        ladders
-            .iter()
-            .any(|l| (l.col - r.col).abs() <= 1 && (l.row - r.row).abs() <= 1)
-    });
-    assert!(beside_a_ladder, "the reachable area should end at a ladder");
+    for (physics, far) in [
+        (Physics::sq2(), Cell::new(154, 38)),
+        (
+            Physics {
+                run_speed: 8.0,
+                ..Physics::sq2()
+            },
+            Cell::new(215, 37),
+        ),
+    ] {
+        let map = NavMap::build(&loaded.level, &physics).unwrap();
+        let start = map.snap(spawn, 8).unwrap();
+        let out = map.find_path(start, Cell::new(43, 34), &search).unwrap();
+        assert!(
+            out.steps().iter().any(|s| s.kind == LinkKind::Climb),
+            "out of the pit without climbing"
+        );
+        assert!(
+            out.replay(map.level(), map.physics())
+                .stands_on(Cell::new(43, 34))
+        );
+        let across = map.find_path(start, far, &search).unwrap();
+        assert!(across.replay(map.level(), map.physics()).stands_on(far));
+        let goal = map.find_path(start, loaded.goals[0], &search);
+        assert!(
+            matches!(goal, Err(PathError::Unreachable { .. })),
+            "{goal:?}"
+        );
+    }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::sim::{action_limit, settle_limit};
-use super::{drop, fall, jump, wall_jump};
+use super::{climb, drop, fall, jump, wall_jump};
 use crate::build::BuildProgress;
 use crate::level::Cell;
 use crate::physics::{Input, Physics};
@@ -30,17 +30,21 @@ pub enum LinkKind {
     WallJump,
     /// Dropping through a one-way platform.
     Drop,
+    /// Climbing a ladder: up it, down it, or up and off it sideways with a
+    /// jump (levels with ladders).
+    Climb,
 }
 
 impl LinkKind {
     /// Every kind, in order.
-    pub const ALL: [LinkKind; 6] = [
+    pub const ALL: [LinkKind; 7] = [
         LinkKind::Run,
         LinkKind::Fall,
         LinkKind::Jump,
         LinkKind::DoubleJump,
         LinkKind::WallJump,
         LinkKind::Drop,
+        LinkKind::Climb,
     ];
 
     /// The snake-case name used in JSON.
@@ -53,6 +57,7 @@ impl LinkKind {
             LinkKind::DoubleJump => "double_jump",
             LinkKind::WallJump => "wall_jump",
             LinkKind::Drop => "drop",
+            LinkKind::Climb => "climb",
         }
     }
 
@@ -149,6 +154,8 @@ pub struct LinkOptions {
     pub wall_jump: bool,
     /// Generate drop links.
     pub drop: bool,
+    /// Generate climb links (only where the level has ladders).
+    pub climb: bool,
     /// The jump programs tried from each cell.
     pub jumps: JumpVariety,
     /// Progress counters and a cancel flag the build updates and obeys
@@ -162,6 +169,7 @@ setters!(LinkOptions {
     with_jump => jump: bool,
     with_wall_jump => wall_jump: bool,
     with_drop => drop: bool,
+    with_climb => climb: bool,
     with_jumps => jumps: JumpVariety,
     with_progress => progress: Option<Arc<BuildProgress>>,
 });
@@ -174,6 +182,7 @@ impl Default for LinkOptions {
             jump: true,
             wall_jump: true,
             drop: true,
+            climb: true,
             jumps: JumpVariety::Full,
             progress: None,
         }
@@ -203,7 +212,7 @@ impl LinkOptions {
 
     /// The input programs these options try from one standing cell with
     /// `physics`: falls, jumps (their steering branches each counted),
-    /// wall jumps and drops. Run links are not counted: their tapes are
+    /// wall jumps, drops and climbs. Run links are not counted: their tapes are
     /// computed once per physics profile, on flat ground.
     #[must_use]
     pub fn programs_per_cell(&self, physics: &Physics) -> usize {
@@ -222,6 +231,9 @@ impl LinkOptions {
         }
         if self.drop {
             n += 3 * (drop::SWITCH_TICKS.len() * 2 + 1);
+        }
+        if self.climb {
+            n += climb::PROGRAMS;
         }
         n
     }

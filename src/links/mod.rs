@@ -23,6 +23,7 @@
 
 mod best;
 mod cache;
+mod climb;
 mod drop;
 mod fall;
 mod jump;
@@ -104,6 +105,9 @@ pub(crate) fn links_recorded(
     }
     if opts.drop {
         drop::generate(&sim, level, from, &mut best);
+    }
+    if opts.climb && level.has_ladders() {
+        climb::generate(&sim, level, from, &mut best);
     }
     best.into_sorted()
 }

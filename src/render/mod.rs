@@ -192,6 +192,7 @@ pub const fn link_color(k: LinkKind) -> Rgba {
         LinkKind::DoubleJump => Rgba::rgb(255, 150, 210),
         LinkKind::WallJump => Rgba::rgb(110, 255, 240),
         LinkKind::Drop => Rgba::rgb(200, 140, 255),
+        LinkKind::Climb => Rgba::rgb(255, 170, 60),
     }
 }
 

@@ -4,6 +4,7 @@
 
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::landmarks::GoalBound;
+use crate::links::LinkKind;
 use crate::query::SearchOptions;
 
 pub(super) struct Ctx<'a> {
@@ -14,7 +15,7 @@ pub(super) struct Ctx<'a> {
     pub(super) budget: usize,
     /// Links a replay missed, sorted; usually empty.
     pub(super) banned: &'a [LinkId],
-    pub(super) forbid: [bool; 6],
+    pub(super) forbid: [bool; LinkKind::ALL.len()],
     pub(super) levels: usize,
     pub(super) goal: GoalBound,
     pub(super) goal_col: i32,

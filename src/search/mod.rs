@@ -21,6 +21,7 @@ mod queue;
 
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
+use crate::links::LinkKind;
 use crate::path::{Path, PathStep, realize};
 use crate::query::{Endpoint, PathError, SearchOptions, SearchStats};
 
@@ -217,7 +218,7 @@ impl NavMap {
         banned: &[LinkId],
         budget: usize,
     ) -> Result<(Option<Route>, SearchStats), PathError> {
-        let mut forbid = [false; 6];
+        let mut forbid = [false; LinkKind::ALL.len()];
         for k in &opts.forbid {
             forbid[*k as usize] = true;
         }

@@ -258,6 +258,7 @@ fn kind_letter(k: LinkKind) -> char {
         LinkKind::DoubleJump => 'd',
         LinkKind::WallJump => 'w',
         LinkKind::Drop => 'v',
+        LinkKind::Climb => 'H',
     }
 }
 

@@ -204,6 +204,11 @@ pub fn links_from(
     if level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::OneWay) {
         drop_links(&ctx, &mut best);
     }
+    if level.has_ladders() {
+        let up = level.get(from) == Some(Tile::Ladder);
+        let down = level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::Ladder);
+        climb_links(&ctx, up, down, &mut best);
+    }
     let mut v: Vec<NaiveLink> = best.0.into_values().collect();
     v.sort_by_key(|l| (l.to, l.kind));
     v
@@ -789,6 +794,54 @@ fn drop_links(ctx: &Ctx<'_>, best: &mut Best) {
             });
             if ok {
                 best.offer(s.land(LinkKind::Drop));
+            }
+        }
+    }
+}
+
+/// Climb (levels with ladders): hold `up` (feet tile a ladder) or `down`
+/// (a ladder under the feet) until the body stands again; and, when `up`
+/// can start, hold `up` for the ticks of 1 to 8 rows, then (still
+/// climbing) hold the jump moving left or right until it lands. Any
+/// program whose body stands after a tick without having left the ground
+/// gives up.
+fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, best: &mut Best) {
+    let p = ctx.p;
+    let up_input = Input {
+        up: true,
+        ..Input::IDLE
+    };
+    let down_input = Input::new(0, false, true);
+    let simple = [(up, up_input), (down, down_input)];
+    for (start, input) in simple {
+        if !start {
+            continue;
+        }
+        let mut s = Sim::new(ctx);
+        if s.fly(|t, b| (t == 0 || !b.grounded).then_some(input)) {
+            best.offer(s.land(LinkKind::Climb));
+        }
+    }
+    if !up {
+        return;
+    }
+    for rows in 1..=8usize {
+        let k = ((rows as f64 / (p.climb_speed * p.dt).max(1e-9)).ceil() as usize).max(1);
+        for d in [-1i8, 1] {
+            let mut s = Sim::new(ctx);
+            let ok = s.fly(|t, b| {
+                if t > 0 && b.grounded {
+                    None
+                } else if t < k {
+                    Some(up_input)
+                } else if t == k && !b.climbing {
+                    None
+                } else {
+                    Some(Input::new(d, true, false))
+                }
+            });
+            if ok {
+                best.offer(s.land(LinkKind::Climb));
             }
         }
     }

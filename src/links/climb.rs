@@ -1,0 +1,81 @@
+//! Climb links (levels with ladders, `PHYSICS.md` "Ladders"): from a
+//! standing cell whose feet tile is a `Ladder` (standing at a ladder's
+//! foot, or on the ground inside a ladder's column) or that stands on a
+//! ladder top:
+//! - **up** (feet tile a `Ladder`): hold `up` until the body stands again
+//!   (on the ladder's top, or wherever it ends);
+//! - **down** (the tile under the feet a `Ladder`): hold `down` until it
+//!   stands again (off the ladder's bottom onto the ground, or falling
+//!   from its end);
+//! - **off sideways** (as up): hold `up` for the ticks of `n` rows
+//!   (`ceil(n / (climb_speed*dt))`, `n` = 1 to [`ROWS`]), then, still
+//!   climbing, press and hold the jump moving `d` (left, right) until the
+//!   body lands.
+//!
+//! Each is performed on the body and ends like every link: the landing's
+//! rest cell, settled on. A program ends without a link when the body
+//! stands after a tick (other than the one it lands on: it never grabbed
+//! the ladder), or stops climbing before its jump.
+
+use super::{Best, LinkKind, Sim};
+use crate::level::{Cell, Level, Tile};
+use crate::physics::{Body, Input};
+
+/// The most rows a sideways jump-off climbs first.
+pub(crate) const ROWS: usize = 8;
+
+/// Programs tried from a cell where climbing can start.
+pub(crate) const PROGRAMS: usize = 2 + 2 * ROWS;
+
+/// Whether climbing up and climbing down can start from standing on
+/// `from`: its feet tile is a `Ladder` (up), the tile under it is (down).
+pub(crate) fn starts(level: &Level, from: Cell) -> (bool, bool) {
+    let ladder = |c: Cell| level.get(c) == Some(Tile::Ladder);
+    (ladder(from), ladder(Cell::new(from.col, from.row + 1)))
+}
+
+/// Ticks of climbing `rows` rows at `climb_speed` (at least one).
+pub(crate) fn row_ticks(rows: usize, climb_speed: f64, dt: f64) -> usize {
+    ((rows as f64 / (climb_speed * dt).max(1e-9)).ceil() as usize).max(1)
+}
+
+const UP: Input = Input::IDLE.with_up(true);
+const DOWN: Input = Input::new(0, false, true);
+
+pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell, best: &mut Best) {
+    let below = Cell::new(from.col, from.row + 1);
+    let s = sim();
+    s.frame.note(from);
+    s.frame.note(below);
+    let p = s.p;
+    let (up, down) = starts(level, from);
+    // A program goes on while the body is off the ground: a tick that
+    // leaves it standing where it started did not grab the ladder.
+    let off = |t: usize, b: &Body| t == 0 || !b.grounded;
+    for (start, input) in [(up, UP), (down, DOWN)] {
+        let mut s = sim();
+        if start && s.fly(|t, b| off(t, b).then_some(input)) {
+            let link = s.land(LinkKind::Climb, best);
+            best.offer(link);
+        }
+    }
+    if !up {
+        return;
+    }
+    for rows in 1..=ROWS {
+        let k = row_ticks(rows, p.climb_speed, p.dt);
+        for d in [-1i8, 1] {
+            let mut s = sim();
+            let program = |t: usize, b: &Body| match t.cmp(&k) {
+                _ if !off(t, b) => None,
+                std::cmp::Ordering::Less => Some(UP),
+                std::cmp::Ordering::Equal if !b.climbing => None,
+                _ => Some(Input::new(d, true, false)),
+            };
+            if s.fly(program) {
+                let link = s.land(LinkKind::Climb, best);
+                best.offer(link);
+            }
+        }
+    }
+}
