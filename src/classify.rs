@@ -42,11 +42,19 @@ pub enum NodeType {
     OneWay,
     /// A goal marker the agent fits in (standable or not).
     Goal,
+    /// A ladder tile the agent does not stand in: it climbs through it
+    /// (levels with ladders).
+    Ladder,
+    /// A slope tile rising to the right (`/`): steep ground, solid under
+    /// its surface (levels with slopes).
+    SteepRight,
+    /// A slope tile rising to the left (`\`).
+    SteepLeft,
 }
 
 impl NodeType {
     /// Every node type, in palette order.
-    pub const ALL: [NodeType; 14] = [
+    pub const ALL: [NodeType; 17] = [
         NodeType::Air,
         NodeType::Blocked,
         NodeType::Platform,
@@ -61,6 +69,9 @@ impl NodeType {
         NodeType::Death,
         NodeType::OneWay,
         NodeType::Goal,
+        NodeType::Ladder,
+        NodeType::SteepRight,
+        NodeType::SteepLeft,
     ];
 
     /// A one-character symbol for text maps.
@@ -81,6 +92,9 @@ impl NodeType {
             NodeType::Death => '^',
             NodeType::OneWay => '=',
             NodeType::Goal => 'G',
+            NodeType::Ladder => 'H',
+            NodeType::SteepRight => '/',
+            NodeType::SteepLeft => '\\',
         }
     }
 
@@ -102,6 +116,9 @@ impl NodeType {
             NodeType::Death => "death",
             NodeType::OneWay => "one_way",
             NodeType::Goal => "goal",
+            NodeType::Ladder => "ladder",
+            NodeType::SteepRight => "steep_right",
+            NodeType::SteepLeft => "steep_left",
         }
     }
 }
@@ -196,9 +213,14 @@ fn type_of(
     left: Option<Fit>,
     right: Option<Fit>,
 ) -> NodeType {
-    let goal = level.tile_at(c, r) == Tile::Goal;
+    let tile = level.tile_at(c, r);
+    let goal = tile == Tile::Goal;
     match fit_here {
-        Fit::Blocked => NodeType::Blocked,
+        Fit::Blocked => match tile {
+            Tile::SlopeRight => NodeType::SteepRight,
+            Tile::SlopeLeft => NodeType::SteepLeft,
+            _ => NodeType::Blocked,
+        },
         Fit::Death => NodeType::Death,
         Fit::Standable { on_one_way } => {
             if goal {
@@ -222,6 +244,8 @@ fn type_of(
         Fit::Free => {
             if goal {
                 NodeType::Goal
+            } else if tile == Tile::Ladder {
+                NodeType::Ladder
             } else {
                 let mut raised = Body::standing(Cell::new(c as i32, r as i32), physics);
                 raised.y -= 1.0;
@@ -318,7 +342,10 @@ impl Classification {
                 let i = r as usize * self.width + c as usize;
                 Some(if self.standable[i] {
                     Fit::Standable { on_one_way: false }
-                } else if self.types[i] == NodeType::Blocked {
+                } else if matches!(
+                    self.types[i],
+                    NodeType::Blocked | NodeType::SteepRight | NodeType::SteepLeft
+                ) {
                     Fit::Blocked
                 } else {
                     Fit::Free

@@ -638,11 +638,18 @@ fn ladder_tops_are_stood_on_like_one_way_platforms_and_slope_cells_are_not() {
         "the ladder's foot, on the floor"
     );
     assert!(!c.is_standable(Cell::new(4, 3)), "inside the ladder");
+    assert_eq!(c.get(Cell::new(4, 3)), NodeType::Ladder);
     let (h, p) = (hill(), Physics::default());
     let c = Classification::new(&h, &p);
     for cell in [(5, 6), (6, 5), (7, 4), (10, 4), (11, 5), (12, 6)] {
         let cell = Cell::new(cell.0, cell.1);
-        assert_eq!(c.get(cell), NodeType::Blocked, "the slope tile {cell}");
+        // The hill rises to the right up to column 7 and falls after 10.
+        let steep = if cell.col <= 7 {
+            NodeType::SteepRight
+        } else {
+            NodeType::SteepLeft
+        };
+        assert_eq!(c.get(cell), steep, "the slope tile {cell}");
         let above = Cell::new(cell.col, cell.row - 1);
         assert!(
             !c.is_standable(above),

@@ -163,6 +163,9 @@ pub const fn node_color(t: NodeType) -> Rgba {
         NodeType::Death => Rgba::rgb(230, 0, 0),
         NodeType::OneWay => Rgba::rgb(170, 255, 0),
         NodeType::Goal => Rgba::rgb(255, 100, 180),
+        NodeType::Ladder => Rgba::rgb(230, 180, 90),
+        NodeType::SteepRight => Rgba::rgb(120, 200, 200),
+        NodeType::SteepLeft => Rgba::rgb(90, 150, 210),
     }
 }
 

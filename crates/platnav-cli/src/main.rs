@@ -324,7 +324,7 @@ fn run_default() -> Result<(), CliError> {
     let map = NavMap::build(&level, &physics)?;
     let build_time = t.elapsed();
     outln!(
-        "\nNode types (_ platform, < > edges, o solo, [ ] walls, {{ }} wall edges, - roof, = one-way, ^ death, G goal, # blocked):\n"
+        "\nNode types (_ platform, < > edges, o solo, [ ] walls, {{ }} wall edges, - roof, = one-way, ^ death, G goal, # blocked, H ladder, / \\ steep):\n"
     );
     out!("{}", map.classification());
     outln!("\n{} nodes, {}", map.node_count(), link_summary(&map));
