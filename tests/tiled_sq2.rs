@@ -92,3 +92,32 @@ fn sq2_level_01_climbs_out_of_the_pit_and_stops_at_a_jump_pad() {
         );
     }
 }
+
+/// The mechanics sq2 places but platnav does not model are named with
+/// their cells: level_01's jump pads (tiles whose `TileType` is
+/// `JumpPad`), and level_02's moving platforms (objects).
+#[test]
+fn sq2_levels_name_their_unmodelled_mechanics() {
+    let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
+    let one = load_level(Path::new("levels/sq2/Maps/level_01.tmx"), &opts).unwrap();
+    for m in &one.mechanics {
+        println!("level_01: {} {} at {:?}", m.kind, m.what, m.cells);
+    }
+    let pads = one
+        .mechanics
+        .iter()
+        .find(|m| m.kind == "jump pad")
+        .expect("level_01's jump pads");
+    assert_eq!(pads.what, "tile \"JumpPad\"");
+    assert_eq!(pads.cells.len(), 11);
+    assert!(pads.cells.contains(&Cell::new(215, 37)));
+    let two = load_level(Path::new("levels/sq2/Maps/level_02.tmx"), &opts).unwrap();
+    for m in &two.mechanics {
+        println!("level_02: {} {} at {} cells", m.kind, m.what, m.cells.len());
+    }
+    assert!(
+        two.mechanics.iter().any(|m| m.kind == "moving platform"),
+        "{:?}",
+        two.mechanics
+    );
+}

@@ -64,6 +64,56 @@ pub struct LoadedLevel {
     /// layers, properties, shapes, objects and conventions used, one phrase
     /// each. Not part of the level's identity (equality ignores it).
     pub rules_used: Vec<String>,
+    /// Mechanics the file places that platnav does not model (jump pads,
+    /// moving platforms, ...), found by name on tiles and objects (Tiled
+    /// and LDtk maps): `platnav check` names those beside the unreachable
+    /// region. Not part of the level's identity.
+    pub mechanics: Vec<Mechanic>,
+}
+
+/// A mechanic a map places that platnav does not model, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mechanic {
+    /// What it is: `"jump pad"`, `"moving platform"`, `"vanishing
+    /// platform"`, `"conveyor"` or `"teleporter"`.
+    pub kind: &'static str,
+    /// How the file names it (`tile "JumpPad"`, `object "Lift" (MovingPlatform)`).
+    pub what: String,
+    /// The cells it occupies (an object: the cell of its centre), row-major.
+    pub cells: Vec<Cell>,
+}
+
+impl Mechanic {
+    /// The mechanic a tile class, object type or property value names, if
+    /// any: by words in it, case and separators ignored.
+    #[must_use]
+    pub fn named(name: &str) -> Option<&'static str> {
+        let n: String = name
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        const KINDS: [(&str, &str); 14] = [
+            ("vanish", "vanishing platform"),
+            ("crumbl", "vanishing platform"),
+            ("dropplatform", "vanishing platform"),
+            ("fallingplatform", "vanishing platform"),
+            ("jumppad", "jump pad"),
+            ("trampoline", "jump pad"),
+            ("bouncepad", "jump pad"),
+            ("spring", "jump pad"),
+            ("movingplatform", "moving platform"),
+            ("elevator", "moving platform"),
+            ("conveyor", "conveyor"),
+            ("teleport", "teleporter"),
+            ("portal", "teleporter"),
+            ("launchpad", "jump pad"),
+        ];
+        KINDS
+            .iter()
+            .find(|(word, _)| n.contains(word))
+            .map(|&(_, kind)| kind)
+    }
 }
 
 impl PartialEq for LoadedLevel {
@@ -84,6 +134,7 @@ impl LoadedLevel {
             spawn,
             goals,
             rules_used: Vec::new(),
+            mechanics: Vec::new(),
         }
     }
 

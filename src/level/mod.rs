@@ -44,7 +44,7 @@ pub use self::tiled::{MAX_TILECOUNT, MAX_XML_DEPTH};
 #[cfg(feature = "serde")]
 pub use doc::MapContents;
 pub use generate::SplitMix64;
-pub use load::{LoadOptions, LoadedLevel, load_level};
+pub use load::{LoadOptions, LoadedLevel, Mechanic, load_level};
 pub use load::{SUPPORTED_FORMATS, sniff_format};
 #[cfg(feature = "png")]
 pub use mask::{ColorLegend, MAX_PIXELS};

@@ -1,11 +1,13 @@
 //! `platnav check`: a level's playability report.
 
+use std::collections::HashSet;
 use std::process::ExitCode;
 
 use clap::Args;
 use platnav::{
     Cell, NavMap,
     analysis::{Endpoints, GoalReport, Report, ReportOptions},
+    level::Mechanic,
 };
 
 use super::{CliError, MapArgs, build, grid_text, level_grid, mark, parse_cell};
@@ -45,20 +47,82 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     };
     let options = ReportOptions::default().with_diagnose(!args.no_diagnosis);
     let report = map.report(&endpoints, &options)?;
+    let beside = unmodelled_beside(&loaded.mechanics, &map, &report);
     if args.json {
         let mut doc = serde_json::to_value(&report)?;
         if let Some(obj) = doc.as_object_mut() {
             obj.insert("level".into(), args.map.level.display().to_string().into());
+            let unmodelled: Vec<serde_json::Value> = beside
+                .iter()
+                .map(|(m, reached)| {
+                    let pairs =
+                        |cells: &[Cell]| cells.iter().map(|c| [c.col, c.row]).collect::<Vec<_>>();
+                    serde_json::json!({
+                        "kind": m.kind,
+                        "what": m.what,
+                        "cells": pairs(&m.cells),
+                        "reached": pairs(reached),
+                    })
+                })
+                .collect();
+            obj.insert("unmodelled".into(), unmodelled.into());
         }
         outln!("{doc}");
     } else {
         print_report(&args.map.level.display().to_string(), &map, &report);
+        if !beside.is_empty() {
+            outln!(
+                "\nmechanics the level places but the map does not model (routes through them are missing):"
+            );
+            for (m, reached) in &beside {
+                let at = if reached.is_empty() {
+                    "none beside the reachable area".to_owned()
+                } else {
+                    format!("beside the reachable area at {}", cell_list(reached, 8))
+                };
+                outln!(
+                    "  {}, {}: {} cells ({}); {at}",
+                    m.kind,
+                    m.what,
+                    m.cells.len(),
+                    cell_list(&m.cells, 4)
+                );
+            }
+        }
     }
     Ok(if report.completable {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// When some standing cell is out of reach, each unmodelled mechanic with
+/// the cells of it within two cells (in both directions) of a reachable
+/// standing cell: where the body gets to it, and a route through it may
+/// lead on.
+fn unmodelled_beside<'m>(
+    mechanics: &'m [Mechanic],
+    map: &NavMap,
+    r: &Report,
+) -> Vec<(&'m Mechanic, Vec<Cell>)> {
+    if r.unreachable.is_empty() {
+        return Vec::new();
+    }
+    let unreachable: HashSet<Cell> = r.unreachable.iter().copied().collect();
+    let reachable: HashSet<Cell> = map
+        .nodes()
+        .iter()
+        .copied()
+        .filter(|c| !unreachable.contains(c))
+        .collect();
+    let near = |c: Cell| {
+        (-2..=2).any(|dr| (-2..=2).any(|dc| reachable.contains(&Cell::new(c.col + dc, c.row + dr))))
+    };
+    mechanics
+        .iter()
+        .map(|m| (m, m.cells.iter().copied().filter(|&c| near(c)).collect()))
+        .collect()
 }
 
 fn cell_list(cells: &[Cell], max: usize) -> String {

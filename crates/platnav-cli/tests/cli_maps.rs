@@ -286,3 +286,49 @@ fn render_writes_png_only_and_unsupported_files_list_the_formats() {
         &["unsupported file", "LDtk projects (.ldtk"],
     );
 }
+
+/// `check` names the mechanics a map places but platnav does not model
+/// when they sit beside the unreachable area: sq2's level_01 cannot be
+/// finished, and its jump pads (tiles whose `TileType` is `JumpPad`) are
+/// listed with their cells, in the text and in the JSON.
+#[test]
+fn check_names_unmodelled_mechanics_beside_the_unreachable_area() {
+    at_root();
+    let level = "levels/sq2/Maps/level_01.tmx";
+    let args = [
+        "check",
+        level,
+        "--preset",
+        "sq2",
+        "--param",
+        "run_speed=8",
+        "--no-diagnosis",
+    ];
+    let out = platnav(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("mechanics the level places but the map does not model")
+            && text.contains("jump pad, tile \"JumpPad\": 11 cells")
+            && text.contains("beside the reachable area at 215,37"),
+        "{text}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let out = platnav(&json_args);
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let pads = doc["unmodelled"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["kind"] == "jump pad")
+        .expect("the jump pads");
+    assert_eq!(pads["cells"].as_array().unwrap().len(), 11);
+    // The pad under the ladder at column 214, where the route ends, is the
+    // one the body gets to.
+    assert_eq!(pads["reached"], serde_json::json!([[215, 37]]));
+    // The demo places no such mechanic: nothing is listed.
+    let demo = platnav(&["check", "levels/demo.txt", "--no-diagnosis", "--json"]);
+    let doc: Value = serde_json::from_str(&stdout(&demo)).unwrap();
+    assert_eq!(doc["unmodelled"], serde_json::json!([]));
+}
