@@ -220,27 +220,27 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
     // src/links/*.rs: jumps 42 families of 5 switches x 2 targets + 1
     // (462), double jumps 30 families of 3 x 2 + 1 (210), falls 2 x (7 x 2
     // + 1), drops 3 x (5 x 2 + 1), wall jumps 2 x 2 x 2 x 2 x 3 x 2, climbs
-    // 2 + 8 x 2 (counted for every level: they run only beside ladders).
+    // 2 + 8 x 2 + 4 (counted for every level: they run only beside ladders).
     let all = LinkOptions::default();
     assert_eq!(
         all.programs_per_cell(&Physics::default()),
-        462 + 30 + 33 + 18
+        462 + 30 + 33 + 22
     );
     assert_eq!(
         all.programs_per_cell(&Physics::agile()),
-        462 + 210 + 30 + 33 + 96 + 18
+        462 + 210 + 30 + 33 + 96 + 22
     );
     // Per program: 480 action ticks, 600 of braking, 600 of settle, 2 of
     // slack at 60 Hz; 8,000 + 2 x 10,000 + 2 at 1,000 Hz.
     assert_eq!(
         all.max_steps_per_cell(&Physics::agile()),
-        849 * (480 + 1200 + 2)
+        853 * (480 + 1200 + 2)
     );
     let fast = Physics {
         dt: 0.001,
         ..Physics::agile()
     };
-    assert_eq!(all.max_steps_per_cell(&fast), 849 * (8000 + 20000 + 2));
+    assert_eq!(all.max_steps_per_cell(&fast), 853 * (8000 + 20000 + 2));
     let runs_only = LinkOptions::default()
         .with_fall(false)
         .with_jump(false)

@@ -11,7 +11,7 @@ use platnav_naive as naive;
 use std::path::Path;
 
 use platnav::{
-    JumpVariety, Level, LinkKind, LinkOptions, NavMap, Physics, Tile,
+    Cell, JumpVariety, Level, LinkKind, LinkOptions, NavMap, Physics, Tile,
     level::{LoadOptions, VglcLegend, load_level},
 };
 
@@ -132,7 +132,7 @@ fn generated_ladders_and_slopes() {
         jump_buffer_ticks: 4,
         ..Physics::default()
     };
-    let (mut touching, mut climbs) = (0, 0);
+    let (mut touching, mut climbs, mut catches) = (0, 0, 0);
     for (seed, physics) in [
         (1, Physics::default()),
         (2, Physics::agile()),
@@ -157,6 +157,17 @@ fn generated_ladders_and_slopes() {
             );
         }
         climbs += map.links().filter(|l| l.kind == LinkKind::Climb).count();
+        // Climbs from cells with no ladder at the feet or under them caught
+        // a ladder nearby.
+        let ladder = |c: Cell| level.get(c) == Some(Tile::Ladder);
+        catches += map
+            .links()
+            .filter(|l| {
+                l.kind == LinkKind::Climb
+                    && !ladder(l.from)
+                    && !ladder(Cell::new(l.from.col, l.from.row + 1))
+            })
+            .count();
         touching += map
             .links()
             .filter(|l| {
@@ -174,4 +185,6 @@ fn generated_ladders_and_slopes() {
     );
     // Climb links (up, down and off sideways) are among them.
     assert!(climbs > 10, "only {climbs} climb links");
+    assert!(catches > 0, "no climb link catches a ladder");
+    println!("{climbs} climb links, {catches} of them catching a ladder");
 }

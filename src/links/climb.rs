@@ -12,6 +12,12 @@
 //!   climbing, press and hold the jump moving `d` (left, right) until the
 //!   body lands.
 //!
+//! - **catch** (a ladder tile within 3 columns, 4 rows above to 1 below):
+//!   move left or right holding `up`, walking (for at most the ticks of 3
+//!   columns at run speed before leaving the ground) or with the jump held,
+//!   and once climbing hold `up` alone until the body stands again; a
+//!   program that lands without having climbed gives no link.
+//!
 //! Each is performed on the body and ends like every link: the landing's
 //! rest cell, settled on. A program ends without a link when the body
 //! stands after a tick (other than the one it lands on: it never grabbed
@@ -24,8 +30,19 @@ use crate::physics::{Body, Input};
 /// The most rows a sideways jump-off climbs first.
 pub(crate) const ROWS: usize = 8;
 
-/// Programs tried from a cell where climbing can start.
-pub(crate) const PROGRAMS: usize = 2 + 2 * ROWS;
+/// Programs tried from a cell where climbing can start or a ladder is near.
+pub(crate) const PROGRAMS: usize = 2 + 2 * ROWS + 4;
+
+/// Columns each side of a cell within which a ladder is caught.
+pub(crate) const CATCH_COLS: i32 = 3;
+/// Rows above a cell within which a ladder is caught (and one below).
+pub(crate) const CATCH_ROWS: i32 = 4;
+
+/// The cells (relative to a standing cell) whose ladders the catching
+/// programs try for.
+pub(crate) fn catch_box() -> impl Iterator<Item = (i32, i32)> {
+    (-CATCH_ROWS..=1).flat_map(|dr| (-CATCH_COLS..=CATCH_COLS).map(move |dc| (dc, dr)))
+}
 
 /// Whether climbing up and climbing down can start from standing on
 /// `from`: its feet tile is a `Ladder` (up), the tile under it is (down).
@@ -49,6 +66,38 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell
     s.frame.note(below);
     let p = s.p;
     let (up, down) = starts(level, from);
+    // Catching a ladder nearby: a ladder tile within CATCH_COLS columns and
+    // CATCH_ROWS rows above to one row below (every cell of the box read).
+    let mut near = false;
+    for (dc, dr) in catch_box() {
+        let c = Cell::new(from.col + dc, from.row + dr);
+        s.frame.note(c);
+        near |= level.get(c) == Some(Tile::Ladder);
+    }
+    if near {
+        let walk_limit =
+            (f64::from(CATCH_COLS) / (p.run_speed * p.dt).max(1e-6)).ceil() as usize + 2;
+        for d in [-1i8, 1] {
+            for jump in [false, true] {
+                let climbed = std::cell::Cell::new(false);
+                let mut s = sim();
+                let program = |t: usize, b: &Body| {
+                    if b.climbing {
+                        climbed.set(true);
+                        Some(UP)
+                    } else if t > 0 && b.grounded && (jump || t > walk_limit) {
+                        None
+                    } else {
+                        Some(Input::new(d, jump, false).with_up(true))
+                    }
+                };
+                if s.fly(program) && climbed.get() {
+                    let link = s.land(LinkKind::Climb, best);
+                    best.offer(link);
+                }
+            }
+        }
+    }
     // A program goes on while the body is off the ground: a tick that
     // leaves it standing where it started did not grab the ladder.
     let off = |t: usize, b: &Body| t == 0 || !b.grounded;

@@ -207,7 +207,12 @@ pub fn links_from(
     if level.has_ladders() {
         let up = level.get(from) == Some(Tile::Ladder);
         let down = level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::Ladder);
-        climb_links(&ctx, up, down, &mut best);
+        // A ladder within 3 columns, from 4 rows above to 1 below.
+        let near = (-4..=1).any(|dr| {
+            (-3..=3)
+                .any(|dc| level.get(Cell::new(from.col + dc, from.row + dr)) == Some(Tile::Ladder))
+        });
+        climb_links(&ctx, up, down, near, &mut best);
     }
     let mut v: Vec<NaiveLink> = best.0.into_values().collect();
     v.sort_by_key(|l| (l.to, l.kind));
@@ -805,12 +810,40 @@ fn drop_links(ctx: &Ctx<'_>, best: &mut Best) {
 /// climbing) hold the jump moving left or right until it lands. Any
 /// program whose body stands after a tick without having left the ground
 /// gives up.
-fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, best: &mut Best) {
+fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best) {
     let p = ctx.p;
     let up_input = Input {
         up: true,
         ..Input::IDLE
     };
+    // Catching a nearby ladder: move left or right holding up, walking (at
+    // most the ticks of 3 columns at run speed on the ground) or jumping;
+    // once climbing, up alone. Only programs that climbed count.
+    if near {
+        let walk_limit = (3.0 / (p.run_speed * p.dt).max(1e-6)).ceil() as usize + 2;
+        for d in [-1i8, 1] {
+            for jump in [false, true] {
+                let mut climbed = false;
+                let mut s = Sim::new(ctx);
+                let ok = s.fly(|t, b| {
+                    if b.climbing {
+                        climbed = true;
+                        return Some(up_input);
+                    }
+                    if t > 0 && b.grounded && (jump || t > walk_limit) {
+                        return None;
+                    }
+                    Some(Input {
+                        up: true,
+                        ..Input::new(d, jump, false)
+                    })
+                });
+                if ok && climbed {
+                    best.offer(s.land(LinkKind::Climb));
+                }
+            }
+        }
+    }
     let down_input = Input::new(0, false, true);
     let simple = [(up, up_input), (down, down_input)];
     for (start, input) in simple {
