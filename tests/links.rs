@@ -100,6 +100,74 @@ fn jump_clears_three_tile_gap() {
     );
 }
 
+/// The widest gap a profile's map crosses between two long platforms.
+fn widest_gap(p: &Physics) -> usize {
+    (1..16)
+        .take_while(|&gap| {
+            let row =
+                |pit: &str| format!("{}{}{}\n", "#".repeat(12), pit.repeat(gap), "#".repeat(12));
+            let air = format!("{}\n", ".".repeat(24 + gap)).repeat(6);
+            let level: Level = format!("{air}{}{}", row("."), row("^")).parse().unwrap();
+            let map = common::build(&level, p);
+            let goal = Cell::new(23 + gap as i32, 5);
+            map.find_path(Cell::new(1, 5), goal, &SearchOptions::default())
+                .is_ok()
+        })
+        .last()
+        .unwrap_or(0)
+}
+
+/// Coyote time lets a jump start a few ticks after running off the edge,
+/// so the map crosses a wider gap than without it, with a jump pressed in
+/// the air that replays; jump buffering adds bounces, pressed before a
+/// landing and jumping on it.
+#[test]
+fn coyote_jumps_cross_wider_gaps_and_bounces_press_before_landing() {
+    let plain = Physics::default();
+    let coyote = Physics {
+        coyote_ticks: 10,
+        ..plain.clone()
+    };
+    let (narrow, wide) = (widest_gap(&plain), widest_gap(&coyote));
+    assert!(narrow >= 3, "the default profile crosses {narrow}");
+    assert!(
+        wide > narrow,
+        "coyote time crosses {wide}, without {narrow}"
+    );
+    println!("widest gap: {narrow} without coyote time, {wide} with 10 ticks");
+
+    let level = common::demo();
+    let forgiving = Physics {
+        coyote_ticks: 6,
+        jump_buffer_ticks: 5,
+        ..plain
+    };
+    let map = common::build(&level, &forgiving);
+    assert_every_tape_replays(&map);
+    let (mut late, mut buffered) = (0, 0);
+    for link in map.links() {
+        let mut body = Body::standing(link.from, &forgiving);
+        let (mut was_late, mut was_buffered) = (false, false);
+        for i in map.inputs(link.id) {
+            if body.jump_starts(&level, &forgiving, i) && !body.grounded {
+                was_late |= body.coyote_left > 0 && !body.climbing;
+            }
+            if body.jump_starts(&level, &forgiving, i) && body.grounded && body.jump_held_last_tick
+            {
+                was_buffered |= body.buffer_left > 0;
+            }
+            body.step(&level, &forgiving, i);
+        }
+        late += usize::from(was_late);
+        buffered += usize::from(was_buffered);
+    }
+    assert!(
+        late > 0 && buffered > 0,
+        "{late} coyote jumps, {buffered} bounces"
+    );
+    println!("demo: {late} coyote jumps, {buffered} bounces");
+}
+
 #[test]
 fn no_link_climbs_a_wall_taller_than_the_jump() {
     // Default physics jumps 3.5 tiles: a 3-tile step is climbable, a 5-tile one is not.
@@ -241,6 +309,23 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
         ..Physics::agile()
     };
     assert_eq!(all.max_steps_per_cell(&fast), 853 * (8000 + 20000 + 2));
+    // Coyote jumps: 2 directions x 2 air ticks x 2 holds x 2 steerings;
+    // bounces: 2 directions x 2 holds (src/links/fall.rs). The most a
+    // profile can have: 873.
+    let forgiving = Physics {
+        coyote_ticks: 6,
+        jump_buffer_ticks: 4,
+        ..Physics::agile()
+    };
+    assert_eq!(all.programs_per_cell(&forgiving), 853 + 16 + 4);
+    let one_tick = Physics {
+        coyote_ticks: 1,
+        ..Physics::default()
+    };
+    assert_eq!(
+        all.programs_per_cell(&one_tick),
+        462 + 30 + 33 + 22 + 2 * 2 * 2
+    );
     let runs_only = LinkOptions::default()
         .with_fall(false)
         .with_jump(false)

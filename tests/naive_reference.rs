@@ -45,6 +45,30 @@ fn demo_agile() {
     assert_same("demo, agile", &level, &Physics::agile());
 }
 
+/// Coyote jumps and buffered bounces (`src/links/fall.rs`) on a level
+/// with neither ladders nor slopes, the builder's shared walk to the edge
+/// against programs simulated from scratch.
+#[test]
+fn demo_forgiving() {
+    let physics = Physics {
+        coyote_ticks: 6,
+        jump_buffer_ticks: 5,
+        ..Physics::default()
+    };
+    assert_same(
+        "demo, coyote time and jump buffering",
+        &include_str!("../levels/demo.txt").parse().unwrap(),
+        &physics,
+    );
+    let agile = Physics {
+        coyote_ticks: 3,
+        jump_buffer_ticks: 8,
+        ..Physics::agile()
+    };
+    let trap: Level = include_str!("../levels/trap.txt").parse().unwrap();
+    assert_same("trap, agile, coyote time and jump buffering", &trap, &agile);
+}
+
 #[test]
 fn small_text_default() {
     let level = load_level(Path::new("levels/small/small.txt"), &LoadOptions::default())

@@ -7,9 +7,25 @@
 //! simulated once, and each steering switch branches off the `d` flight at
 //! its tick ([`Sim::steered`]), exactly as simulating each program from
 //! scratch would.
+//!
+//! Two jump programs start from the same walk off the edge, when the
+//! profile forgives late and early presses (`PHYSICS.md`, "Coyote time and
+//! jump buffering"); their links are jumps. With `A` the apex ticks and the
+//! holds `H` 4 and `A` (`A` alone when the jump cannot be cut):
+//! - **coyote jump** (`coyote_ticks` above 0): press the jump on air tick
+//!   `a` (0 and `coyote_ticks - 1`) after leaving the ground, hold it `H`
+//!   ticks, moving `d` throughout or switching to idle `A` ticks after the
+//!   press;
+//! - **buffered bounce** (`jump_buffer_ticks` above 0): with `L` the tape
+//!   length at which the kept `d` fall lands, press the jump on tick `L -
+//!   jump_buffer_ticks` (the earliest press the buffer keeps) and hold it
+//!   until tick `L + H`, moving `d` throughout, so that the body jumps
+//!   again on the tick after it lands; the link ends at the next landing.
+//!   There is no program when the press would fall on the ground or in
+//!   coyote time, or when the body is on the ground after tick `L`.
 
-use super::{Best, LinkKind, Sim, full_speed_ticks, steering};
-use crate::physics::{Body, Input};
+use super::{Best, LinkKind, Sim, apex_ticks, full_speed_ticks, jump, steering, tick_set};
+use crate::physics::{Body, Input, Physics};
 
 /// Air ticks after which the steering switches.
 pub(super) const SWITCH_TICKS: [usize; 7] = [0, 3, 6, 10, 15, 22, 32];
@@ -28,8 +44,112 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, best: &mut Best) {
         let switches = SWITCH_TICKS.map(|k| air_start + k);
         let steer =
             move |sched| move |t, _: &Body| Some(Input::new(steering(d, sched, t), false, false));
+        if p.coyote_ticks > 0 {
+            coyote(&edge, d, best);
+        }
+        if p.jump_buffer_ticks > 0 {
+            bounce(&edge, d, best);
+        }
         for s in edge.steered(switches, [0, -d], steer) {
             let link = s.land(LinkKind::Fall, best);
+            best.offer(link);
+        }
+    }
+}
+
+/// The air ticks after leaving the ground on which a coyote jump presses.
+pub(super) fn coyote_delays(p: &Physics) -> Vec<usize> {
+    if p.coyote_ticks == 0 {
+        return Vec::new();
+    }
+    let mut v = vec![0, p.coyote_ticks as usize - 1];
+    v.dedup();
+    v
+}
+
+/// How long coyote jumps and bounces hold the jump.
+pub(super) fn forgiving_holds(p: &Physics) -> Vec<usize> {
+    let apex = apex_ticks(p);
+    if p.jump_cut_speed >= p.jump_speed {
+        vec![apex]
+    } else {
+        tick_set([4, apex], apex)
+    }
+}
+
+/// Programs of the coyote and bounce families per cell for `p`.
+pub(super) fn forgiving_programs(p: &Physics) -> usize {
+    let holds = forgiving_holds(p).len();
+    let bounce = if p.jump_buffer_ticks > 0 { holds } else { 0 };
+    2 * (coyote_delays(p).len() * holds * 2 + bounce)
+}
+
+/// Coyote jumps from `edge`, the body that just left the ground moving `d`.
+fn coyote(edge: &Sim<'_>, d: i8, best: &mut Best) {
+    let p = edge.p;
+    let air_start = edge.tape.len();
+    let apex = apex_ticks(p);
+    for a in coyote_delays(p) {
+        let press = air_start + a;
+        for hold in forgiving_holds(p) {
+            for idle_at in [None, Some(press + apex)] {
+                let mut s = edge.clone();
+                let landed = s.fly(|t, _| {
+                    let jump = t >= press && t < press + hold;
+                    let mv = match idle_at {
+                        Some(k) if t >= k => 0,
+                        _ => d,
+                    };
+                    Some(Input::new(mv, jump, false))
+                });
+                if landed {
+                    let kind = jump::kind_of(s.jumps);
+                    let link = s.land(kind, best);
+                    best.offer(link);
+                }
+            }
+        }
+    }
+}
+
+/// Buffered bounces from `edge`, the body that just left the ground moving
+/// `d`.
+fn bounce(edge: &Sim<'_>, d: i8, best: &mut Best) {
+    let p = edge.p;
+    let keep = |_: usize, _: &Body| Some(Input::new(d, false, false));
+    let mut fall = edge.clone();
+    if !fall.fly(keep) {
+        return;
+    }
+    let land = fall.tape.len();
+    let Some(press) = land.checked_sub(p.jump_buffer_ticks as usize) else {
+        return;
+    };
+    if press < edge.tape.len() + p.coyote_ticks as usize {
+        return;
+    }
+    for hold in forgiving_holds(p) {
+        let input = |t: usize| Input::new(d, t >= press && t < land + hold, false);
+        let mut s = edge.clone();
+        // The fall up to the press, then every tick to the landing and the
+        // jump after it, whatever the body does on them.
+        if s.run(|_, _| Some(Input::new(d, false, false)), Some(press)) != super::Flight::Paused {
+            continue;
+        }
+        let mut alive = true;
+        for t in press..=land {
+            if s.tape.len() >= s.limit || !s.step(input(t)) {
+                alive = false;
+                break;
+            }
+        }
+        if !alive || s.body.grounded {
+            continue;
+        }
+        s.airborne = true;
+        if s.fly(|t, _| Some(input(t))) {
+            let kind = jump::kind_of(s.jumps);
+            let link = s.land(kind, best);
             best.offer(link);
         }
     }

@@ -218,7 +218,7 @@ impl LinkOptions {
     pub fn programs_per_cell(&self, physics: &Physics) -> usize {
         let mut n = 0;
         if self.fall {
-            n += 2 * (fall::SWITCH_TICKS.len() * 2 + 1);
+            n += 2 * (fall::SWITCH_TICKS.len() * 2 + 1) + fall::forgiving_programs(physics);
         }
         if self.jump {
             n += jump::families(physics, self.jumps)
