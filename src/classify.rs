@@ -6,8 +6,8 @@ use crate::physics::{Body, Physics};
 /// What a cell is to an agent of a given size.
 ///
 /// A cell is *standable* when a body standing on it (feet on top of the row
-/// below, centred in the column) overlaps no solid or hazard tile and is
-/// grounded. Standable cells are sorted by their sides: a side is a *wall*
+/// below, centred in the column; on a slope tile, feet on its surface,
+/// [`Body::start`]) overlaps no solid or hazard tile and is grounded. Standable cells are sorted by their sides: a side is a *wall*
 /// when the neighbouring cell is [`NodeType::Blocked`], an *edge* when the
 /// neighbour is not standable (a drop), and *open* otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,10 +45,10 @@ pub enum NodeType {
     /// A ladder tile the agent does not stand in: it climbs through it
     /// (levels with ladders).
     Ladder,
-    /// A slope tile rising to the right (`/`): steep ground, solid under
-    /// its surface (levels with slopes).
+    /// Standable on a slope tile rising to the right (`/`): the feet on its
+    /// surface at the column's middle (levels with slopes).
     SteepRight,
-    /// A slope tile rising to the left (`\`).
+    /// Standable on a slope tile rising to the left (`\`).
     SteepLeft,
 }
 
@@ -142,10 +142,10 @@ enum Fit {
 }
 
 fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
-    let body = Body::standing(cell, p);
     if level.has_ladders() || level.has_slopes() {
-        return fit_extended(level, p, &body);
+        return fit_extended(level, p, &Body::start(level, cell, p));
     }
+    let body = Body::standing(cell, p);
     if body.overlaps_kind(level, p, Tile::Solid) {
         return Fit::Blocked;
     }
@@ -216,14 +216,14 @@ fn type_of(
     let tile = level.tile_at(c, r);
     let goal = tile == Tile::Goal;
     match fit_here {
-        Fit::Blocked => match tile {
-            Tile::SlopeRight => NodeType::SteepRight,
-            Tile::SlopeLeft => NodeType::SteepLeft,
-            _ => NodeType::Blocked,
-        },
+        Fit::Blocked => NodeType::Blocked,
         Fit::Death => NodeType::Death,
         Fit::Standable { on_one_way } => {
-            if goal {
+            if tile == Tile::SlopeRight {
+                NodeType::SteepRight
+            } else if tile == Tile::SlopeLeft {
+                NodeType::SteepLeft
+            } else if goal {
                 NodeType::Goal
             } else if on_one_way {
                 NodeType::OneWay
@@ -342,10 +342,7 @@ impl Classification {
                 let i = r as usize * self.width + c as usize;
                 Some(if self.standable[i] {
                     Fit::Standable { on_one_way: false }
-                } else if matches!(
-                    self.types[i],
-                    NodeType::Blocked | NodeType::SteepRight | NodeType::SteepLeft
-                ) {
+                } else if self.types[i] == NodeType::Blocked {
                     Fit::Blocked
                 } else {
                     Fit::Free

@@ -727,7 +727,7 @@ impl NavMap {
     #[must_use]
     pub fn trajectory(&self, id: LinkId) -> Vec<Body> {
         let from = self.link(id).from;
-        let mut body = Body::standing(from, &self.physics);
+        let mut body = Body::start(&self.level, from, &self.physics);
         let mut out = Vec::with_capacity(self.ticks(id) as usize + 1);
         out.push(body);
         for input in self.inputs(id) {

@@ -140,7 +140,7 @@ impl Path {
 /// ```
 #[must_use]
 pub fn replay(level: &Level, physics: &Physics, start: Cell, inputs: &[Input]) -> Body {
-    let mut body = Body::standing(start, physics);
+    let mut body = Body::start(level, start, physics);
     for &i in inputs {
         body.step(level, physics, i);
     }
@@ -169,7 +169,7 @@ fn realize_with(
 ) -> Result<Vec<Input>, LinkId> {
     let (level, p) = (map.level(), map.physics());
     let tol = settle_tolerance(p) + 1e-9;
-    let mut body = Body::standing(start, p);
+    let mut body = Body::start(level, start, p);
     let mut tape = Vec::with_capacity(links.iter().map(|&l| map.ticks(l) as usize).sum());
     for &id in links {
         let ticks = map.ticks(id);

@@ -22,7 +22,7 @@ fn assert_every_tape_replays(map: &NavMap) {
             (map.cell(link.source), map.cell(link.target)),
             (link.from, link.to)
         );
-        let mut body = Body::standing(link.from, p);
+        let mut body = Body::start(level, link.from, p);
         for i in map.inputs(link.id) {
             body.step(level, p, i);
             assert!(!body.dead, "{link:?} dies");
@@ -34,7 +34,7 @@ fn assert_every_tape_replays(map: &NavMap) {
             link.from,
             link.to
         );
-        assert_eq!(body.vx, 0.0);
+        assert_eq!(body.vx, 0.0, "{link:?}");
         let sweep = map.sweep(link.id);
         assert!(sweep.contains(&link.from) && sweep.contains(&link.to));
         let trajectory = map.trajectory(link.id);
@@ -166,6 +166,54 @@ fn coyote_jumps_cross_wider_gaps_and_bounces_press_before_landing() {
         "{late} coyote jumps, {buffered} bounces"
     );
     println!("demo: {late} coyote jumps, {buffered} bounces");
+}
+
+/// A hill of slopes between two floors: the slope cells are steep nodes,
+/// runs go up one side and down the other a row per column, and a path
+/// that may only run crosses it, replaying onto the goal.
+#[test]
+fn runs_go_up_and_down_slopes() {
+    let level: Level = "\
+........................
+........................
+........................
+........................
+........................
+......../####\\..........
+......./######\\.........
+....../########\\........
+########################
+"
+    .parse()
+    .unwrap();
+    for physics in [Physics::default(), Physics::agile(), Physics::smb()] {
+        let map = common::build(&level, &physics);
+        assert_every_tape_replays(&map);
+        let classes = map.classification();
+        assert_eq!(classes.get(Cell::new(7, 6)), platnav::NodeType::SteepRight);
+        assert_eq!(classes.get(Cell::new(14, 6)), platnav::NodeType::SteepLeft);
+        assert!(
+            map.links()
+                .any(|l| l.kind == LinkKind::Run && l.from == Cell::new(6, 7) && l.to.row < 7)
+        );
+        let runs_only = SearchOptions::default().with_forbid(vec![
+            LinkKind::Fall,
+            LinkKind::Jump,
+            LinkKind::DoubleJump,
+            LinkKind::WallJump,
+        ]);
+        let (start, goal) = (Cell::new(1, 7), Cell::new(22, 7));
+        let path = map.find_path(start, goal, &runs_only).unwrap();
+        assert!(path.replay(&level, &physics).stands_on(goal));
+        // Over the top: the feet reach the plateau (y = 5) on the way.
+        let mut body = Body::start(&level, start, &physics);
+        let mut top = body.y;
+        for &i in path.inputs() {
+            body.step(&level, &physics, i);
+            top = top.min(body.y);
+        }
+        assert_eq!(top, 5.0, "the path does not cross the hill");
+    }
 }
 
 #[test]

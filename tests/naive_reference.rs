@@ -157,6 +157,9 @@ fn generated_ladders_and_slopes() {
         ..Physics::default()
     };
     let (mut touching, mut climbs, mut catches) = (0, 0, 0);
+    // Runs that change rows (over slopes), flights that land on a slope,
+    // links that start on one.
+    let (mut slope_runs, mut slope_landings, mut from_slopes) = (0, 0, 0);
     for (seed, physics) in [
         (1, Physics::default()),
         (2, Physics::agile()),
@@ -173,13 +176,28 @@ fn generated_ladders_and_slopes() {
         for l in map.links() {
             let end = *map.trajectory(l.id).last().unwrap();
             assert!(
-                !end.dead && end.stands_on(l.to),
+                !end.dead && end.stands_on(l.to) && end.vx == 0.0,
                 "seed {seed}: {} {} -> {} does not replay: {end:?}",
                 l.kind,
                 l.from,
                 l.to
             );
         }
+        let slope = |c: Cell| level.get(c).is_some_and(Tile::is_slope);
+        slope_runs += map
+            .links()
+            .filter(|l| l.kind == LinkKind::Run && l.from.row != l.to.row)
+            .count();
+        slope_landings += map
+            .links()
+            .filter(|l| {
+                matches!(
+                    l.kind,
+                    LinkKind::Fall | LinkKind::Jump | LinkKind::DoubleJump
+                ) && slope(l.to)
+            })
+            .count();
+        from_slopes += map.links().filter(|l| slope(l.from)).count();
         climbs += map.links().filter(|l| l.kind == LinkKind::Climb).count();
         // Climbs from cells with no ladder at the feet or under them caught
         // a ladder nearby.
@@ -211,4 +229,9 @@ fn generated_ladders_and_slopes() {
     assert!(climbs > 10, "only {climbs} climb links");
     assert!(catches > 0, "no climb link catches a ladder");
     println!("{climbs} climb links, {catches} of them catching a ladder");
+    println!(
+        "{slope_runs} runs over slopes, {slope_landings} falls and jumps landing on one, \
+         {from_slopes} links from one"
+    );
+    assert!(slope_runs > 10 && slope_landings > 10 && from_slopes > 10);
 }

@@ -163,7 +163,7 @@ pub fn knock_chases(map: &NavMap, options: &KnockOptions) -> KnockReport {
             continue;
         };
         report.chases += 1;
-        let mut body = Body::standing(start, p);
+        let mut body = Body::start(map.level(), start, p);
         let mut follower = PathFollower::new(options.follow.clone());
         let mut knocked = None;
         let mut warned = 0u32;

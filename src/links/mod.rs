@@ -94,9 +94,19 @@ pub(crate) fn links_recorded(
         fall::generate(&sim, &mut best);
     }
     if opts.jump {
-        template::generate(
-            level, p, opts.jumps, classes, from, reads, &mut best, cache, w,
-        );
+        if level.has_slopes() {
+            // The templates are performed in the start cell's frame, which
+            // links on levels with slopes are not (`sim::origin`), and
+            // start on a floor: each family is simulated here.
+            let sim = || Sim::recording(level, p, classes, from, reads, Some(&w.memo));
+            for fam in jump::families(p, opts.jumps) {
+                jump::run_family(sim(), &fam, &mut best);
+            }
+        } else {
+            template::generate(
+                level, p, opts.jumps, classes, from, reads, &mut best, cache, w,
+            );
+        }
     }
     let memo = Some(&w.memo);
     let sim = || Sim::recording(level, p, classes, from, reads, memo);

@@ -1,4 +1,6 @@
 //! Run links: along the ground to cells 1, 2, 3, 4, 6, 8, ... columns away.
+//! On a level with slopes the ground may step a row up or down from one
+//! column to the next ([`surface`]): runs go up and down slopes.
 //!
 //! The whole link is the settle controller aimed at the target's centre, so
 //! the body accelerates, cruises and brakes to a stop there. Distances grow
@@ -95,6 +97,34 @@ fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32), frame: &F
     })
 }
 
+/// The standable cells along the ground from `from` toward `dir`, one per
+/// column, up to the farthest run distance: the next column's cell on the
+/// same row when it is standable, else (on a level with slopes) the one a
+/// row up, else the one a row down; the walk ends at the first column with
+/// none of them.
+pub(crate) fn surface(
+    slopes: bool,
+    from: Cell,
+    dir: i32,
+    mut standable: impl FnMut(Cell) -> bool,
+) -> Vec<Cell> {
+    let rows: &[i32] = if slopes { &[0, -1, 1] } else { &[0] };
+    let mut out = Vec::new();
+    let mut at = from;
+    while out.len() < DISTANCES[DISTANCES.len() - 1] as usize {
+        let Some(next) = rows
+            .iter()
+            .map(|&dr| Cell::new(at.col + dir, at.row + dr))
+            .find(|&c| standable(c))
+        else {
+            break;
+        };
+        out.push(next);
+        at = next;
+    }
+    out
+}
+
 pub(super) fn generate<'a>(
     runs: &[[Option<FlatRun>; 2]],
     sim: &impl Fn() -> Sim<'a>,
@@ -107,23 +137,24 @@ pub(super) fn generate<'a>(
         (s.frame.level(), s.p, s.frame)
     };
     for (side, dir) in [-1, 1].into_iter().enumerate() {
-        // Length of the contiguous standable run on this row.
-        let mut reach = 0;
-        while reach < DISTANCES[DISTANCES.len() - 1] && {
-            let c = Cell::new(from.col + dir * (reach + 1), from.row);
+        let ground = surface(level.has_slopes(), from, dir, |c| {
             frame.note(c);
             classes.is_standable(c)
-        } {
-            reach += 1;
-        }
+        });
         for (i, &k) in DISTANCES
             .iter()
             .enumerate()
-            .take_while(|&(_, &k)| k <= reach)
+            .take_while(|&(_, &k)| k as usize <= ground.len())
         {
-            let to = Cell::new(from.col + dir * k, from.row);
+            let to = ground[k as usize - 1];
             match &runs[i][side] {
-                Some(run) if flat_here(level, p, from, run.cols, &frame) => {
+                // (Not on a level with slopes, whose links are performed
+                // in level coordinates, `sim::origin`.)
+                Some(run)
+                    if !level.has_slopes()
+                        && to.row == from.row
+                        && flat_here(level, p, from, run.cols, &frame) =>
+                {
                     if best.could_improve(to, LinkKind::Run, run.tape.len() as u32, 0) {
                         best.offer(Some(Link {
                             kind: LinkKind::Run,

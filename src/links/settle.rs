@@ -62,8 +62,8 @@ pub(super) fn too_fast_to_stop(body: &Body, p: &Physics, checks: usize) -> bool 
 }
 
 /// Where a body that just landed will settle, in its frame: the standable
-/// cell braking alone brings it to rest on (or a neighbour), and the ticks
-/// that braking takes.
+/// cell braking alone brings it to rest on (or the landing cell, or a
+/// neighbour of the rest cell), and the ticks that braking takes.
 pub(crate) fn land_target<T: Tiles + ?Sized>(
     tiles: &T,
     p: &Physics,
@@ -101,18 +101,24 @@ pub(super) fn land_target_low<T: Tiles + ?Sized>(
             break;
         }
     }
-    let rest_col = probe.x.floor() as i32;
-    let row = landed.row;
-    let target = [rest_col, landed.col, rest_col - 1, rest_col + 1]
+    // Where braking ends: its column on the landing's row, or on a level
+    // with slopes (where braking may change rows) the cell it stands on.
+    let mut rest = Cell::new(probe.x.floor() as i32, landed.row);
+    if tiles.has_slopes()
+        && let Some(c) = probe.standing_cell()
+    {
+        rest = c;
+    }
+    let side = |dc: i32| Cell::new(rest.col + dc, rest.row);
+    let target = [rest, landed, side(-1), side(1)]
         .into_iter()
-        .map(|c| Cell::new(c, row))
         .find(|&c| standable(c))?;
     Some((target, braking))
 }
 
 /// The settle phase in a frame: drives the grounded `body` to rest on
 /// `target`'s centre, then [`SETTLE_SLACK`] idle ticks, appending the
-/// inputs to `tape`. False when it cannot (or `target` is the start).
+/// inputs to `tape`. False when it cannot.
 pub(crate) fn settle<T: Tiles + ?Sized>(
     tiles: &T,
     p: &Physics,
@@ -133,9 +139,6 @@ pub(super) fn settle_low<T: Tiles + ?Sized>(
     tape: &mut Vec<Input>,
     low: &mut f64,
 ) -> bool {
-    if target == Cell::new(0, 0) {
-        return false;
-    }
     let target_x = f64::from(target.col) + 0.5;
     let mut done = false;
     let limit = settle_limit(p);

@@ -19,9 +19,29 @@ pub(crate) enum Flight {
     Paused,
 }
 
+/// The origin of the frame links from `from` are performed in: `from`
+/// itself, or on a level with slopes the level's own origin.
+///
+/// Motion in a frame is the same as in the level except for float rounding
+/// at knife edges, where a test compares positions exactly. On flat ground
+/// every such test has an `EPS` margin and rounding never shows, but the
+/// feet column that picks a slope's surface (`floor(x)`) has none: a body
+/// reaching a slope's foot exactly at a column boundary can take the
+/// surface a tick earlier in one frame than in the other. Links on levels
+/// with slopes are therefore performed where they are replayed, in level
+/// coordinates.
+pub(crate) fn origin(level: &Level, from: Cell) -> Cell {
+    if level.has_slopes() {
+        Cell::new(0, 0)
+    } else {
+        from
+    }
+}
+
 /// A body being driven from a standing cell, recording its tape. The body
-/// moves in the frame of `from` ([`Frame`]): it starts standing on the
-/// frame's `(0, 0)`.
+/// moves in the frame of [`origin`] ([`Frame`]): it starts standing on
+/// `from` ([`Body::start`]), the frame's `(0, 0)` unless the level has
+/// slopes.
 #[derive(Clone)]
 pub(crate) struct Sim<'a> {
     pub frame: Frame<'a>,
@@ -76,13 +96,14 @@ impl<'a> Sim<'a> {
         reads: Option<&'a Reads>,
         memo: Option<&'a landing::MemoSlot>,
     ) -> Self {
+        let frame = Frame::recording(level, origin(level, from), reads);
         Self {
             memo,
-            frame: Frame::recording(level, from, reads),
+            body: Body::start(&frame, frame.to_frame(from), p),
+            frame,
             p,
             classes,
             from,
-            body: Body::standing(Cell::new(0, 0), p),
             tape: Vec::with_capacity(96),
             jumps: 0,
             airborne: false,
@@ -205,6 +226,9 @@ impl<'a> Sim<'a> {
     /// Drives the grounded body to rest at `target`'s centre, then pads with
     /// [`SETTLE_SLACK`] idle ticks.
     pub fn settle_to(mut self, target: Cell, kind: LinkKind) -> Option<Link> {
+        if target == self.from {
+            return None;
+        }
         let action_ticks = self.tape.len() as u32;
         let t = self.frame.to_frame(target);
         let terrain = landing::InFrame::new(&self.frame, self.classes, self.memo);
@@ -237,15 +261,16 @@ pub(super) fn jump_took_effect<T: Tiles + ?Sized>(
 /// A body of a link's frame in level coordinates (exact for whole-tile
 /// shifts of a landed body, to within rounding in the air).
 #[cfg(feature = "serde")]
-pub(crate) fn in_level(from: Cell, b: &Body) -> Body {
+pub(crate) fn in_level(level: &Level, from: Cell, b: &Body) -> Body {
+    let o = origin(level, from);
     Body {
-        x: b.x + f64::from(from.col),
-        y: b.y + f64::from(from.row),
+        x: b.x + f64::from(o.col),
+        y: b.y + f64::from(o.row),
         ..*b
     }
 }
 
-/// A link performed in its start cell's frame, from standing there:
+/// A link performed in its frame ([`origin`]), from standing on `from`:
 /// `visit` sees the body (in the frame) before the first tick and after
 /// each one. Returns the final body, in the frame, and the jump presses
 /// that took effect.
@@ -256,8 +281,8 @@ pub(crate) fn perform(
     tape: impl IntoIterator<Item = Input>,
     mut visit: impl FnMut(&Body),
 ) -> (Body, u32) {
-    let frame = Frame::new(level, from);
-    let mut body = Body::standing(Cell::new(0, 0), p);
+    let frame = Frame::new(level, origin(level, from));
+    let mut body = Body::start(&frame, frame.to_frame(from), p);
     let mut jumps = 0u32;
     visit(&body);
     for input in tape {
@@ -277,7 +302,7 @@ pub(crate) fn sweep_cells(
     from: Cell,
     tape: impl IntoIterator<Item = Input>,
 ) -> Vec<Cell> {
-    let frame = Frame::new(level, from);
+    let frame = Frame::new(level, origin(level, from));
     let mut cells = Vec::new();
     perform(level, p, from, tape, |b| {
         let (x, y) = (b.x, b.y);

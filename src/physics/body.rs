@@ -181,6 +181,7 @@ impl Tiles for Frame<'_> {
 }
 
 use super::Physics;
+use super::slope::Slope;
 
 /// Overlap tolerance: box and tile overlap when both axis overlaps exceed it.
 pub const EPS: f64 = 1e-9;
@@ -389,6 +390,10 @@ fn ground_at<T: Tiles + ?Sized>(level: &T, row: i64, cols: Range<i64>, down: boo
     })
 }
 
+/// How far from a row's top and bottom feet standing on a slope must be
+/// for [`Body::stands_on`] to place them in that row.
+pub const SLOPE_MARGIN: f64 = 1e-6;
+
 impl Body {
     /// Standing on `cell` as `PHYSICS.md` defines a start: `x = col + 0.5`,
     /// feet on top of row `row + 1`, at rest, grounded, every air jump left.
@@ -409,28 +414,56 @@ impl Body {
         }
     }
 
-    /// True when the body stands on `cell`: grounded, feet exactly on top of
-    /// row `row + 1`, and `col <= x < col + 1`.
+    /// The start state of a link from `cell` of `level`: [`Body::standing`],
+    /// except on a slope tile (`PHYSICS.md`, "Slopes"), where the feet are
+    /// on its surface at the column's middle (`y = row + 0.5`).
+    #[must_use]
+    pub fn start<T: Tiles + ?Sized>(level: &T, cell: Cell, physics: &Physics) -> Self {
+        let mut body = Self::standing(cell, physics);
+        if level.has_slopes()
+            && let Some(s) = Slope::of(
+                level.tile_at(i64::from(cell.col), i64::from(cell.row)),
+                i64::from(cell.col),
+                i64::from(cell.row),
+            )
+        {
+            body.y = s.line(body.x);
+        }
+        body
+    }
+
+    /// True when the body stands on `cell`: grounded, `col <= x < col + 1`,
+    /// and its feet exactly on top of row `row + 1`, or inside row `row`
+    /// (more than [`SLOPE_MARGIN`] from its top and bottom), where only a
+    /// slope's surface holds them.
     #[must_use]
     pub fn stands_on(&self, cell: Cell) -> bool {
         !self.dead
             && self.grounded
-            && self.y == f64::from(cell.row) + 1.0
             && f64::from(cell.col) <= self.x
             && self.x < f64::from(cell.col) + 1.0
+            && (self.y == f64::from(cell.row) + 1.0
+                || (self.y > f64::from(cell.row) + SLOPE_MARGIN
+                    && self.y < f64::from(cell.row) + 1.0 - SLOPE_MARGIN))
     }
 
     /// The cell the body stands on, if it is grounded with its feet on a
-    /// tile top.
+    /// tile top or (on a slope) inside a row, as [`Body::stands_on`] says.
     #[must_use]
     pub fn standing_cell(&self) -> Option<Cell> {
-        if self.dead || !self.grounded {
+        if self.dead || !self.grounded || !self.y.is_finite() || self.y.abs() > 1e9 {
             return None;
         }
         let row = self.y - 1.0;
-        if row.fract() != 0.0 || !row.is_finite() || row.abs() > 1e9 {
-            return None;
-        }
+        let row = if row.fract() == 0.0 {
+            row
+        } else {
+            let r = self.y.floor();
+            if self.y - r <= SLOPE_MARGIN || self.y - r >= 1.0 - SLOPE_MARGIN {
+                return None;
+            }
+            r
+        };
         Some(Cell::new(self.x.floor() as i32, row as i32))
     }
 

@@ -8,7 +8,7 @@ mod slope;
 #[cfg(feature = "serde")]
 mod units;
 
-pub use body::{Body, EPS, Frame, Input, Tiles};
+pub use body::{Body, EPS, Frame, Input, SLOPE_MARGIN, Tiles};
 
 /// Wall-jump parameters; `None` in [`Physics::wall_jump`] disables wall jumps
 /// and wall slides.

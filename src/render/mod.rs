@@ -315,7 +315,7 @@ pub const PATH_WIDTH: f32 = 0.16;
 /// the body really performs), a dot at each link end, and rings at the
 /// start and goal.
 pub fn draw_path(d: &mut dyn DebugDrawer, level: &Level, physics: &Physics, path: &Path) {
-    let mut body = Body::standing(path.start(), physics);
+    let mut body = Body::start(level, path.start(), physics);
     let mut bodies = Vec::with_capacity(path.inputs().len() + 1);
     bodies.push(body);
     for &input in path.inputs() {

@@ -366,7 +366,7 @@ impl NavLevel {
     ) -> (NavAgent, NavBody, ReferenceMotion) {
         (
             NavAgent { profile, target },
-            NavBody(Body::standing(cell, self.physics(profile))),
+            NavBody(Body::start(self.level(), cell, self.physics(profile))),
             ReferenceMotion(profile),
         )
     }

@@ -293,7 +293,7 @@ fn grid_text(grid: Vec<Vec<char>>) -> String {
 fn draw_path(level: &Level, physics: &Physics, path: &Path) -> String {
     let mut grid = level_grid(level);
     let mut put = |c: Cell, ch: char| mark(&mut grid, c, ch);
-    let mut body = Body::standing(path.start(), physics);
+    let mut body = Body::start(level, path.start(), physics);
     for &i in path.inputs() {
         body.step(level, physics, i);
         let mid = Cell::new(

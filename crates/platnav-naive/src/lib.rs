@@ -136,7 +136,8 @@ fn settle_limit(p: &Physics) -> usize {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Coords {
     /// In the from-cell's [`Frame`], the body starting on its `(0, 0)`: how
-    /// links are defined.
+    /// links are defined (on a level with slopes, in level coordinates
+    /// whichever is asked for).
     Frame,
     /// In level coordinates, the body starting on the from-cell itself (as
     /// the real builder did before it moved to the frame). Positions then
@@ -183,6 +184,13 @@ pub fn links_from(
     coords: Coords,
     jumps: JumpVariety,
 ) -> Vec<NaiveLink> {
+    // Links on levels with slopes are performed in level coordinates, where
+    // they are replayed (`src/links/sim.rs`, `origin`).
+    let coords = if level.has_slopes() {
+        Coords::Level
+    } else {
+        coords
+    };
     let (frame, start) = match coords {
         Coords::Frame => (Frame::new(level, from), Cell::new(0, 0)),
         Coords::Level => (Frame::new(level, Cell::new(0, 0)), from),
@@ -318,7 +326,7 @@ impl<'c, 'a> Sim<'c, 'a> {
     fn new(ctx: &'c Ctx<'a>) -> Self {
         Self {
             ctx,
-            body: Body::standing(ctx.start, ctx.p),
+            body: Body::start(&ctx.frame, ctx.start, ctx.p),
             tape: Vec::new(),
             jumps: 0,
             airborne: false,
@@ -390,11 +398,19 @@ impl<'c, 'a> Sim<'c, 'a> {
                 break;
             }
         }
-        let rest_col = probe.x.floor() as i32;
-        let target = [rest_col, landed.col, rest_col - 1, rest_col + 1]
-            .into_iter()
-            .map(|c| Cell::new(c, landed.row))
-            .find(|&c| self.ctx.standable(c))?;
+        // On a slope braking may end on another row: the cell it stands on.
+        let rest = match probe.standing_cell() {
+            Some(c) if f.level().has_slopes() => c,
+            _ => Cell::new(probe.x.floor() as i32, landed.row),
+        };
+        let target = [
+            rest,
+            landed,
+            Cell::new(rest.col - 1, rest.row),
+            Cell::new(rest.col + 1, rest.row),
+        ]
+        .into_iter()
+        .find(|&c| self.ctx.standable(c))?;
         self.settle_to(target, kind)
     }
 
@@ -485,20 +501,35 @@ fn tick_set(candidates: impl IntoIterator<Item = usize>, max: usize) -> Vec<usiz
 // The program families.
 
 /// Run: the settle controller aimed at cells 1, 2, 3, 4, 6, ... columns away
-/// along the contiguous standable run.
+/// along the contiguous standable ground (a row up or down from one column
+/// to the next where the level has slopes).
 fn run_links(ctx: &Ctx<'_>, from: Cell, best: &mut Best) {
     const DISTANCES: [i32; 14] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128];
+    // With slopes, the ground of the next column may be a row up or down.
+    let rows: &[i32] = if ctx.frame.level().has_slopes() {
+        &[0, -1, 1]
+    } else {
+        &[0]
+    };
     for dir in [-1, 1] {
-        let mut reach = 0;
-        while reach < DISTANCES[DISTANCES.len() - 1]
-            && ctx
-                .classes
-                .is_standable(Cell::new(from.col + dir * (reach + 1), from.row))
-        {
-            reach += 1;
+        let mut ground = vec![from];
+        while ground.len() <= DISTANCES[DISTANCES.len() - 1] as usize {
+            let at = ground[ground.len() - 1];
+            let next = rows
+                .iter()
+                .map(|&dr| Cell::new(at.col + dir, at.row + dr))
+                .find(|&c| ctx.classes.is_standable(c));
+            match next {
+                Some(c) => ground.push(c),
+                None => break,
+            }
         }
-        for &k in DISTANCES.iter().take_while(|&&k| k <= reach) {
-            let target = Cell::new(ctx.start.col + dir * k, ctx.start.row);
+        for &k in DISTANCES.iter().take_while(|&&k| k < ground.len() as i32) {
+            let to = ground[k as usize];
+            let target = Cell::new(
+                ctx.start.col + to.col - from.col,
+                ctx.start.row + to.row - from.row,
+            );
             best.offer(Sim::new(ctx).settle_to(target, LinkKind::Run));
         }
     }
