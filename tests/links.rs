@@ -216,6 +216,29 @@ fn runs_go_up_and_down_slopes() {
     }
 }
 
+/// `levels/mechanics.txt`: a hill of slopes, then a wall taller than any
+/// jump with a ladder up its side. The path from the spawn to the goal
+/// runs over the hill and climbs the ladder, and replays onto the goal
+/// (for profiles without an air jump: the agile one double-jumps the wall).
+#[test]
+fn the_mechanics_fixture_is_crossed_over_the_hill_and_up_the_ladder() {
+    let level: Level = include_str!("../levels/mechanics.txt").parse().unwrap();
+    for physics in [Physics::default(), Physics::smb()] {
+        let map = common::build(&level, &physics);
+        assert_every_tape_replays(&map);
+        let (start, goal) = (Cell::new(2, 11), Cell::new(31, 4));
+        let path = map
+            .find_path(start, goal, &SearchOptions::default())
+            .unwrap();
+        assert!(path.replay(&level, &physics).stands_on(goal));
+        let kinds: Vec<LinkKind> = path.steps().iter().map(|s| map.link(s.link).kind).collect();
+        assert!(kinds.contains(&LinkKind::Climb), "{kinds:?}");
+        // Without climbing there is no way up the wall.
+        let no_climb = SearchOptions::default().with_forbid(vec![LinkKind::Climb]);
+        assert!(map.find_path(start, goal, &no_climb).is_err());
+    }
+}
+
 #[test]
 fn no_link_climbs_a_wall_taller_than_the_jump() {
     // Default physics jumps 3.5 tiles: a 3-tile step is climbable, a 5-tile one is not.
