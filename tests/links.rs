@@ -187,6 +187,16 @@ fn runs_go_up_and_down_slopes() {
     .parse()
     .unwrap();
     for physics in [Physics::default(), Physics::agile(), Physics::smb()] {
+        // On a slope cell the body starts with its feet on the surface at
+        // the column's middle, stands on that cell, and stays put.
+        let on = Cell::new(7, 6);
+        let mut body = Body::start(&level, on, &physics);
+        assert_eq!((body.x, body.y), (7.5, 6.5));
+        for _ in 0..60 {
+            body.step(&level, &physics, platnav::Input::IDLE);
+        }
+        assert!(body.stands_on(on) && body.standing_cell() == Some(on));
+        assert_eq!((body.x, body.y), (7.5, 6.5));
         let map = common::build(&level, &physics);
         assert_every_tape_replays(&map);
         let classes = map.classification();
