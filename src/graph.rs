@@ -124,30 +124,41 @@ fn reduce(offsets: &[u32], edges: &[Edge], nodes: &[Cell]) -> (Vec<u32>, Vec<Hop
     hop_at.push(0u32);
     let mut order: Vec<u32> = Vec::new();
     for w in offsets.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        // The first fewest-ticks link per target, kept in id order.
-        order.clear();
-        order.extend(a..b);
-        order.sort_unstable_by_key(|&id| {
-            let e = &edges[id as usize];
-            (e.target, e.ticks, id)
-        });
-        order.dedup_by_key(|id| edges[*id as usize].target);
-        order.sort_unstable();
-        hops.extend(order.iter().map(|&id| {
-            let e = &edges[id as usize];
-            Hop {
-                target: e.target,
-                link: id,
-                ticks: e.ticks,
-                // Always in range: columns are below `MAX_SIDE` = 2^16.
-                col: u16::try_from(nodes[e.target as usize].col).unwrap_or(u16::MAX),
-            }
-        }));
+        reduce_node(w[0]..w[1], edges, nodes, &mut order, &mut hops);
         hop_at.push(hops.len() as u32);
     }
     hops.shrink_to_fit();
     (hop_at, hops)
+}
+
+/// Appends to `hops` the [`Hop`]s of the node whose links are `ids`
+/// (`order` is scratch).
+fn reduce_node(
+    ids: std::ops::Range<u32>,
+    edges: &[Edge],
+    nodes: &[Cell],
+    order: &mut Vec<u32>,
+    hops: &mut Vec<Hop>,
+) {
+    // The first fewest-ticks link per target, kept in id order.
+    order.clear();
+    order.extend(ids);
+    order.sort_unstable_by_key(|&id| {
+        let e = &edges[id as usize];
+        (e.target, e.ticks, id)
+    });
+    order.dedup_by_key(|id| edges[*id as usize].target);
+    order.sort_unstable();
+    hops.extend(order.iter().map(|&id| {
+        let e = &edges[id as usize];
+        Hop {
+            target: e.target,
+            link: id,
+            ticks: e.ticks,
+            // Always in range: columns are below `MAX_SIDE` = 2^16.
+            col: u16::try_from(nodes[e.target as usize].col).unwrap_or(u16::MAX),
+        }
+    }));
 }
 
 /// No node on a cell, in [`NavMap`]'s cell table.
@@ -168,6 +179,23 @@ struct Chunk {
 }
 
 impl Chunk {
+    /// The chunks one after the other (the one chunk as it is).
+    fn concat(mut chunks: Vec<Chunk>) -> Chunk {
+        if chunks.len() == 1 {
+            return chunks.pop().unwrap_or_default();
+        }
+        let mut out = Chunk::default();
+        for c in chunks {
+            out.counts.extend_from_slice(&c.counts);
+            out.edges.extend_from_slice(&c.edges);
+            out.action.extend_from_slice(&c.action);
+            out.tape_lens.extend_from_slice(&c.tape_lens);
+            out.tapes.extend_from_slice(&c.tapes);
+            out.boxes.extend_from_slice(&c.boxes);
+        }
+        out
+    }
+
     /// Appends one node's links. Generators only end links on standable
     /// cells with tapes of `ticks` inputs; a link that does not (or that
     /// does not fit the compact records) is dropped.
@@ -452,28 +480,58 @@ impl NavMap {
         landmarks: bool,
         cache: Arc<BuildCache>,
     ) -> Self {
-        let links: usize = chunks.iter().map(|c| c.edges.len()).sum();
-        let bytes: usize = chunks.iter().map(|c| c.tapes.len()).sum();
+        Self::from_chunk(
+            level,
+            physics,
+            classes,
+            nodes,
+            node_at,
+            Chunk::concat(chunks),
+            None,
+            options,
+            landmarks,
+            cache,
+        )
+    }
+
+    /// [`NavMap::from_chunks`] for one chunk, whose arrays it keeps, with
+    /// the reduced graph when the caller has it (`(hop_at, hops)`).
+    #[allow(clippy::too_many_arguments)]
+    fn from_chunk(
+        level: Level,
+        physics: Physics,
+        classes: Classification,
+        nodes: Vec<Cell>,
+        node_at: Vec<u32>,
+        chunk: Chunk,
+        reduced: Option<(Vec<u32>, Vec<Hop>)>,
+        options: LinkOptions,
+        landmarks: bool,
+        cache: Arc<BuildCache>,
+    ) -> Self {
+        let Chunk {
+            counts,
+            edges,
+            action,
+            tape_lens,
+            tapes,
+            boxes,
+        } = chunk;
+        let links = edges.len();
         let mut offsets = Vec::with_capacity(nodes.len() + 1);
-        let mut edges = Vec::with_capacity(links);
-        let mut action = Vec::with_capacity(links);
-        let mut tape_at = Vec::with_capacity(links + 1);
-        let mut tapes = Vec::with_capacity(bytes);
-        let mut boxes = Vec::with_capacity(nodes.len());
         offsets.push(0u32);
+        let mut at = 0u32;
+        offsets.extend(counts.iter().map(|&n| {
+            at += n;
+            at
+        }));
+        let mut tape_at = Vec::with_capacity(links + 1);
         tape_at.push(0u32);
-        for c in chunks {
-            for n in c.counts {
-                offsets.push(offsets.last().copied().unwrap_or(0) + n);
-            }
-            edges.extend_from_slice(&c.edges);
-            action.extend_from_slice(&c.action);
-            for len in c.tape_lens {
-                tape_at.push(tape_at.last().copied().unwrap_or(0) + len);
-            }
-            tapes.extend_from_slice(&c.tapes);
-            boxes.extend_from_slice(&c.boxes);
-        }
+        let mut at = 0u32;
+        tape_at.extend(tape_lens.iter().map(|&n| {
+            at += n;
+            at
+        }));
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
         let bounds_stale = !landmarks;
         let landmarks = if landmarks {
@@ -481,7 +539,13 @@ impl NavMap {
         } else {
             Landmarks::default()
         };
-        let (hop_at, hops) = reduce(&offsets, &edges, &nodes);
+        let (hop_at, hops) = match reduced {
+            Some(r) => {
+                debug_assert!(r == reduce(&offsets, &edges, &nodes), "patched hops differ");
+                r
+            }
+            None => reduce(&offsets, &edges, &nodes),
+        };
         let ticks_per_col = crate::physics::ticks_per_col(&physics);
         Self {
             level,

@@ -31,9 +31,9 @@
 
 use std::sync::Arc;
 
-use super::{Chunk, NavMap, node_table};
+use super::{Chunk, Edge, Hop, NO_NODE, NavMap, node_table};
 use crate::level::{Cell, Tile};
-use crate::links::{ReadBox, Reads, WorkerGuard, links_recorded};
+use crate::links::{Link, ReadBox, Reads, WorkerGuard, links_recorded};
 
 /// What an edit did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,7 +214,7 @@ impl NavMap {
         #[cfg(feature = "parallel")]
         let fresh: Vec<_> = {
             use rayon::prelude::*;
-            if rebuild.len() > 16 {
+            if rebuild.len() > 1 {
                 rebuild
                     .par_iter()
                     .map_init(|| cache.worker(), generate)
@@ -229,29 +229,19 @@ impl NavMap {
             let mut worker = cache.worker();
             rebuild.iter().map(|i| generate(&mut worker, i)).collect()
         };
-        let mut fresh = fresh.into_iter();
-        let mut chunk = Chunk::default();
-        for old in &keep {
-            match *old {
-                Some(n) => self.copy_node(n, &mut chunk, &node_of),
-                None => {
-                    let (links, b) = fresh.next().expect("one generation per rebuilt node");
-                    chunk.push_node(links, node_of);
-                    chunk.boxes.push(b);
-                }
-            }
-        }
         let nodes_rebuilt = rebuild.len();
+        let (chunk, reduced) = self.patch(&nodes, &keep, fresh, &node_of);
         let options = self.options.clone();
         let physics = self.physics.clone();
         let cache = Arc::clone(&self.cache);
-        *self = NavMap::from_chunks(
+        *self = NavMap::from_chunk(
             level,
             physics,
             classes,
             nodes,
             node_at,
-            vec![chunk],
+            chunk,
+            Some(reduced),
             options,
             false,
             cache,
@@ -266,29 +256,102 @@ impl NavMap {
         })
     }
 
-    /// Appends old node `n`'s links, as stored, to `chunk`, with their
-    /// targets renumbered by `node_of`. A kept node's targets are all still
-    /// standable: its landings read their standability, so a change there
-    /// would have rebuilt it.
-    fn copy_node(&self, n: u32, chunk: &mut Chunk, node_of: &impl Fn(Cell) -> Option<u32>) {
-        let ids = self.offsets[n as usize]..self.offsets[n as usize + 1];
-        let mut count = 0;
-        for id in ids {
-            let l = id as usize;
-            let e = self.edges[l];
-            let Some(target) = node_of(self.nodes[e.target as usize]) else {
-                debug_assert!(false, "a kept link lost its target");
-                continue;
-            };
-            let (a, b) = (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
-            chunk.tapes.extend_from_slice(&self.tapes[a..b]);
-            chunk.tape_lens.push((b - a) as u32);
-            chunk.edges.push(super::Edge { target, ..e });
-            chunk.action.push(self.action[l]);
-            count += 1;
+    /// The link arrays of the edited map, and its reduced graph: per new
+    /// node in order, the links of its old node when `keep` names one
+    /// (copied node by node, their targets renumbered), else its `fresh`
+    /// links.
+    ///
+    /// A kept node's targets are all still standable: its landings read
+    /// their standability, so a change there would have rebuilt it. Its
+    /// links keep their order, so its hops are the old ones, renumbered.
+    fn patch(
+        &self,
+        nodes: &[Cell],
+        keep: &[Option<u32>],
+        fresh: Vec<(Vec<Link>, ReadBox)>,
+        node_of: &impl Fn(Cell) -> Option<u32>,
+    ) -> (Chunk, (Vec<u32>, Vec<Hop>)) {
+        // Old node id to new.
+        let mut remap = vec![NO_NODE; self.nodes.len()];
+        for (i, &c) in nodes.iter().enumerate() {
+            if let Some(n) = self.node(c) {
+                remap[n.0 as usize] = i as u32;
+            }
         }
-        chunk.counts.push(count);
-        chunk.boxes.push(self.boxes[n as usize]);
+        let mut chunk = Chunk {
+            counts: Vec::with_capacity(nodes.len()),
+            edges: Vec::with_capacity(self.edges.len() + 256),
+            action: Vec::with_capacity(self.edges.len() + 256),
+            tape_lens: Vec::with_capacity(self.edges.len() + 256),
+            tapes: Vec::with_capacity(self.tapes.len() + 4096),
+            boxes: Vec::with_capacity(nodes.len()),
+        };
+        let mut hop_at = Vec::with_capacity(nodes.len() + 1);
+        hop_at.push(0u32);
+        let mut hops = Vec::with_capacity(self.hops.len() + 256);
+        let mut order = Vec::new();
+        let mut fresh = fresh.into_iter();
+        for old in keep {
+            let first = chunk.edges.len() as u32;
+            let whole = match *old {
+                Some(n) => {
+                    let n = n as usize;
+                    let (a, b) = (self.offsets[n] as usize, self.offsets[n + 1] as usize);
+                    let whole = self.edges[a..b]
+                        .iter()
+                        .all(|e| remap[e.target as usize] != NO_NODE);
+                    if whole {
+                        chunk.edges.extend(self.edges[a..b].iter().map(|e| Edge {
+                            target: remap[e.target as usize],
+                            ..*e
+                        }));
+                        chunk.action.extend_from_slice(&self.action[a..b]);
+                        let at = &self.tape_at[a..=b];
+                        chunk.tape_lens.extend(at.windows(2).map(|w| w[1] - w[0]));
+                        chunk
+                            .tapes
+                            .extend_from_slice(&self.tapes[at[0] as usize..at[b - a] as usize]);
+                    } else {
+                        debug_assert!(false, "a kept link lost its target");
+                        for l in a..b {
+                            let e = self.edges[l];
+                            let target = remap[e.target as usize];
+                            if target == NO_NODE {
+                                continue;
+                            }
+                            chunk.edges.push(Edge { target, ..e });
+                            chunk.action.push(self.action[l]);
+                            chunk.tape_lens.push(self.tape_at[l + 1] - self.tape_at[l]);
+                            let (ta, tb) = (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
+                            chunk.tapes.extend_from_slice(&self.tapes[ta..tb]);
+                        }
+                    }
+                    chunk.counts.push(chunk.edges.len() as u32 - first);
+                    chunk.boxes.push(self.boxes[n]);
+                    if whole {
+                        let (ha, hb) = (self.hop_at[n] as usize, self.hop_at[n + 1] as usize);
+                        hops.extend(self.hops[ha..hb].iter().map(|h| Hop {
+                            target: remap[h.target as usize],
+                            link: h.link - a as u32 + first,
+                            ..*h
+                        }));
+                    }
+                    whole
+                }
+                None => {
+                    let (links, b) = fresh.next().expect("one generation per rebuilt node");
+                    chunk.push_node(links, node_of);
+                    chunk.boxes.push(b);
+                    false
+                }
+            };
+            if !whole {
+                let ids = first..chunk.edges.len() as u32;
+                super::reduce_node(ids, &chunk.edges, nodes, &mut order, &mut hops);
+            }
+            hop_at.push(hops.len() as u32);
+        }
+        (chunk, (hop_at, hops))
     }
 }
 
