@@ -358,6 +358,35 @@ fn walking_over_a_hill_keeps_the_feet_on_the_ground_at_every_tick() {
     }
 }
 
+/// From any position, not only a cell's centre: the feet reach a slope's
+/// foot at every sub-position of a tick's move, and never hop (a body
+/// whose feet column is just short of the foot, sunk by gravity below the
+/// slope's line, once landed on the slope tile's top, a row up).
+#[test]
+fn walking_onto_a_slope_from_any_position_neither_hops_nor_bumps() {
+    let (l, p) = (hill(), Physics::default());
+    for k in 0..200 {
+        for (x0, dir, end) in [(2.5, 1i8, 15.0), (14.5, -1, 2.5)] {
+            let mut b = Body {
+                x: x0 + f64::from(dir) * f64::from(k) / 200.0,
+                ..Body::standing(Cell::new(2, 6), &p)
+            };
+            let mut ticks = 0;
+            while (b.x - end) * f64::from(dir) < 0.0 && ticks < 400 {
+                b.step(&l, &p, Input::new(dir, false, false));
+                ticks += 1;
+                assert!(b.grounded, "start {k}, tick {ticks}: airborne at {b:?}");
+                assert!(
+                    (b.y - hill_height(b.x)).abs() < 1e-9,
+                    "start {k}, tick {ticks}: feet at {} over ground at {}",
+                    b.y,
+                    hill_height(b.x)
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_body_stands_still_on_a_slope_and_jumps_back_onto_the_same_spot() {
     let (l, p) = (hill(), Physics::default());
@@ -628,7 +657,7 @@ fn the_extended_rules_are_the_plain_ones_where_no_ladder_or_slope_is() {
 }
 
 #[test]
-fn ladder_tops_are_stood_on_like_one_way_platforms_and_slope_cells_are_not() {
+fn ladder_tops_are_stood_on_like_one_way_platforms_and_slope_cells_are_steep_nodes() {
     use platnav::{Classification, NodeType};
     let (l, p) = (ladder_room(), exact());
     let c = Classification::new(&l, &p);
@@ -650,6 +679,7 @@ fn ladder_tops_are_stood_on_like_one_way_platforms_and_slope_cells_are_not() {
             NodeType::SteepLeft
         };
         assert_eq!(c.get(cell), steep, "the slope tile {cell}");
+        assert!(c.is_standable(cell), "on the slope tile {cell}");
         let above = Cell::new(cell.col, cell.row - 1);
         assert!(
             !c.is_standable(above),

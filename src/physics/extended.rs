@@ -89,7 +89,12 @@ pub(super) fn step<T: Tiles + ?Sized>(
                 let t = level.tile_at(c, r);
                 let lands = match t {
                     _ if g.ghost(t, c, r) => false,
-                    Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => true,
+                    // A tile that was a ghost as the tick started, only
+                    // from above: one that stops being a ghost as the feet
+                    // sink is not landed on, a row up.
+                    Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => {
+                        !g0.ghost(t, c, r) || from_above(r)
+                    }
                     Tile::OneWay => !input.down && from_above(r),
                     Tile::Ladder => !input.down && is_top(level, c, r) && from_above(r),
                     _ => false,
