@@ -223,3 +223,46 @@ fn a_door_closing_every_way_is_reported_unreachable() {
     );
     assert!(body.x < 12.0, "{body:?}");
 }
+
+/// On `levels/mechanics.txt` (a hill of slopes, then a ladder up a wall)
+/// the follower performs its plan exactly, and after a shove on the hill's
+/// slope (off the centre of every cell, where a slope changes the height
+/// too) it re-plans from where the body is and still arrives.
+#[test]
+fn follower_crosses_slopes_and_climbs_and_recovers_from_a_shove_on_a_slope() {
+    let level: Level = include_str!("../levels/mechanics.txt").parse().unwrap();
+    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    let (start, goal) = (
+        level.cells_of(Tile::Spawn).next().unwrap(),
+        level.cells_of(Tile::Goal).next().unwrap(),
+    );
+    let planned = map
+        .find_path(start, goal, &platnav::SearchOptions::default())
+        .unwrap();
+    let mut f = PathFollower::new(FollowOptions::default());
+    let mut body = Body::start(&level, start, map.physics());
+    for _ in 0..planned.ticks() {
+        let input = f.next_input(&map, &body, goal);
+        body.step(&level, map.physics(), input);
+    }
+    assert_eq!(f.plans(), 1, "never re-planned");
+    assert!(body.stands_on(goal));
+
+    let mut f = PathFollower::new(FollowOptions::default());
+    let mut body = Body::start(&level, start, map.physics());
+    let mut shoved = false;
+    let ticks = follow_to(&map, &mut f, &mut body, goal, 20_000, |_, b| {
+        // Once, on the hill's rising slope (columns 6 to 8).
+        if !shoved && b.grounded && (6.0..9.0).contains(&b.x) && b.y.fract() != 0.0 {
+            b.vx = -b.vx - 2.0;
+            shoved = true;
+        }
+    });
+    assert!(shoved, "never on the slope");
+    assert!(ticks.is_some(), "never arrived; body at {body:?}");
+    assert!(
+        f.plans() >= 2,
+        "re-planned after the shove ({} plans)",
+        f.plans()
+    );
+}
