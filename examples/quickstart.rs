@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     // Perform the tape, one input per tick, as a game would drive its enemy.
-    let mut body = Body::standing(path.start(), &physics);
+    let mut body = Body::start(&level, path.start(), &physics);
     for &input in path.inputs() {
         body.step(&level, &physics, input);
     }

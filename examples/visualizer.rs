@@ -342,7 +342,7 @@ impl World {
         let build_ms = t.elapsed().as_secs_f64() * 1e3;
         let texture = make_texture(&map, layers);
         let path = plan(&map, start, goal);
-        let replay = Body::standing(path.as_ref().map_or(start, Path::start), physics);
+        let replay = Body::start(level, path.as_ref().map_or(start, Path::start), physics);
         Ok(Self {
             map,
             build_ms,
@@ -362,7 +362,7 @@ impl World {
 
     fn restart_replay(&mut self) {
         let s = self.path.as_ref().map_or(self.start, Path::start);
-        self.replay = Body::standing(s, self.map.physics());
+        self.replay = Body::start(self.map.level(), s, self.map.physics());
         self.replay_tick = 0;
     }
 
@@ -435,14 +435,14 @@ impl Chase {
             .filter_map(|k| nodes.get(nodes.len() * k / 4).copied())
             .map(|c| {
                 (
-                    Body::standing(c, p),
+                    Body::start(map.level(), c, p),
                     PathFollower::new(FollowOptions::default()),
                     c,
                 )
             })
             .collect();
         Self {
-            player: Body::standing(player_start, p),
+            player: Body::start(map.level(), player_start, p),
             player_start,
             enemies,
             bat: Bat::new(map.level()),
@@ -469,7 +469,7 @@ impl Chase {
         self.ticks += 1;
         self.player.step(level, p, input);
         if self.player.dead {
-            self.player = Body::standing(self.player_start, p);
+            self.player = Body::start(level, self.player_start, p);
         }
         let target = self
             .player
@@ -484,7 +484,7 @@ impl Chase {
                 if matches!(follower.state(), FollowState::FallingToDeath { .. }) {
                     self.foretold += 1;
                 }
-                *body = Body::standing(*home, p);
+                *body = Body::start(level, *home, p);
                 follower.reset();
             }
             caught |= (body.x - self.player.x).abs() < p.w && (body.y - self.player.y).abs() < p.h;
@@ -506,9 +506,9 @@ impl Chase {
                 bat.follower = FlyFollower::new(BAT_SPEED);
             }
             self.catches += 1;
-            self.player = Body::standing(self.player_start, p);
+            self.player = Body::start(level, self.player_start, p);
             for (body, follower, home) in &mut self.enemies {
-                *body = Body::standing(*home, p);
+                *body = Body::start(level, *home, p);
                 follower.reset();
             }
         }

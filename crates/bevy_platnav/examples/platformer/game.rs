@@ -149,7 +149,11 @@ fn spawn(mut commands: Commands, nav: Res<NavLevel>, profiles: Res<Profiles>) {
     let player = commands
         .spawn((
             Player,
-            NavBody(Body::standing(start, nav.physics(profiles.player))),
+            NavBody(Body::start(
+                nav.level(),
+                start,
+                nav.physics(profiles.player),
+            )),
             ReferenceMotion(profiles.player),
             Transform::default(),
         ))
@@ -190,13 +194,13 @@ fn catch(
         let overlap = (e.x - body.x).abs() < (ep.w + pp.w) / 2.0
             && ((e.y - ep.h / 2.0) - (body.y - pp.h / 2.0)).abs() < (ep.h + pp.h) / 2.0;
         if overlap || e.dead {
-            e.0 = Body::standing(kind.0.start(), ep);
+            e.0 = Body::start(nav.level(), kind.0.start(), ep);
             follower.reset();
         }
         caught |= overlap;
     }
     if caught {
         let start = nav.spawn().unwrap_or(Cell::new(2, 3));
-        body.0 = Body::standing(start, pp);
+        body.0 = Body::start(nav.level(), start, pp);
     }
 }
