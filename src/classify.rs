@@ -7,8 +7,9 @@ use crate::physics::{Body, Physics};
 ///
 /// A cell is *standable* when a body standing on it (feet on top of the row
 /// below, centred in the column; on a slope tile, feet on its surface,
-/// [`Body::start`]) overlaps no solid or hazard tile and is grounded. Standable cells are sorted by their sides: a side is a *wall*
-/// when the neighbouring cell is [`NodeType::Blocked`], an *edge* when the
+/// [`Body::start`]) overlaps no solid or hazard tile and is grounded.
+/// Standable cells are sorted by their sides: a side is a *wall* when the
+/// neighbouring cell is [`NodeType::Blocked`], an *edge* when the
 /// neighbour is not standable (a drop), and *open* otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

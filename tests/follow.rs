@@ -8,6 +8,27 @@ fn demo_map() -> NavMap {
     NavMap::build(&level, &Physics::agile()).unwrap()
 }
 
+/// Plans a path from the level's spawn to its goal, then drives a body from
+/// the spawn with a follower for as many ticks as the plan has; returns
+/// the plan, the follower and the body.
+fn follow_the_plan(map: &NavMap) -> (platnav::Path, PathFollower, Body, Cell) {
+    let level = map.level();
+    let (start, goal) = (
+        level.cells_of(Tile::Spawn).next().unwrap(),
+        level.cells_of(Tile::Goal).next().unwrap(),
+    );
+    let planned = map
+        .find_path(start, goal, &platnav::SearchOptions::default())
+        .unwrap();
+    let mut f = PathFollower::new(FollowOptions::default());
+    let mut body = Body::start(level, start, map.physics());
+    for _ in 0..planned.ticks() {
+        let input = f.next_input(map, &body, goal);
+        body.step(level, map.physics(), input);
+    }
+    (planned, f, body, goal)
+}
+
 /// Steps `body` with the follower's inputs until it stands on `goal` or
 /// `limit` ticks pass; returns the ticks used.
 fn follow_to(
@@ -33,19 +54,7 @@ fn follow_to(
 fn undisturbed_follower_performs_the_planned_tape_exactly() {
     let map = demo_map();
     let level = map.level();
-    let (start, goal) = (
-        level.cells_of(Tile::Spawn).next().unwrap(),
-        level.cells_of(Tile::Goal).next().unwrap(),
-    );
-    let planned = map
-        .find_path(start, goal, &platnav::SearchOptions::default())
-        .unwrap();
-    let mut f = PathFollower::new(FollowOptions::default());
-    let mut body = Body::standing(start, map.physics());
-    for _ in 0..planned.ticks() {
-        let input = f.next_input(&map, &body, goal);
-        body.step(level, map.physics(), input);
-    }
+    let (planned, f, body, goal) = follow_the_plan(&map);
     assert_eq!(f.plans(), 1, "never re-planned");
     assert_eq!(
         body,
@@ -232,21 +241,15 @@ fn a_door_closing_every_way_is_reported_unreachable() {
 fn follower_crosses_slopes_and_climbs_and_recovers_from_a_shove_on_a_slope() {
     let level: Level = include_str!("../levels/mechanics.txt").parse().unwrap();
     let map = NavMap::build(&level, &Physics::default()).unwrap();
-    let (start, goal) = (
-        level.cells_of(Tile::Spawn).next().unwrap(),
-        level.cells_of(Tile::Goal).next().unwrap(),
-    );
-    let planned = map
-        .find_path(start, goal, &platnav::SearchOptions::default())
-        .unwrap();
-    let mut f = PathFollower::new(FollowOptions::default());
-    let mut body = Body::start(&level, start, map.physics());
-    for _ in 0..planned.ticks() {
-        let input = f.next_input(&map, &body, goal);
-        body.step(&level, map.physics(), input);
-    }
+    let (planned, f, body, goal) = follow_the_plan(&map);
     assert_eq!(f.plans(), 1, "never re-planned");
+    assert_eq!(
+        body,
+        planned.replay(&level, map.physics()),
+        "the tape, exactly"
+    );
     assert!(body.stands_on(goal));
+    let start = planned.start();
 
     let mut f = PathFollower::new(FollowOptions::default());
     let mut body = Body::start(&level, start, map.physics());

@@ -133,7 +133,7 @@ fn bounce(edge: &Sim<'_>, d: i8, best: &mut Best) {
         let mut s = edge.clone();
         // The fall up to the press, then every tick to the landing and the
         // jump after it, whatever the body does on them.
-        if s.run(|_, _| Some(Input::new(d, false, false)), Some(press)) != super::Flight::Paused {
+        if s.run(keep, Some(press)) != super::Flight::Paused {
             continue;
         }
         let mut alive = true;

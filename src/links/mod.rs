@@ -98,7 +98,6 @@ pub(crate) fn links_recorded(
             // The templates are performed in the start cell's frame, which
             // links on levels with slopes are not (`sim::origin`), and
             // start on a floor: each family is simulated here.
-            let sim = || Sim::recording(level, p, classes, from, reads, Some(&w.memo));
             for fam in jump::families(p, opts.jumps) {
                 jump::run_family(sim(), &fam, &mut best);
             }

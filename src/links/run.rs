@@ -102,7 +102,7 @@ fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32), frame: &F
 /// same row when it is standable, else (on a level with slopes) the one a
 /// row up, else the one a row down; the walk ends at the first column with
 /// none of them.
-pub(crate) fn surface(
+fn surface(
     slopes: bool,
     from: Cell,
     dir: i32,
@@ -150,11 +150,7 @@ pub(super) fn generate<'a>(
             match &runs[i][side] {
                 // (Not on a level with slopes, whose links are performed
                 // in level coordinates, `sim::origin`.)
-                Some(run)
-                    if !level.has_slopes()
-                        && to.row == from.row
-                        && flat_here(level, p, from, run.cols, &frame) =>
-                {
+                Some(run) if !level.has_slopes() && flat_here(level, p, from, run.cols, &frame) => {
                     if best.could_improve(to, LinkKind::Run, run.tape.len() as u32, 0) {
                         best.offer(Some(Link {
                             kind: LinkKind::Run,

@@ -394,6 +394,12 @@ fn ground_at<T: Tiles + ?Sized>(level: &T, row: i64, cols: Range<i64>, down: boo
 /// for [`Body::stands_on`] to place them in that row.
 pub const SLOPE_MARGIN: f64 = 1e-6;
 
+/// Whether feet at `y` lie inside row `row`, more than [`SLOPE_MARGIN`]
+/// from its top and bottom (where only a slope's surface holds them).
+fn inside_row(y: f64, row: f64) -> bool {
+    y > row + SLOPE_MARGIN && y < row + 1.0 - SLOPE_MARGIN
+}
+
 impl Body {
     /// Standing on `cell` as `PHYSICS.md` defines a start: `x = col + 0.5`,
     /// feet on top of row `row + 1`, at rest, grounded, every air jump left.
@@ -442,9 +448,7 @@ impl Body {
             && self.grounded
             && f64::from(cell.col) <= self.x
             && self.x < f64::from(cell.col) + 1.0
-            && (self.y == f64::from(cell.row) + 1.0
-                || (self.y > f64::from(cell.row) + SLOPE_MARGIN
-                    && self.y < f64::from(cell.row) + 1.0 - SLOPE_MARGIN))
+            && (self.y == f64::from(cell.row) + 1.0 || inside_row(self.y, f64::from(cell.row)))
     }
 
     /// The cell the body stands on, if it is grounded with its feet on a
@@ -459,7 +463,7 @@ impl Body {
             row
         } else {
             let r = self.y.floor();
-            if self.y - r <= SLOPE_MARGIN || self.y - r >= 1.0 - SLOPE_MARGIN {
+            if !inside_row(self.y, r) {
                 return None;
             }
             r

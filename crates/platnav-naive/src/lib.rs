@@ -660,6 +660,7 @@ fn forgiving_links(ctx: &Ctx<'_>, best: &mut Best) {
     }
 }
 
+/// A jump link's kind by the presses that took effect.
 fn jump_kind(jumps: u8) -> LinkKind {
     if jumps >= 2 {
         LinkKind::DoubleJump
@@ -704,11 +705,7 @@ impl JumpProgram {
         if !s.fly(|t, b| self.input(t, b)) {
             return None;
         }
-        let kind = if s.jumps >= 2 {
-            LinkKind::DoubleJump
-        } else {
-            LinkKind::Jump
-        };
+        let kind = jump_kind(s.jumps);
         s.land(kind)
     }
 }
