@@ -20,7 +20,8 @@
 //! each steering switch instead of being re-run from the start.
 
 use super::{
-    Best, Flight, JumpVariety, LinkKind, Sim, apex_ticks, full_speed_ticks, steering, tick_set,
+    Best, Flight, JumpVariety, LinkKind, Sim, Twins, apex_ticks, full_speed_ticks, steering,
+    tick_set,
 };
 use crate::physics::{Body, Input, Physics};
 
@@ -75,25 +76,44 @@ fn offer_landing(s: Sim<'_>, best: &mut Best) {
 }
 
 /// Flies one steering branch of `base` to its landing.
-pub(super) fn fly_branch(mut s: Sim<'_>, base: Base, steer: (usize, i8), best: &mut Best) {
-    if s.fly(|t, body| base.input(t, body, Some(steer))) {
+pub(super) fn fly_branch(s: Sim<'_>, base: Base, steer: (usize, i8), best: &mut Best) {
+    fly_noting(s, base, steer, &[], &mut Twins::default(), best);
+}
+
+/// [`fly_branch`], noting in `twins` the branch's states at the tape
+/// indices `marks`.
+fn fly_noting(
+    mut s: Sim<'_>,
+    base: Base,
+    steer: (usize, i8),
+    marks: &[usize],
+    twins: &mut Twins,
+    best: &mut Best,
+) {
+    if twins.fly(&mut s, steer.1, marks, |t, body| {
+        base.input(t, body, Some(steer))
+    }) {
         offer_landing(s, best);
     }
 }
 
 /// Runs the base of `fam` on from `s` (whose tape may already hold a
 /// prefix of it), branching off every steering option at each switch tick
-/// still ahead.
+/// still ahead; a branch repeating an earlier one is left out ([`Twins`]).
 pub(super) fn run_family(mut s: Sim<'_>, fam: &Family, best: &mut Best) {
     let base = fam.base;
-    for &k in &fam.switches {
-        if base.run_up + k <= s.tape.len() {
+    let marks: Vec<usize> = fam.switches.iter().map(|&k| base.run_up + k).collect();
+    let mut twins = Twins::default();
+    for (i, &k) in fam.switches.iter().enumerate() {
+        if marks[i] <= s.tape.len() {
             continue;
         }
-        match s.run(|t, b| base.input(t, b, None), Some(base.run_up + k)) {
+        match s.run(|t, b| base.input(t, b, None), Some(marks[i])) {
             Flight::Paused => {
                 for &b in &fam.targets {
-                    fly_branch(s.clone(), base, (k, b), best);
+                    if !twins.repeats(&s, b) {
+                        fly_noting(s.clone(), base, (k, b), &marks[i + 1..], &mut twins, best);
+                    }
                 }
             }
             // Landed or failed before the switch: every later branch is the base.

@@ -167,6 +167,11 @@ impl<'a> Sim<'a> {
     /// Flights that die or time out are left out, and so is a branch whose
     /// switch comes after the kept flight ended: it is that flight, and
     /// offering the same link twice changes nothing.
+    ///
+    /// From its switch on, a branch's inputs must depend on its target and
+    /// the tick only (not on the switch): a branch leaving in the state an
+    /// earlier branch toward the same target had on that tick is then that
+    /// branch, and is not flown again ([`Twins`]).
     pub fn steered<P>(
         mut self,
         switches: impl IntoIterator<Item = usize>,
@@ -176,14 +181,19 @@ impl<'a> Sim<'a> {
     where
         P: FnMut(usize, &Body) -> Option<Input>,
     {
+        let switches: Vec<usize> = switches.into_iter().collect();
         let mut branches = Vec::new();
+        let mut twins = Twins::default();
         let mut ended = None;
-        for k in switches {
+        for (i, &k) in switches.iter().enumerate() {
             match self.run(program(None), Some(k)) {
                 Flight::Paused => {
                     for b in targets {
+                        if twins.repeats(&self, b) {
+                            continue;
+                        }
                         let mut s = self.clone();
-                        if s.fly(program(Some((k, b)))) {
+                        if twins.fly(&mut s, b, &switches[i + 1..], program(Some((k, b)))) {
                             branches.push(s);
                         }
                     }
@@ -243,6 +253,57 @@ impl<'a> Sim<'a> {
             action_ticks,
             jumps: self.jumps,
             inputs: self.tape,
+        })
+    }
+}
+
+/// The states steering branches were in at the switch ticks after their
+/// own, to leave out a branch that repeats an earlier one.
+///
+/// Branches off one base toward the same target have the same inputs from
+/// the later one's switch on. When the later one leaves the base in the
+/// state, bit for bit, that the earlier one had on that tick (a wall or a
+/// ceiling took the difference away), it goes through the same states, and
+/// lands on the same tick in the same state: its link, if any, ties the
+/// earlier one's, and ties keep the link offered first ([`Best`]). Reads
+/// are covered too: its lookups are the base's before its switch and the
+/// earlier branch's after.
+#[derive(Default)]
+pub(super) struct Twins(Vec<(usize, i8, Body, u8, bool)>);
+
+impl Twins {
+    /// Flies branch `s` toward `target` to its landing with `program`,
+    /// noting its state at each tape index of `marks` (ascending) it
+    /// reaches in flight; returns whether it landed, as [`Sim::fly`].
+    pub fn fly(
+        &mut self,
+        s: &mut Sim<'_>,
+        target: i8,
+        marks: &[usize],
+        mut program: impl FnMut(usize, &Body) -> Option<Input>,
+    ) -> bool {
+        for &m in marks {
+            if m <= s.tape.len() {
+                continue;
+            }
+            match s.run(&mut program, Some(m)) {
+                Flight::Paused => self.0.push((m, target, s.body, s.jumps, s.airborne)),
+                end => return end == Flight::Landed,
+            }
+        }
+        s.fly(program)
+    }
+
+    /// Whether a branch toward `target` leaving the base in state `s`
+    /// repeats one flown before.
+    pub fn repeats(&self, s: &Sim<'_>, target: i8) -> bool {
+        let t = s.tape.len();
+        self.0.iter().any(|&(m, b, body, jumps, airborne)| {
+            m == t
+                && b == target
+                && jumps == s.jumps
+                && airborne == s.airborne
+                && body.same_bits(&s.body)
         })
     }
 }

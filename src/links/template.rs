@@ -133,6 +133,14 @@ enum End {
     Failed,
     /// A switch tick: the children go on.
     Branch,
+    /// A steering branch whose body, at its first tick, is bit for bit
+    /// that of the earlier branch `of` (same family and direction) after
+    /// `upto` of its steps. Both go on with the same inputs, so this one
+    /// lands where `of` does on the same tick, and offers a link that ties
+    /// `of`'s, which [`Best`] keeps: nothing is simulated. It holds in a
+    /// real cell when `of`'s checks and death tests before step `upto`
+    /// do; otherwise the branch is simulated there.
+    Twin { of: u32, upto: u32 },
 }
 
 /// The link a landed node makes, in its start's frame.
@@ -188,6 +196,34 @@ struct Node {
 }
 
 impl Node {
+    /// The [`End::Twin`] node of steering `steer` off `parent` at tape
+    /// index `start`.
+    fn twin(
+        family: u32,
+        steer: Option<(usize, i8)>,
+        parent: (u32, u32),
+        start: usize,
+        of: u32,
+        upto: u32,
+    ) -> Self {
+        Node {
+            checks: Vec::new(),
+            deepest: f64::NEG_INFINITY,
+            fell_out: None,
+            settle_from: 0,
+            start: start as u32,
+            end: End::Twin { of, upto },
+            children: Vec::new(),
+            inputs: Vec::new(),
+            outcome: None,
+            family,
+            steer,
+            parent: Some(parent),
+            seed: Vec::new(),
+            snaps: Vec::new(),
+        }
+    }
+
     fn bytes(&self) -> usize {
         size_of::<Node>()
             + self.seed.len() * size_of::<Fact>()
@@ -338,6 +374,28 @@ fn settle_in(world: &World<'_>, p: &Physics, o: &Outcome) -> Settle {
     }
 }
 
+/// The earlier branch of `flown` (nodes of `out`, numbered from `offset`)
+/// steering toward `b` whose state at tape index `t` is bit for bit `s`,
+/// and how many of its steps lead there. From `t` on, a branch steering
+/// toward `b` off the base has the same inputs as it (`move = b`, the
+/// base's jump presses).
+fn twin_of(
+    out: &[Node],
+    offset: u32,
+    flown: &[(u32, i8)],
+    b: i8,
+    t: usize,
+    s: &Snap,
+) -> Option<(u32, u32)> {
+    flown.iter().find_map(|&(id, dir)| {
+        let n = &out[(id - offset) as usize];
+        let upto = t.checked_sub(n.start as usize)?;
+        let at = n.snaps.get(upto.checked_sub(1)?)?;
+        (dir == b && at.jumps == s.jumps && at.airborne == s.airborne && at.body.same_bits(&s.body))
+            .then_some((id, upto as u32))
+    })
+}
+
 /// The family trees of one physics profile and jump set, shared by every
 /// build with them.
 pub(crate) struct JumpTemplates {
@@ -362,6 +420,9 @@ impl Grower<'_> {
     /// Builds the node of `family`/`steer` that starts from `from` at tape
     /// index `t0` in `world`, and (at a branch) its children, appending them
     /// to `out` whose first index is `offset`; returns the node's index.
+    /// `flown` lists the steering branches (node, direction) this call
+    /// built off the base before `t0`: a branch that would repeat one is
+    /// an [`End::Twin`].
     #[allow(clippy::too_many_arguments)]
     fn build(
         &self,
@@ -376,6 +437,7 @@ impl Grower<'_> {
         world: World,
         land_only: bool,
         want: &dyn Fn(Cell, LinkKind, u32, u8) -> bool,
+        flown: &[(u32, i8)],
     ) -> u32 {
         let p = self.p;
         let fam = &self.families[family as usize];
@@ -492,21 +554,34 @@ impl Grower<'_> {
             let real = world.real;
             let known = world.known.into_inner();
             let mut children = Vec::new();
+            let mut flown = flown.to_vec();
             for &b in &fam.targets {
-                let w = World::new(known.clone(), real, world.rules);
-                children.push(self.build(
-                    out,
-                    offset,
-                    family,
-                    Some((k, b)),
-                    Some((id, len)),
-                    Vec::new(),
-                    s,
-                    t,
-                    w,
-                    false,
-                    want,
-                ));
+                let steer = Some((k, b));
+                let tw = twin_of(out, offset, &flown, b, t, &s);
+                let child = if let Some((of, upto)) = tw {
+                    let n = Node::twin(family, steer, (id, len), t, of, upto);
+                    out.push(n);
+                    offset + out.len() as u32 - 1
+                } else {
+                    let w = World::new(known.clone(), real, world.rules);
+                    let child = self.build(
+                        out,
+                        offset,
+                        family,
+                        steer,
+                        Some((id, len)),
+                        Vec::new(),
+                        s,
+                        t,
+                        w,
+                        false,
+                        want,
+                        &[],
+                    );
+                    flown.push((child, b));
+                    child
+                };
+                children.push(child);
             }
             let w = World::new(known, real, world.rules);
             children.push(self.build(
@@ -521,6 +596,7 @@ impl Grower<'_> {
                 w,
                 false,
                 want,
+                &flown,
             ));
             out[(id - offset) as usize].children = children;
         }
@@ -567,6 +643,7 @@ impl JumpTemplates {
                 World::new(Known::new(), None, rules),
                 false,
                 &|_, _, _, _| true,
+                &[],
             );
             out
         };
@@ -587,6 +664,9 @@ impl JumpTemplates {
                 n.parent = n.parent.map(|(id, len)| (id + shift, len));
                 for c in &mut n.children {
                     *c += shift;
+                }
+                if let End::Twin { of, .. } = &mut n.end {
+                    *of += shift;
                 }
                 nodes.push(n);
             }
@@ -764,6 +844,7 @@ impl Grown {
             World::new(known, Some(w), base.rules),
             land_only,
             &|to, kind, ticks, jumps| best.could_improve(w.at(to), kind, ticks, jumps),
+            &[],
         );
         self.bytes += out.iter().map(Node::bytes).sum::<usize>() + 64;
         self.nodes.extend(out);
@@ -1004,6 +1085,17 @@ impl Walker<'_> {
             }
             End::Failed => {}
             End::Branch => todo.extend(n.children.iter().rev()),
+            End::Twin { of, upto } => {
+                // The twin was walked before this node (it branched off
+                // the base earlier); its link stands for this one's.
+                let t = g.node(of);
+                let before = t.checks.partition_point(|c| c.step < upto);
+                let held = self.first_miss(t, 0..before).is_none()
+                    && self.bottom_miss(t).is_none_or(|step| step >= upto);
+                if !held {
+                    self.missed(g, id, (Miss::Resume { step: 0 }, 0), best, todo);
+                }
+            }
         }
     }
 
@@ -1099,7 +1191,7 @@ mod tests {
             (generated, Physics::default(), coarse),
             (Level::generate(40, 20, 9).unwrap(), Physics::agile(), full),
         ];
-        let (mut held_back, mut spent) = (false, false);
+        let (mut held_back, mut spent, mut twins) = (false, false, 0);
         // A small budget, so that both its limits are reached.
         let budget = 128 << 10;
         let cache = BuildCache::with_budgets(budget, BuildCache::DEFAULT_MEMO_BYTES);
@@ -1116,9 +1208,14 @@ mod tests {
             if let Some(g) = cache.worker().get().grown.as_ref() {
                 held_back |= !g.seen_once.is_empty();
                 spent |= g.bytes > budget;
+                let twin = |n: &Node| matches!(n.end, End::Twin { .. });
+                twins += g.nodes.iter().filter(|n| twin(n)).count();
             }
         }
         // The budget's two limits were reached, and changed no link.
         assert!(held_back && spent, "held back {held_back}, spent {spent}");
+        // Branches repeating earlier ones were grown as twins, and changed
+        // no link either.
+        assert!(twins > 0, "no twin grown");
     }
 }

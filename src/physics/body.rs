@@ -401,6 +401,21 @@ fn inside_row(y: f64, row: f64) -> bool {
 }
 
 impl Body {
+    /// Whether `other` is this state bit for bit (floats compared by their
+    /// bits, so `0.0` and `-0.0` differ): then the same inputs in the same
+    /// terrain take both through the same states.
+    #[must_use]
+    pub(crate) fn same_bits(&self, other: &Body) -> bool {
+        let bits = |b: &Body| {
+            (
+                [b.x.to_bits(), b.y.to_bits(), b.vx.to_bits(), b.vy.to_bits()],
+                (b.grounded, b.jump_held_last_tick, b.dead, b.climbing),
+                (b.air_jumps_left, b.coyote_left, b.buffer_left),
+            )
+        };
+        bits(self) == bits(other)
+    }
+
     /// Standing on `cell` as `PHYSICS.md` defines a start: `x = col + 0.5`,
     /// feet on top of row `row + 1`, at rest, grounded, every air jump left.
     #[must_use]
