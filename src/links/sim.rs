@@ -42,7 +42,6 @@ pub(crate) fn origin(level: &Level, from: Cell) -> Cell {
 /// moves in the frame of [`origin`] ([`Frame`]): it starts standing on
 /// `from` ([`Body::start`]), the frame's `(0, 0)` unless the level has
 /// slopes.
-#[derive(Clone)]
 pub(crate) struct Sim<'a> {
     pub frame: Frame<'a>,
     pub p: &'a Physics,
@@ -58,6 +57,32 @@ pub(crate) struct Sim<'a> {
     /// The worker's landing memo (none in unit tests: always computed).
     pub memo: Option<&'a landing::MemoSlot>,
 }
+
+/// A branch of a program: the tape is copied with room for the flight
+/// ahead ([`TAPE_ROOM`]), where a plain clone's exact fit would be grown
+/// again on the first step.
+impl Clone for Sim<'_> {
+    fn clone(&self) -> Self {
+        let mut tape = Vec::with_capacity(self.tape.len() + TAPE_ROOM);
+        tape.extend_from_slice(&self.tape);
+        Self {
+            frame: self.frame,
+            p: self.p,
+            classes: self.classes,
+            from: self.from,
+            body: self.body,
+            tape,
+            jumps: self.jumps,
+            airborne: self.airborne,
+            limit: self.limit,
+            memo: self.memo,
+        }
+    }
+}
+
+/// Ticks of room a new or branched tape gets beyond what it holds:
+/// enough for most flights and their settles.
+const TAPE_ROOM: usize = 96;
 
 /// `seconds` in whole ticks of `dt`, rounded to nearest: `floor(seconds /
 /// dt + 0.5)`.
@@ -104,7 +129,7 @@ impl<'a> Sim<'a> {
             p,
             classes,
             from,
-            tape: Vec::with_capacity(96),
+            tape: Vec::with_capacity(TAPE_ROOM),
             jumps: 0,
             airborne: false,
             limit: action_limit(p),

@@ -883,18 +883,19 @@ impl Grown {
     /// Appends the tape of node `id` up to its step `i` (all of it for
     /// `None`).
     fn tape(&self, id: u32, i: Option<u32>, out: &mut Vec<Input>) {
-        // The chain of ancestors, root last (as long as the flight's
-        // departures, so not walked by recursion).
-        let mut chain = vec![(id, i)];
-        let mut at = self.node(id).parent;
-        while let Some((pid, len)) = at {
-            chain.push((pid, Some(len)));
-            at = self.node(pid).parent;
-        }
-        for (id, i) in chain.into_iter().rev() {
+        // Each node's steps sit at its tape index `start`: the tape is
+        // sized once, then filled from the node up its ancestors (as many
+        // as the flight's departures, so not walked by recursion).
+        let base = out.len();
+        let n = self.node(id);
+        let take = i.map_or(n.inputs.len(), |i| i as usize);
+        out.resize(base + n.start as usize + take, Input::default());
+        let mut at = Some((id, take));
+        while let Some((id, take)) = at {
             let n = self.node(id);
-            let take = i.map_or(n.inputs.len(), |i| i as usize);
-            out.extend_from_slice(&n.inputs[..take]);
+            let from = base + n.start as usize;
+            out[from..from + take].copy_from_slice(&n.inputs[..take]);
+            at = n.parent.map(|(pid, len)| (pid, len as usize));
         }
     }
 }
