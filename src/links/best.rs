@@ -57,7 +57,7 @@ pub(crate) struct Best {
     from: Cell,
     map: FastMap<(Cell, LinkKind), Link>,
     /// Kept links whose tapes are still in the templates, by template node.
-    pending: FastMap<(Cell, LinkKind), u64>,
+    pending: FastMap<(Cell, LinkKind), u32>,
 }
 
 impl Best {
@@ -87,7 +87,7 @@ impl Best {
     }
 
     /// Offers a link whose tape [`Best::fill_templates`] will fetch from
-    /// template node `node` (its number and how the walk reached it).
+    /// template node `node`.
     pub fn offer_template(
         &mut self,
         to: Cell,
@@ -95,7 +95,7 @@ impl Best {
         action_ticks: u32,
         ticks: u32,
         jumps: u8,
-        node: u64,
+        node: u32,
     ) {
         if to == self.from || !self.could_improve(to, kind, ticks, jumps) {
             return;
@@ -114,7 +114,7 @@ impl Best {
     }
 
     /// Writes the tapes of the kept template links.
-    pub fn fill_templates(&mut self, mut tape: impl FnMut(u64, &mut Vec<Input>)) {
+    pub fn fill_templates(&mut self, mut tape: impl FnMut(u32, &mut Vec<Input>)) {
         for (key, node) in self.pending.drain() {
             if let Some(link) = self.map.get_mut(&key) {
                 link.inputs.clear();

@@ -21,14 +21,6 @@
 //! has, and a cell pays for simulation only where its surroundings differ
 //! from every cell walked before.
 //!
-//! Grown nodes are *contained*: each starts knowing no cell, so its checks
-//! cover every cell it looks up, and it holds wherever they do, whatever
-//! program reached its start. Programs converge (a wall or a ceiling takes
-//! away what made two families or two departures differ), so a node about
-//! to be grown on the tick, in the state, bit for bit, and with the inputs
-//! ahead of one grown before is an *alias* of it: the walk goes down the
-//! earlier node's subtree, and links found there take the alias's prefix.
-//!
 //! The death test against the level's bottom (PHYSICS.md step 8) is
 //! repeated per cell from each node's deepest point, so falls into pits stay
 //! in the tree. A landing's settle is simulated only when a cell first
@@ -61,8 +53,6 @@ const BASE_TICKS: usize = 1024;
 /// Floor columns on each side of the start in the first assumed world (the
 /// run-up needs them).
 const FLOOR: i32 = 3;
-/// Bytes a [`program_key`] entry takes, about.
-const KEY_BYTES: usize = 160;
 /// The step index of the checks made by the landing procedure.
 const LAND: u32 = u32::MAX - 1;
 /// The step index of the checks made by the settle.
@@ -151,13 +141,6 @@ enum End {
     /// real cell when `of`'s checks and death tests before step `upto`
     /// do; otherwise the branch is simulated there.
     Twin { of: u32, upto: u32 },
-    /// A grown node that would start in the state, bit for bit, on the
-    /// same tick, with the same inputs ahead ([`program_key`]), as grown
-    /// node `to` did, reached by another program (another family, or a
-    /// departure elsewhere): the walk goes on down `to`'s subtree, whose
-    /// checks decide in each cell as they do for any grown node, and its
-    /// links take this node's prefix ([`Via`]).
-    Alias { to: u32 },
 }
 
 /// The link a landed node makes, in its start's frame.
@@ -207,19 +190,21 @@ struct Node {
     steer: Option<(usize, i8)>,
     /// The node this one continues, after that many of its steps.
     parent: Option<(u32, u32)>,
+    /// Facts known before the first step beyond those of the prefix.
+    seed: Vec<Fact>,
     snaps: Vec<Snap>,
 }
 
 impl Node {
-    /// A node of program `family`/`steer` that simulates nothing: it
-    /// leaves `parent` at tape index `start` and ends with `end` (an
-    /// [`End::Twin`] or an [`End::Alias`]).
-    fn stub(
+    /// The [`End::Twin`] node of steering `steer` off `parent` at tape
+    /// index `start`.
+    fn twin(
         family: u32,
         steer: Option<(usize, i8)>,
         parent: (u32, u32),
         start: usize,
-        end: End,
+        of: u32,
+        upto: u32,
     ) -> Self {
         Node {
             checks: Vec::new(),
@@ -227,19 +212,21 @@ impl Node {
             fell_out: None,
             settle_from: 0,
             start: start as u32,
-            end,
+            end: End::Twin { of, upto },
             children: Vec::new(),
             inputs: Vec::new(),
             outcome: None,
             family,
             steer,
             parent: Some(parent),
+            seed: Vec::new(),
             snaps: Vec::new(),
         }
     }
 
     fn bytes(&self) -> usize {
         size_of::<Node>()
+            + self.seed.len() * size_of::<Fact>()
             + self.inputs.len() * size_of::<Input>()
             + self.snaps.len() * size_of::<Snap>()
             + self.checks.len() * size_of::<Check>()
@@ -427,68 +414,6 @@ pub(crate) struct JumpTemplates {
 struct Grower<'a> {
     p: &'a Physics,
     families: &'a [Family],
-    /// The grown nodes by [`program_key`] (none for the base trees).
-    shared: Option<&'a RefCell<FastMap<Vec<u64>, u32>>>,
-}
-
-/// The facts a child node starts knowing: its parent's in the assumed
-/// world, none in real terrain, where every grown node is *contained*:
-/// it checks every cell it looks up, so it holds wherever its own checks
-/// do, whatever program reached its start ([`End::Alias`]).
-fn inherit(known: &Known, real: Option<&Walker<'_>>) -> Known {
-    if real.is_some() {
-        Known::new()
-    } else {
-        known.clone()
-    }
-}
-
-/// What decides a node's steps from tape index `t0` on in given terrain:
-/// `t0`, the state `s` bit for bit, and the inputs ahead, written out as
-/// absolute ticks (the run-up's end, the jump presses still to come, the
-/// steering, the switches still ahead and their directions). Two nodes
-/// with the same key take the same steps wherever the cells they look up
-/// are the same.
-fn program_key(fam: &Family, steer: Option<(usize, i8)>, t0: usize, s: &Snap) -> Vec<u64> {
-    let b = &fam.base;
-    let run_up = b.run_up;
-    let body = &s.body;
-    let mut key = vec![
-        t0 as u64,
-        run_up.max(t0) as u64,
-        u64::from(b.dir as u8),
-        steer.map_or(u64::MAX, |(_, d)| u64::from(d as u8)),
-        body.x.to_bits(),
-        body.y.to_bits(),
-        body.vx.to_bits(),
-        body.vy.to_bits(),
-        u64::from(body.grounded)
-            | u64::from(body.jump_held_last_tick) << 1
-            | u64::from(body.dead) << 2
-            | u64::from(body.climbing) << 3
-            | u64::from(s.airborne) << 4
-            | u64::from(s.jumps) << 8
-            | u64::from(body.air_jumps_left) << 32,
-        u64::from(body.coyote_left) | u64::from(body.buffer_left) << 32,
-    ];
-    for &(start, hold) in &b.presses[..b.n_presses] {
-        let end = run_up + start + hold;
-        if end > t0 {
-            key.extend([(run_up + start).max(t0) as u64, end as u64]);
-        }
-    }
-    if steer.is_none() {
-        key.push(u64::MAX);
-        key.extend(fam.targets.iter().map(|&d| u64::from(d as u8)));
-        key.extend(
-            fam.switches
-                .iter()
-                .map(|&k| run_up + k)
-                .filter(|&at| at > t0)
-                .map(|at| at as u64),
-        );
-    }
-    key
 }
 
 impl Grower<'_> {
@@ -506,6 +431,7 @@ impl Grower<'_> {
         family: u32,
         steer: Option<(usize, i8)>,
         parent: Option<(u32, u32)>,
+        seed: Vec<Fact>,
         from: Snap,
         t0: usize,
         world: World,
@@ -515,27 +441,13 @@ impl Grower<'_> {
     ) -> u32 {
         let p = self.p;
         let fam = &self.families[family as usize];
-        // A departure on its node's first step starts as that node did,
-        // with its key: it is never an alias (which could lead back to the
-        // node it leaves), and never registered.
-        let departs_at_start = parent.is_some_and(|(_, len)| len == 0);
-        let shared = self
-            .shared
-            .filter(|_| !land_only && !departs_at_start && world.real.is_some());
-        let key = shared.map(|_| program_key(fam, steer, t0, &from));
-        if let (Some(shared), Some(key)) = (shared, &key)
-            && let Some(&to) = shared.borrow().get(key)
-        {
-            let parent = parent.expect("a grown node has a parent");
-            out.push(Node::stub(family, steer, parent, t0, End::Alias { to }));
-            return offset + out.len() as u32 - 1;
-        }
         let mut s = from;
         let mut n = Node {
             family,
             steer,
             parent,
             start: t0 as u32,
+            seed,
             // Room for a typical node's steps, so that pushing them does
             // not reallocate; the snapshots are trimmed when it is done.
             inputs: Vec::with_capacity(32),
@@ -637,9 +549,6 @@ impl Grower<'_> {
         let end = n.end;
         let len = n.inputs.len() as u32;
         out.push(n);
-        if let (Some(shared), Some(key)) = (shared, key) {
-            shared.borrow_mut().insert(key, id);
-        }
         if end == End::Branch {
             let k = until.expect("a branch has a switch") - run_up;
             let real = world.real;
@@ -650,17 +559,18 @@ impl Grower<'_> {
                 let steer = Some((k, b));
                 let tw = twin_of(out, offset, &flown, b, t, &s);
                 let child = if let Some((of, upto)) = tw {
-                    let n = Node::stub(family, steer, (id, len), t, End::Twin { of, upto });
+                    let n = Node::twin(family, steer, (id, len), t, of, upto);
                     out.push(n);
                     offset + out.len() as u32 - 1
                 } else {
-                    let w = World::new(inherit(&known, real), real, world.rules);
+                    let w = World::new(known.clone(), real, world.rules);
                     let child = self.build(
                         out,
                         offset,
                         family,
                         steer,
                         Some((id, len)),
+                        Vec::new(),
                         s,
                         t,
                         w,
@@ -673,13 +583,14 @@ impl Grower<'_> {
                 };
                 children.push(child);
             }
-            let w = World::new(inherit(&known, real), real, world.rules);
+            let w = World::new(known, real, world.rules);
             children.push(self.build(
                 out,
                 offset,
                 family,
                 None,
                 Some((id, len)),
+                Vec::new(),
                 s,
                 t,
                 w,
@@ -709,18 +620,16 @@ impl JumpTemplates {
     /// The base trees for `p`, `variety` and `rules`.
     pub(crate) fn build(p: &Physics, variety: JumpVariety, rules: Rules) -> Self {
         let families = families(p, variety);
-
+        let g = Grower {
+            p,
+            families: &families,
+        };
         let start = Snap {
             body: Body::standing(Cell::new(0, 0), p),
             jumps: 0,
             airborne: false,
         };
         let one = |f: usize| {
-            let g = Grower {
-                p,
-                families: &families,
-                shared: None,
-            };
             let mut out = Vec::new();
             g.build(
                 &mut out,
@@ -728,6 +637,7 @@ impl JumpTemplates {
                 f as u32,
                 None,
                 None,
+                Vec::new(),
                 start,
                 0,
                 World::new(Known::new(), None, rules),
@@ -804,8 +714,6 @@ pub(crate) struct Grown {
     rebuilt: FastMap<(u32, u32, u8), u32>,
     /// Departures met once and not grown (see [`Grown::rebuilt`]).
     seen_once: FastMap<(u32, u32, u8), ()>,
-    /// The grown nodes by [`program_key`], for [`End::Alias`].
-    shared: RefCell<FastMap<Vec<u64>, u32>>,
 }
 
 impl Grown {
@@ -823,12 +731,22 @@ impl Grown {
         }
     }
 
-    /// The facts grown node `id` knew before its check `j`: its own
-    /// (grown nodes are contained, see [`inherit`]).
+    /// The facts known before check `j` of node `id`, plus `extra`.
     fn known_before(&self, id: u32, j: usize) -> Known {
         let mut known = Known::new();
-        for c in &self.node(id).checks[..j] {
-            known.insert(&c.fact);
+        let mut add = |f: &Fact| known.insert(f);
+        let n = self.node(id);
+        n.seed.iter().for_each(&mut add);
+        n.checks[..j].iter().for_each(|c| add(&c.fact));
+        let mut at = n.parent;
+        while let Some((pid, len)) = at {
+            let pn = self.node(pid);
+            pn.seed.iter().for_each(&mut add);
+            pn.checks
+                .iter()
+                .filter(|c| c.step < len)
+                .for_each(|c| add(&c.fact));
+            at = pn.parent;
         }
         known
     }
@@ -876,11 +794,27 @@ impl Grown {
             return None;
         }
         let n = self.node(id);
-        // The departure is contained ([`inherit`]): it looks up again, as
-        // checks, what its step reads.
-        let step = match miss {
-            Miss::Check { j, .. } => n.checks[j].step,
-            Miss::Resume { step } => step,
+        let (known, seed, step) = match miss {
+            Miss::Check { j, real } => {
+                let check = n.checks[j];
+                let mut known = self.known_before(id, j);
+                let fact = Fact {
+                    class: real,
+                    ..check.fact
+                };
+                known.insert(&fact);
+                let mut seed: Vec<Fact> = n.checks[..j]
+                    .iter()
+                    .filter(|c| c.step == check.step)
+                    .map(|c| c.fact)
+                    .collect();
+                seed.push(fact);
+                (known, seed, check.step)
+            }
+            Miss::Resume { step } => {
+                let j = n.checks.partition_point(|c| c.step < step);
+                (self.known_before(id, j), Vec::new(), step)
+            }
         };
         let (family, steer) = (n.family, n.steer);
         let land_only = step >= LAND;
@@ -895,26 +829,24 @@ impl Grown {
         let g = Grower {
             p: &base.p,
             families: &base.families,
-            shared: Some(&self.shared),
         };
         let offset = (base.nodes.len() + self.nodes.len()) as u32;
         let mut out = Vec::new();
-        let keys = self.shared.borrow().len();
         let r = g.build(
             &mut out,
             offset,
             family,
             steer,
             Some((id, step)),
+            seed,
             from,
             t0,
-            World::new(Known::new(), Some(w), base.rules),
+            World::new(known, Some(w), base.rules),
             land_only,
             &|to, kind, ticks, jumps| best.could_improve(w.at(to), kind, ticks, jumps),
             &[],
         );
         self.bytes += out.iter().map(Node::bytes).sum::<usize>() + 64;
-        self.bytes += (self.shared.borrow().len() - keys) * KEY_BYTES;
         self.nodes.extend(out);
         self.rebuilt.insert(key, r);
         Some(r)
@@ -949,27 +881,20 @@ impl Grown {
     }
 
     /// Appends the tape of node `id` up to its step `i` (all of it for
-    /// `None`), reached through the aliases `via` (of `vias`).
-    fn tape(&self, id: u32, i: Option<u32>, via: u32, vias: &[Via], out: &mut Vec<Input>) {
+    /// `None`).
+    fn tape(&self, id: u32, i: Option<u32>, out: &mut Vec<Input>) {
         // Each node's steps sit at its tape index `start`: the tape is
         // sized once, then filled from the node up its ancestors (as many
-        // as the flight's departures, so not walked by recursion). At an
-        // alias's target the ancestors are the alias's.
+        // as the flight's departures, so not walked by recursion).
         let base = out.len();
         let n = self.node(id);
         let take = i.map_or(n.inputs.len(), |i| i as usize);
         out.resize(base + n.start as usize + take, Input::default());
-        let (mut at, mut via) = (Some((id, take)), via);
+        let mut at = Some((id, take));
         while let Some((id, take)) = at {
-            let mut n = self.node(id);
+            let n = self.node(id);
             let from = base + n.start as usize;
             out[from..from + take].copy_from_slice(&n.inputs[..take]);
-            if let Some(v) = vias.get(via as usize)
-                && v.to == id
-            {
-                n = self.node(v.alias);
-                via = v.outer;
-            }
             at = n.parent.map(|(pid, len)| (pid, len as usize));
         }
     }
@@ -1003,7 +928,6 @@ pub(super) fn generate(
             bytes: 0,
             rebuilt: FastMap::default(),
             seen_once: FastMap::default(),
-            shared: RefCell::default(),
         });
     }
     let Some(grown) = grown.as_mut() else { return };
@@ -1015,27 +939,13 @@ pub(super) fn generate(
         reads,
         memo,
         below: level.height() as i64 - i64::from(from.row),
-        vias: RefCell::default(),
     };
     let base = Arc::clone(&grown.base);
     for &root in &base.roots {
         w.walk(grown, root, best);
     }
-    materialize(grown, &w.vias.borrow(), best);
+    materialize(grown, best);
 }
-
-/// How the walk of one cell reached an alias's subtree: through alias
-/// node `alias` to its target `to`, itself reached through `vias[outer]`
-/// ([`NO_VIA`]: directly).
-#[derive(Clone, Copy)]
-struct Via {
-    alias: u32,
-    to: u32,
-    outer: u32,
-}
-
-/// The `via` of nodes reached directly.
-const NO_VIA: u32 = u32::MAX;
 
 struct Walker<'a> {
     level: &'a Level,
@@ -1048,8 +958,6 @@ struct Walker<'a> {
     memo: &'a MemoSlot,
     /// The first frame row below the level.
     below: i64,
-    /// The aliases this cell's walk went through.
-    vias: RefCell<Vec<Via>>,
 }
 
 impl Walker<'_> {
@@ -1106,15 +1014,14 @@ impl Walker<'_> {
         &self,
         g: &mut Grown,
         id: u32,
-        via: u32,
         (m, step): (Miss, u32),
         best: &mut Best,
-        todo: &mut Vec<(u32, u32)>,
+        todo: &mut Vec<u32>,
     ) {
         let step = (step < LAND).then_some(step);
         match g.rebuilt(id, m, self, best) {
-            Some(r) => todo.push((r, via)),
-            None => self.exact(g, id, via, step, best),
+            Some(r) => todo.push(r),
+            None => self.exact(g, id, step, best),
         }
     }
 
@@ -1122,15 +1029,15 @@ impl Walker<'_> {
     /// flight's departures chain grown nodes as deep as the flight is
     /// long, so the walk keeps its own stack instead of recursing.
     fn walk(&self, g: &mut Grown, root: u32, best: &mut Best) {
-        let mut todo = vec![(root, NO_VIA)];
-        while let Some((id, via)) = todo.pop() {
-            self.visit(g, id, via, best, &mut todo);
+        let mut todo = vec![root];
+        while let Some(id) = todo.pop() {
+            self.visit(g, id, best, &mut todo);
         }
     }
 
     /// Offers node `id`'s link, or pushes on `todo` the nodes the walk
     /// goes on to, the first to visit on top.
-    fn visit(&self, g: &mut Grown, id: u32, via: u32, best: &mut Best, todo: &mut Vec<(u32, u32)>) {
+    fn visit(&self, g: &mut Grown, id: u32, best: &mut Best, todo: &mut Vec<u32>) {
         let n = g.node(id);
         let settle_from = n.settle_from as usize;
         let mut miss = self.first_miss(n, 0..settle_from);
@@ -1141,7 +1048,7 @@ impl Walker<'_> {
             miss = Some((Miss::Resume { step }, step));
         }
         if let Some(m) = miss {
-            self.missed(g, id, via, m, best, todo);
+            self.missed(g, id, m, best, todo);
             return;
         }
         match n.end {
@@ -1158,7 +1065,7 @@ impl Walker<'_> {
                 }
                 let n = g.node(id);
                 if let Some(m) = self.first_miss(n, settle_from..n.checks.len()) {
-                    self.missed(g, id, via, m, best, todo);
+                    self.missed(g, id, m, best, todo);
                     return;
                 }
                 let Some(o) = &n.outcome else { return };
@@ -1169,25 +1076,16 @@ impl Walker<'_> {
                         action,
                         action + tape.len() as u32,
                         o.jumps,
-                        pack(id, via),
+                        id,
                     );
                 }
             }
             End::Open => {
                 let step = n.inputs.len() as u32;
-                self.missed(g, id, via, (Miss::Resume { step }, step), best, todo);
+                self.missed(g, id, (Miss::Resume { step }, step), best, todo);
             }
             End::Failed => {}
-            End::Branch => todo.extend(n.children.iter().rev().map(|&c| (c, via))),
-            End::Alias { to } => {
-                let mut vias = self.vias.borrow_mut();
-                vias.push(Via {
-                    alias: id,
-                    to,
-                    outer: via,
-                });
-                todo.push((to, vias.len() as u32 - 1));
-            }
+            End::Branch => todo.extend(n.children.iter().rev()),
             End::Twin { of, upto } => {
                 // The twin was walked before this node (it branched off
                 // the base earlier); its link stands for this one's.
@@ -1196,7 +1094,7 @@ impl Walker<'_> {
                 let held = self.first_miss(t, 0..before).is_none()
                     && self.bottom_miss(t).is_none_or(|step| step >= upto);
                 if !held {
-                    self.missed(g, id, via, (Miss::Resume { step: 0 }, 0), best, todo);
+                    self.missed(g, id, (Miss::Resume { step: 0 }, 0), best, todo);
                 }
             }
         }
@@ -1204,7 +1102,7 @@ impl Walker<'_> {
 
     /// Simulates node `id`'s programs exactly from before its step `step`
     /// (`None`: from its landing).
-    fn exact(&self, g: &Grown, id: u32, via: u32, step: Option<u32>, best: &mut Best) {
+    fn exact(&self, g: &Grown, id: u32, step: Option<u32>, best: &mut Best) {
         let n = g.node(id);
         let i = step.unwrap_or(n.inputs.len() as u32);
         let mut s = Sim::recording(
@@ -1215,7 +1113,7 @@ impl Walker<'_> {
             self.reads,
             Some(self.memo),
         );
-        g.tape(id, Some(i), via, &self.vias.borrow(), &mut s.tape);
+        g.tape(id, Some(i), &mut s.tape);
         let st = g.snap_before(id, i);
         s.body = st.body;
         s.jumps = st.jumps;
@@ -1234,21 +1132,10 @@ impl Walker<'_> {
     }
 }
 
-/// A node and the `via` it was reached through, as [`Best`] keeps them.
-fn pack(id: u32, via: u32) -> u64 {
-    u64::from(id) | u64::from(via) << 32
-}
-
-/// The node and `via` of [`pack`].
-fn unpack(node: u64) -> (u32, u32) {
-    (node as u32, (node >> 32) as u32)
-}
-
 /// Fills the tapes of the template links `best` kept.
-fn materialize(g: &Grown, vias: &[Via], best: &mut Best) {
-    best.fill_templates(|node, tape| {
-        let (id, via) = unpack(node);
-        g.tape(id, None, via, vias, tape);
+fn materialize(g: &Grown, best: &mut Best) {
+    best.fill_templates(|id, tape| {
+        g.tape(id, None, tape);
         if let Some(Outcome {
             settle: Settle::Done(settle),
             ..
@@ -1305,8 +1192,7 @@ mod tests {
             (generated, Physics::default(), coarse),
             (Level::generate(40, 20, 9).unwrap(), Physics::agile(), full),
         ];
-        let (mut held_back, mut spent) = (false, false);
-        let (mut twins, mut aliases) = (0, 0);
+        let (mut held_back, mut spent, mut twins) = (false, false, 0);
         // A small budget, so that both its limits are reached.
         let budget = 128 << 10;
         let cache = BuildCache::with_budgets(budget, BuildCache::DEFAULT_MEMO_BYTES);
@@ -1324,9 +1210,7 @@ mod tests {
                 held_back |= !g.seen_once.is_empty();
                 spent |= g.bytes > budget;
                 let twin = |n: &Node| matches!(n.end, End::Twin { .. });
-                let alias = |n: &Node| matches!(n.end, End::Alias { .. });
                 twins += g.nodes.iter().filter(|n| twin(n)).count();
-                aliases += g.nodes.iter().filter(|n| alias(n)).count();
             }
         }
         // The budget's two limits were reached, and changed no link.
@@ -1334,7 +1218,5 @@ mod tests {
         // Branches repeating earlier ones were grown as twins, and changed
         // no link either.
         assert!(twins > 0, "no twin grown");
-        // So were nodes that another program had grown already.
-        assert!(aliases > 0, "no alias grown");
     }
 }
