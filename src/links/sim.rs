@@ -326,11 +326,15 @@ impl Twins {
         self.0.iter().any(|&(m, b, body, jumps, airborne)| {
             m == t
                 && b == target
-                && jumps == s.jumps
-                && airborne == s.airborne
-                && body.same_bits(&s.body)
+                && same_flight((&body, jumps, airborne), (&s.body, s.jumps, s.airborne))
         })
     }
+}
+
+/// Whether two flights are in the same state: the body bit for bit, the
+/// jumps counted and whether it has left the ground.
+pub(super) fn same_flight(a: (&Body, u8, bool), b: (&Body, u8, bool)) -> bool {
+    a.1 == b.1 && a.2 == b.2 && a.0.same_bits(b.0)
 }
 
 /// Whether `input` in this state starts a jump (PHYSICS.md step 1, with

@@ -34,6 +34,7 @@ use std::sync::Arc;
 use super::cache::{BuildCache, Worker};
 use super::jump::{Family, families, fly_branch, kind_of, run_family};
 use super::landing::MemoSlot;
+use super::sim::same_flight;
 use super::{
     Best, FastMap, JumpVariety, LinkKind, Reads, SETTLE_SLACK, Sim, action_limit, jump_took_effect,
     land_target, settle,
@@ -391,8 +392,11 @@ fn twin_of(
         let n = &out[(id - offset) as usize];
         let upto = t.checked_sub(n.start as usize)?;
         let at = n.snaps.get(upto.checked_sub(1)?)?;
-        (dir == b && at.jumps == s.jumps && at.airborne == s.airborne && at.body.same_bits(&s.body))
-            .then_some((id, upto as u32))
+        let same = same_flight(
+            (&at.body, at.jumps, at.airborne),
+            (&s.body, s.jumps, s.airborne),
+        );
+        (dir == b && same).then_some((id, upto as u32))
     })
 }
 
