@@ -14,7 +14,7 @@ use crate::build::{BuildError, BuildProgress};
 use crate::classify::{Classification, NodeType};
 use crate::landmarks::{GoalBound, Landmarks};
 use crate::level::{Cell, Level};
-use crate::links::{BuildCache, Link, LinkKind, LinkOptions, ReadBox, Reads, links_recorded};
+use crate::links::{BuildCache, Link, LinkKind, LinkOptions, ReadSets, Reads, links_recorded};
 use crate::memo::LinkMemo;
 use crate::physics::{Body, Physics};
 use crate::tape::{self, Tape};
@@ -174,8 +174,8 @@ struct Chunk {
     /// Encoded tape length per link (bytes).
     tape_lens: Vec<u32>,
     tapes: Vec<u8>,
-    /// Per node, the box of cells its links read ([`crate::links::ReadBox`]).
-    boxes: Vec<ReadBox>,
+    /// Per node, the cells its links read ([`crate::links::ReadSets`]).
+    reads: ReadSets,
 }
 
 impl Chunk {
@@ -191,7 +191,7 @@ impl Chunk {
             out.action.extend_from_slice(&c.action);
             out.tape_lens.extend_from_slice(&c.tape_lens);
             out.tapes.extend_from_slice(&c.tapes);
-            out.boxes.extend_from_slice(&c.boxes);
+            out.reads.extend(&c.reads);
         }
         out
     }
@@ -263,9 +263,9 @@ pub struct NavMap {
     memo: LinkMemo,
     /// The search's labels, kept between queries.
     labels: crate::pool::ScratchPool,
-    /// Per node, the box of level cells its links read: what an edit must
-    /// touch to change them ([`NavMap::edit`]).
-    boxes: Vec<ReadBox>,
+    /// Per node, the level cells its links read: what an edit must touch
+    /// to change them ([`NavMap::edit`]).
+    reads: ReadSets,
     /// The options the links were generated with (no progress handle).
     options: LinkOptions,
     /// Counts the edits that changed the map ([`NavMap::generation`]).
@@ -371,7 +371,7 @@ impl NavMap {
                 if cancelled() {
                     break;
                 }
-                let reads = Reads::default();
+                let reads = Reads::new(c);
                 let links = links_recorded(
                     level,
                     physics,
@@ -382,7 +382,7 @@ impl NavMap {
                     &mut worker,
                 );
                 chunk.push_node(links, node_of);
-                chunk.boxes.push(reads.get());
+                chunk.reads.push(&reads);
                 if let Some(progress) = progress {
                     progress.add(1);
                 }
@@ -411,7 +411,6 @@ impl NavMap {
             node_at,
             chunks,
             options,
-            true,
             Arc::clone(cache),
         ))
     }
@@ -451,7 +450,7 @@ impl NavMap {
             });
             // What these links read is unknown: the first edit rebuilds
             // every node.
-            chunk.boxes.push(ReadBox::ALL);
+            chunk.reads.push_unknown();
         }
         Self::from_chunks(
             level,
@@ -461,13 +460,12 @@ impl NavMap {
             node_at,
             vec![chunk],
             LinkOptions::default(),
-            true,
             Arc::new(BuildCache::new()),
         )
     }
 
-    /// The map of `chunks` (each node's links, in node order); `landmarks`
-    /// false leaves the landmark bounds out ([`NavMap::bounds_stale`]).
+    /// The map of `chunks` (each node's links, in node order), with its
+    /// landmark bounds measured.
     #[allow(clippy::too_many_arguments)]
     fn from_chunks(
         level: Level,
@@ -477,36 +475,6 @@ impl NavMap {
         node_at: Vec<u32>,
         chunks: Vec<Chunk>,
         options: LinkOptions,
-        landmarks: bool,
-        cache: Arc<BuildCache>,
-    ) -> Self {
-        Self::from_chunk(
-            level,
-            physics,
-            classes,
-            nodes,
-            node_at,
-            Chunk::concat(chunks),
-            None,
-            options,
-            landmarks,
-            cache,
-        )
-    }
-
-    /// [`NavMap::from_chunks`] for one chunk, whose arrays it keeps, with
-    /// the reduced graph when the caller has it (`(hop_at, hops)`).
-    #[allow(clippy::too_many_arguments)]
-    fn from_chunk(
-        level: Level,
-        physics: Physics,
-        classes: Classification,
-        nodes: Vec<Cell>,
-        node_at: Vec<u32>,
-        chunk: Chunk,
-        reduced: Option<(Vec<u32>, Vec<Hop>)>,
-        options: LinkOptions,
-        landmarks: bool,
         cache: Arc<BuildCache>,
     ) -> Self {
         let Chunk {
@@ -515,8 +483,8 @@ impl NavMap {
             action,
             tape_lens,
             tapes,
-            boxes,
-        } = chunk;
+            reads,
+        } = Chunk::concat(chunks);
         let links = edges.len();
         let mut offsets = Vec::with_capacity(nodes.len() + 1);
         offsets.push(0u32);
@@ -533,19 +501,9 @@ impl NavMap {
             at
         }));
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
-        let bounds_stale = !landmarks;
-        let landmarks = if landmarks {
-            Landmarks::compute(&offsets, &edges)
-        } else {
-            Landmarks::default()
-        };
-        let (hop_at, hops) = match reduced {
-            Some(r) => {
-                debug_assert!(r == reduce(&offsets, &edges, &nodes), "patched hops differ");
-                r
-            }
-            None => reduce(&offsets, &edges, &nodes),
-        };
+        debug_assert_eq!(reads.len(), nodes.len());
+        let landmarks = Landmarks::compute(&offsets, &edges);
+        let (hop_at, hops) = reduce(&offsets, &edges, &nodes);
         let ticks_per_col = crate::physics::ticks_per_col(&physics);
         Self {
             level,
@@ -564,10 +522,10 @@ impl NavMap {
             ticks_per_col,
             memo: LinkMemo::new(links),
             labels: crate::pool::ScratchPool::default(),
-            boxes,
+            reads,
             options,
             generation: 0,
-            bounds_stale,
+            bounds_stale: false,
             cache,
         }
     }
@@ -841,11 +799,12 @@ impl NavMap {
             + self.edit_index_bytes()
     }
 
-    /// Bytes of the record edits use to find the nodes they change (one
-    /// read box per node), included in [`NavMap::memory_bytes`].
+    /// Bytes of the record edits use to find the nodes they change (per
+    /// node, the box of the cells its links read and which of them were
+    /// read), included in [`NavMap::memory_bytes`].
     #[must_use]
     pub fn edit_index_bytes(&self) -> usize {
-        self.boxes.capacity() * std::mem::size_of::<ReadBox>()
+        self.reads.bytes()
     }
 
     /// The replay memo's lookups so far as `(hits, misses)`: each link of a

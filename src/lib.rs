@@ -27,6 +27,7 @@ mod query;
 mod reads;
 pub mod render;
 mod search;
+mod splice;
 mod tape;
 
 pub use build::{BuildError, BuildProgress};

@@ -6,15 +6,18 @@ mod common;
 
 use platnav::{Cell, Level, NavMap, NodeId, Physics, SearchOptions, Tile};
 
-/// Every link of a map by its cells: `(from, to, kind, ticks, action
-/// ticks, jumps, tape)`, sorted; and every standable cell.
+/// Every link of a map by its cells, in id order: `(from, to, kind,
+/// ticks, action ticks, jumps, tape)`; every node's cell, in id order; and
+/// per node, the ids of the fastest link to each target (what the search
+/// relaxes).
 type Snapshot = (
     Vec<(Cell, Cell, String, u32, u32, u8, Vec<[i8; 3]>)>,
     Vec<Cell>,
+    Vec<Vec<usize>>,
 );
 
 fn snapshot(map: &NavMap) -> Snapshot {
-    let mut links: Vec<_> = map
+    let links: Vec<_> = map
         .links()
         .map(|l| {
             (
@@ -28,10 +31,14 @@ fn snapshot(map: &NavMap) -> Snapshot {
             )
         })
         .collect();
-    links.sort();
-    let mut nodes = map.nodes().to_vec();
-    nodes.sort();
-    (links, nodes)
+    let fastest = (0..map.node_count())
+        .map(|n| {
+            map.fastest_links_from(NodeId::new(n as u32))
+                .map(|l| l.index())
+                .collect()
+        })
+        .collect();
+    (links, map.nodes().to_vec(), fastest)
 }
 
 /// A small xorshift generator, so the edit sequences are reproducible.
@@ -149,6 +156,7 @@ fn check(name: &str, level: Level, physics: &Physics, steps: usize, seed: u64) {
                 for col in 0..level.width() as i32 {
                     let c = Cell::new(col, row);
                     assert_eq!(map.node_type(c), fresh.node_type(c), "{what}: {c}");
+                    assert_eq!(map.node(c), fresh.node(c), "{what}: {c}");
                 }
             }
             if report.tiles_changed > 0 && !report.full_rebuild {

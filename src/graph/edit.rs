@@ -2,16 +2,17 @@
 //!
 //! A node's links are a deterministic function of the tiles and standable
 //! cells their generation looked up (plus the level's size, and whether it
-//! has hazards); the build records the bounding box of those lookups per
-//! node ([`crate::links::ReadBox`]). An edit therefore:
+//! has hazards); the build records those lookups per node (which cells,
+//! within a window around the node; their bounding box beyond it). An
+//! edit therefore:
 //!
 //! 1. sets the tiles, and reclassifies the level;
 //! 2. collects the *changed cells*: the edited tiles, and every cell whose
 //!    standability changed;
-//! 3. regenerates the links of every node whose box holds a changed cell,
-//!    and of every new node (recording their boxes afresh); every other
-//!    node keeps its links, tapes and box, which a fresh build would give
-//!    it bit for bit;
+//! 3. regenerates the links of every node that read a changed cell, and of
+//!    every new node (recording their reads afresh); every other node keeps
+//!    its links, tapes and reads, which a fresh build would give it bit
+//!    for bit;
 //! 4. reassembles the link arrays and the search's reduced graph, and
 //!    bumps [`NavMap::generation`].
 //!
@@ -29,11 +30,10 @@
 //! the first edit of a map loaded from a file, whose reads were not
 //! recorded.
 
-use std::sync::Arc;
-
-use super::{Chunk, Edge, Hop, NO_NODE, NavMap, node_table};
+use super::{Chunk, Edge, Hop, NO_NODE, NavMap};
 use crate::level::{Cell, Tile};
-use crate::links::{Link, ReadBox, Reads, WorkerGuard, links_recorded};
+use crate::links::{Link, Reads, WorkerGuard, links_recorded};
+use crate::splice::{splice, splice_ends};
 
 /// What an edit did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,11 +164,12 @@ impl NavMap {
         let (lo, hi) = bounds(&changed);
         let mut classes = self.classes.clone();
         let standability_changed = classes.update(&level, &self.physics, lo, hi);
-        let nodes: Vec<Cell> = classes.standable_cells().collect();
         let standability_count = standability_changed.len();
-        changed.extend(standability_changed);
+        // In the nodes' (row-major) order.
+        let flips = standability_changed;
+        changed.extend_from_slice(&flips);
         let generation = self.generation + 1;
-        let full = had_rules != rules(&level) || self.boxes.contains(&ReadBox::ALL);
+        let full = had_rules != rules(&level) || self.reads.any_unknown();
         if full {
             let mut map = NavMap::build_cached(&level, &self.physics, &self.options, &self.cache)?;
             map.generation = generation;
@@ -182,34 +183,58 @@ impl NavMap {
                 generation,
             });
         }
-        let (lo, hi) = bounds(&changed);
-        let touched = |b: &ReadBox| b.meets(lo, hi) && changed.iter().any(|&c| b.contains(c));
-        let node_at = node_table(&level, &nodes);
-        let node_of = |c: Cell| super::lookup(&node_at, width, height, c);
-        // Per new node: its old node when that one's links still hold.
-        let keep: Vec<Option<u32>> = nodes
+        let rect = bounds(&changed);
+        // Old nodes whose links read a changed cell.
+        let touched: Vec<usize> = (0..self.nodes.len())
+            .filter(|&n| self.reads.touched(n, rect, &changed))
+            .collect();
+        // The window of node ids the edit rewrites: every touched node and
+        // every node added or removed. The nodes before it keep their ids
+        // and links; those after it keep their links, their ids moved by
+        // the change in count.
+        let (mut lo, mut hi) = (usize::MAX, 0);
+        for &n in &touched {
+            (lo, hi) = (lo.min(n), hi.max(n + 1));
+        }
+        for &c in &flips {
+            let at = self.nodes.partition_point(|&x| row_major(x) < row_major(c));
+            let end = at + usize::from(self.node(c).is_some());
+            (lo, hi) = (lo.min(at), hi.max(end));
+        }
+        if lo > hi {
+            (lo, hi) = (0, 0);
+        }
+        let mut cells: Vec<Cell> = self.nodes[lo..hi]
+            .iter()
+            .copied()
+            .filter(|&c| classes.is_standable(c))
+            .collect();
+        cells.extend(flips.iter().copied().filter(|&c| classes.is_standable(c)));
+        cells.sort_unstable_by_key(|&c| row_major(c));
+        // Per window node: its old node when that one's links still hold.
+        let keep: Vec<Option<u32>> = cells
             .iter()
             .map(|&c| {
                 self.node(c)
                     .map(|n| n.0)
-                    .filter(|&n| !touched(&self.boxes[n as usize]))
+                    .filter(|&n| touched.binary_search(&(n as usize)).is_err())
             })
             .collect();
-        let rebuild: Vec<usize> = (0..nodes.len()).filter(|&i| keep[i].is_none()).collect();
+        let rebuild: Vec<usize> = (0..cells.len()).filter(|&i| keep[i].is_none()).collect();
         let (physics, options) = (&self.physics, &self.options);
         let cache = &*self.cache;
         let generate = |worker: &mut WorkerGuard<'_>, &i: &usize| {
-            let reads = Reads::default();
+            let reads = Reads::new(cells[i]);
             let links = links_recorded(
                 &level,
                 physics,
                 &classes,
-                nodes[i],
+                cells[i],
                 options,
                 Some(&reads),
                 worker,
             );
-            (links, reads.get())
+            (links, reads)
         };
         #[cfg(feature = "parallel")]
         let fresh: Vec<_> = {
@@ -229,23 +254,113 @@ impl NavMap {
             let mut worker = cache.worker();
             rebuild.iter().map(|i| generate(&mut worker, i)).collect()
         };
-        let nodes_rebuilt = rebuild.len();
-        let (chunk, reduced) = self.patch(&nodes, &keep, fresh, &node_of);
-        let options = self.options.clone();
-        let physics = self.physics.clone();
-        let cache = Arc::clone(&self.cache);
-        *self = NavMap::from_chunk(
-            level,
-            physics,
-            classes,
-            nodes,
-            node_at,
-            chunk,
-            Some(reduced),
-            options,
-            false,
-            cache,
+        // Old id to new: the same before the window, moved by the change in
+        // count after it, looked up inside it (none for a removed node).
+        let moved = (cells.len() as u32).wrapping_sub((hi - lo) as u32);
+        let mut inside = vec![NO_NODE; hi - lo];
+        for (i, &c) in cells.iter().enumerate() {
+            if let Some(n) = self.node(c) {
+                inside[n.0 as usize - lo] = (lo + i) as u32;
+            }
+        }
+        let (lo32, hi32) = (lo as u32, hi as u32);
+        let remap = |t: u32| {
+            if t >= hi32 {
+                t.wrapping_add(moved)
+            } else if t >= lo32 {
+                inside[(t - lo32) as usize]
+            } else {
+                t
+            }
+        };
+        // The nodes and the cell table.
+        for &c in &self.nodes[lo..hi] {
+            if !classes.is_standable(c) {
+                self.node_at[super::index(width, height, c).expect("a node lies on the level")] =
+                    NO_NODE;
+            }
+        }
+        splice(&mut self.nodes, lo..hi, &cells);
+        let renumbered = if moved == 0 {
+            lo + cells.len()
+        } else {
+            self.nodes.len()
+        };
+        for (i, &c) in self.nodes.iter().enumerate().take(renumbered).skip(lo) {
+            self.node_at[super::index(width, height, c).expect("a node lies on the level")] =
+                i as u32;
+        }
+        let (links, hops) = (
+            self.offsets[lo] as usize..self.offsets[hi] as usize,
+            self.hop_at[lo] as usize..self.hop_at[hi] as usize,
         );
+        let (chunk, hop_counts, new_hops) =
+            self.window_links(&keep, fresh, &remap, links.start as u32);
+        // Links and hops outside the window point to nodes whose ids may
+        // have moved; the links the hops after the window name moved by the
+        // change in link count.
+        let new_links = links.start..links.start + chunk.edges.len();
+        let new_hop_range = hops.start..hops.start + new_hops.len();
+        let shift = (chunk.edges.len() as u32).wrapping_sub(links.len() as u32);
+        let tapes = self.tape_at[links.start] as usize..self.tape_at[links.end] as usize;
+        splice(&mut self.edges, links.clone(), &chunk.edges);
+        splice(&mut self.action, links.clone(), &chunk.action);
+        splice(&mut self.tapes, tapes, &chunk.tapes);
+        splice_ends(&mut self.tape_at, links.clone(), &chunk.tape_lens);
+        splice_ends(&mut self.offsets, lo..hi, &chunk.counts);
+        splice(&mut self.hops, hops.clone(), &new_hops);
+        splice_ends(&mut self.hop_at, lo..hi, &hop_counts);
+        self.reads.splice(lo..hi, &chunk.reads);
+        let moved_ids = !flips.is_empty();
+        let fix = |t: &mut u32| {
+            if *t >= lo32 {
+                *t = remap(*t);
+            }
+        };
+        let (edges_before, rest) = self.edges.split_at_mut(new_links.start);
+        let edges_after = &mut rest[new_links.len()..];
+        let (hops_before, rest) = self.hops.split_at_mut(new_hop_range.start);
+        let hops_after = &mut rest[new_hop_range.len()..];
+        let edges = || {
+            if moved_ids {
+                for e in edges_before {
+                    fix(&mut e.target);
+                }
+                for e in edges_after {
+                    fix(&mut e.target);
+                }
+            }
+        };
+        let hops = || {
+            if moved_ids {
+                for h in hops_before.iter_mut() {
+                    fix(&mut h.target);
+                }
+            }
+            for h in hops_after {
+                fix(&mut h.target);
+                h.link = h.link.wrapping_add(shift);
+            }
+        };
+        #[cfg(feature = "parallel")]
+        rayon::join(edges, hops);
+        #[cfg(not(feature = "parallel"))]
+        {
+            edges();
+            hops();
+        }
+        debug_assert!(
+            (self.hop_at.clone(), self.hops.clone())
+                == super::reduce(&self.offsets, &self.edges, &self.nodes),
+            "patched hops differ"
+        );
+        let nodes_rebuilt = rebuild.len();
+        self.level = level;
+        self.classes = classes;
+        self.memo = crate::memo::LinkMemo::new(self.edges.len());
+        self.labels = crate::pool::ScratchPool::default();
+        self.landmarks = crate::landmarks::Landmarks::default();
+        self.bounds_stale = true;
         self.generation = generation;
         Ok(EditReport {
             tiles_changed,
@@ -256,103 +371,94 @@ impl NavMap {
         })
     }
 
-    /// The link arrays of the edited map, and its reduced graph: per new
-    /// node in order, the links of its old node when `keep` names one
-    /// (copied node by node, their targets renumbered), else its `fresh`
-    /// links.
+    /// The link arrays of the window's nodes, their hop counts and their
+    /// hops, in order: per node, the links of its old node when `keep`
+    /// names one (copied, their targets renumbered by `remap`), else its
+    /// `fresh` links. `first` is the window's first link id.
     ///
     /// A kept node's targets are all still standable: its landings read
     /// their standability, so a change there would have rebuilt it. Its
     /// links keep their order, so its hops are the old ones, renumbered.
-    fn patch(
+    fn window_links(
         &self,
-        nodes: &[Cell],
         keep: &[Option<u32>],
-        fresh: Vec<(Vec<Link>, ReadBox)>,
-        node_of: &impl Fn(Cell) -> Option<u32>,
-    ) -> (Chunk, (Vec<u32>, Vec<Hop>)) {
-        // Old node id to new.
-        let mut remap = vec![NO_NODE; self.nodes.len()];
-        for (i, &c) in nodes.iter().enumerate() {
-            if let Some(n) = self.node(c) {
-                remap[n.0 as usize] = i as u32;
-            }
-        }
-        let mut chunk = Chunk {
-            counts: Vec::with_capacity(nodes.len()),
-            edges: Vec::with_capacity(self.edges.len() + 256),
-            action: Vec::with_capacity(self.edges.len() + 256),
-            tape_lens: Vec::with_capacity(self.edges.len() + 256),
-            tapes: Vec::with_capacity(self.tapes.len() + 4096),
-            boxes: Vec::with_capacity(nodes.len()),
-        };
-        let mut hop_at = Vec::with_capacity(nodes.len() + 1);
-        hop_at.push(0u32);
-        let mut hops = Vec::with_capacity(self.hops.len() + 256);
+        fresh: Vec<(Vec<Link>, Reads)>,
+        remap: &impl Fn(u32) -> u32,
+        first: u32,
+    ) -> (Chunk, Vec<u32>, Vec<Hop>) {
+        let (width, height) = (self.level.width(), self.level.height());
+        let node_of = |c: Cell| super::lookup(&self.node_at, width, height, c);
+        let mut chunk = Chunk::default();
+        let mut hop_counts = Vec::with_capacity(keep.len());
+        let mut hops = Vec::new();
         let mut order = Vec::new();
         let mut fresh = fresh.into_iter();
         for old in keep {
-            let first = chunk.edges.len() as u32;
+            let at = chunk.edges.len() as u32;
+            let hops_before = hops.len();
             let whole = match *old {
                 Some(n) => {
                     let n = n as usize;
                     let (a, b) = (self.offsets[n] as usize, self.offsets[n + 1] as usize);
-                    let whole = self.edges[a..b]
-                        .iter()
-                        .all(|e| remap[e.target as usize] != NO_NODE);
+                    let whole = self.edges[a..b].iter().all(|e| remap(e.target) != NO_NODE);
+                    debug_assert!(whole, "a kept link lost its target");
+                    for l in a..b {
+                        let e = self.edges[l];
+                        let target = remap(e.target);
+                        if target == NO_NODE {
+                            continue;
+                        }
+                        chunk.edges.push(Edge { target, ..e });
+                        chunk.action.push(self.action[l]);
+                        chunk.tape_lens.push(self.tape_at[l + 1] - self.tape_at[l]);
+                    }
+                    let (ta, tb) = (self.tape_at[a] as usize, self.tape_at[b] as usize);
                     if whole {
-                        chunk.edges.extend(self.edges[a..b].iter().map(|e| Edge {
-                            target: remap[e.target as usize],
-                            ..*e
-                        }));
-                        chunk.action.extend_from_slice(&self.action[a..b]);
-                        let at = &self.tape_at[a..=b];
-                        chunk.tape_lens.extend(at.windows(2).map(|w| w[1] - w[0]));
-                        chunk
-                            .tapes
-                            .extend_from_slice(&self.tapes[at[0] as usize..at[b - a] as usize]);
+                        chunk.tapes.extend_from_slice(&self.tapes[ta..tb]);
                     } else {
-                        debug_assert!(false, "a kept link lost its target");
                         for l in a..b {
-                            let e = self.edges[l];
-                            let target = remap[e.target as usize];
-                            if target == NO_NODE {
-                                continue;
+                            if remap(self.edges[l].target) != NO_NODE {
+                                let (ta, tb) =
+                                    (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
+                                chunk.tapes.extend_from_slice(&self.tapes[ta..tb]);
                             }
-                            chunk.edges.push(Edge { target, ..e });
-                            chunk.action.push(self.action[l]);
-                            chunk.tape_lens.push(self.tape_at[l + 1] - self.tape_at[l]);
-                            let (ta, tb) = (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
-                            chunk.tapes.extend_from_slice(&self.tapes[ta..tb]);
                         }
                     }
-                    chunk.counts.push(chunk.edges.len() as u32 - first);
-                    chunk.boxes.push(self.boxes[n]);
+                    chunk.counts.push(chunk.edges.len() as u32 - at);
+                    chunk.reads.push_from(&self.reads, n);
                     if whole {
                         let (ha, hb) = (self.hop_at[n] as usize, self.hop_at[n + 1] as usize);
                         hops.extend(self.hops[ha..hb].iter().map(|h| Hop {
-                            target: remap[h.target as usize],
-                            link: h.link - a as u32 + first,
+                            target: remap(h.target),
+                            link: h.link - a as u32 + first + at,
                             ..*h
                         }));
                     }
                     whole
                 }
                 None => {
-                    let (links, b) = fresh.next().expect("one generation per rebuilt node");
+                    let (links, reads) = fresh.next().expect("one generation per rebuilt node");
                     chunk.push_node(links, node_of);
-                    chunk.boxes.push(b);
+                    chunk.reads.push(&reads);
                     false
                 }
             };
             if !whole {
-                let ids = first..chunk.edges.len() as u32;
-                super::reduce_node(ids, &chunk.edges, nodes, &mut order, &mut hops);
+                let ids = at..chunk.edges.len() as u32;
+                super::reduce_node(ids, &chunk.edges, &self.nodes, &mut order, &mut hops);
+                for h in &mut hops[hops_before..] {
+                    h.link += first;
+                }
             }
-            hop_at.push(hops.len() as u32);
+            hop_counts.push((hops.len() - hops_before) as u32);
         }
-        (chunk, (hop_at, hops))
+        (chunk, hop_counts, hops)
     }
+}
+
+/// A cell's place in the nodes' order: row by row, top row first.
+fn row_major(c: Cell) -> (i32, i32) {
+    (c.row, c.col)
 }
 
 /// The corners of the smallest rectangle holding `cells` (not empty).

@@ -34,7 +34,7 @@ mod settle;
 mod sim;
 mod template;
 
-pub(crate) use crate::reads::{ReadBox, Reads};
+pub(crate) use crate::reads::{ReadSets, Reads};
 pub use cache::BuildCache;
 pub(crate) use cache::WorkerGuard;
 mod wall_jump;
