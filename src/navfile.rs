@@ -322,6 +322,9 @@ impl NavMap {
             )));
         }
         let mut raw = Vec::with_capacity(count);
+        // Each byte's input (checked below to be one of the codes).
+        let inputs_of: [Input; 256] =
+            std::array::from_fn(|b| u8::try_from(b).ok().and_then(unpack).unwrap_or_default());
         for index in 0..count {
             let kind = LinkKind::ALL
                 .get(usize::from(r.u8()?))
@@ -341,15 +344,14 @@ impl NavMap {
                     reason: format!("{n} ticks exceeds {MAX_LINK_TICKS}"),
                 });
             }
-            let inputs = r
-                .take(n)?
-                .iter()
-                .map(|&b| unpack(b))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| NavFileError::BadLink {
+            let tape = r.take(n)?;
+            if tape.iter().any(|&b| b >= crate::tape::CODES) {
+                return Err(NavFileError::BadLink {
                     index,
                     reason: "bad input byte".into(),
-                })?;
+                });
+            }
+            let inputs = tape.iter().map(|&b| inputs_of[usize::from(b)]).collect();
             raw.push(RawLink {
                 kind,
                 from,
