@@ -13,8 +13,11 @@
 //!    every new node (recording their reads afresh); every other node keeps
 //!    its links, tapes and reads, which a fresh build would give it bit
 //!    for bit;
-//! 4. reassembles the link arrays and the search's reduced graph, and
-//!    bumps [`NavMap::generation`].
+//! 4. splices the window of node ids holding every rebuilt, added or
+//!    removed node into the link arrays and the search's reduced graph in
+//!    place (the nodes before the window keep their ids, those after it
+//!    move by the change in count, and one pass renumbers the targets of
+//!    the links outside it), and bumps [`NavMap::generation`].
 //!
 //! The search's landmark bounds are left out by an edit: measuring them
 //! takes a few Dijkstra runs over the whole map, tens of milliseconds at
