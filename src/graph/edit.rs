@@ -33,8 +33,11 @@
 //! the first edit of a map loaded from a file, whose reads were not
 //! recorded.
 
+use std::ops::Range;
+
 use super::{Chunk, Edge, Hop, NO_NODE, NavMap};
-use crate::level::{Cell, Tile};
+use crate::classify::Classification;
+use crate::level::{Cell, Level, Tile};
 use crate::links::{Link, Reads, WorkerGuard, links_recorded};
 use crate::splice::{splice, splice_ends};
 
@@ -191,15 +194,56 @@ impl NavMap {
         let touched: Vec<usize> = (0..self.nodes.len())
             .filter(|&n| self.reads.touched(n, rect, &changed))
             .collect();
-        // The window of node ids the edit rewrites: every touched node and
-        // every node added or removed. The nodes before it keep their ids
-        // and links; those after it keep their links, their ids moved by
-        // the change in count.
+        let (window, cells) = self.window(&classes, &touched, &flips);
+        // Per window node: its old node when that one's links still hold.
+        let keep: Vec<Option<u32>> = cells
+            .iter()
+            .map(|&c| {
+                self.node(c)
+                    .map(|n| n.0)
+                    .filter(|&n| touched.binary_search(&(n as usize)).is_err())
+            })
+            .collect();
+        let rebuild: Vec<Cell> = cells
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| k.is_none())
+            .map(|(&c, _)| c)
+            .collect();
+        let fresh = self.generate(&level, &classes, &rebuild);
+        self.splice_window(window, &cells, &keep, fresh, &classes, !flips.is_empty());
+        self.level = level;
+        self.classes = classes;
+        self.memo = crate::memo::LinkMemo::new(self.edges.len());
+        self.labels = crate::pool::ScratchPool::default();
+        self.landmarks = crate::landmarks::Landmarks::default();
+        self.bounds_stale = true;
+        self.generation = generation;
+        Ok(EditReport {
+            tiles_changed,
+            standability_changed: standability_count,
+            nodes_rebuilt: rebuild.len(),
+            full_rebuild: false,
+            generation,
+        })
+    }
+
+    /// The window of node ids an edit rewrites, and the cells of its nodes
+    /// after the edit: every `touched` node, and every node added or
+    /// removed (the cells in `flips`, whose standability changed). The
+    /// nodes before the window keep their ids and links; those after it
+    /// keep their links, their ids moved by the change in count.
+    fn window(
+        &self,
+        classes: &Classification,
+        touched: &[usize],
+        flips: &[Cell],
+    ) -> (Range<usize>, Vec<Cell>) {
         let (mut lo, mut hi) = (usize::MAX, 0);
-        for &n in &touched {
+        for &n in touched {
             (lo, hi) = (lo.min(n), hi.max(n + 1));
         }
-        for &c in &flips {
+        for &c in flips {
             let at = self.nodes.partition_point(|&x| row_major(x) < row_major(c));
             let end = at + usize::from(self.node(c).is_some());
             (lo, hi) = (lo.min(at), hi.max(end));
@@ -214,49 +258,50 @@ impl NavMap {
             .collect();
         cells.extend(flips.iter().copied().filter(|&c| classes.is_standable(c)));
         cells.sort_unstable_by_key(|&c| row_major(c));
-        // Per window node: its old node when that one's links still hold.
-        let keep: Vec<Option<u32>> = cells
-            .iter()
-            .map(|&c| {
-                self.node(c)
-                    .map(|n| n.0)
-                    .filter(|&n| touched.binary_search(&(n as usize)).is_err())
-            })
-            .collect();
-        let rebuild: Vec<usize> = (0..cells.len()).filter(|&i| keep[i].is_none()).collect();
+        (lo..hi, cells)
+    }
+
+    /// The links of the nodes on `cells` in the edited `level`, with what
+    /// each read, generated on every core the build uses.
+    fn generate(
+        &self,
+        level: &Level,
+        classes: &Classification,
+        cells: &[Cell],
+    ) -> Vec<(Vec<Link>, Reads)> {
         let (physics, options) = (&self.physics, &self.options);
-        let cache = &*self.cache;
-        let generate = |worker: &mut WorkerGuard<'_>, &i: &usize| {
-            let reads = Reads::new(cells[i]);
-            let links = links_recorded(
-                &level,
-                physics,
-                &classes,
-                cells[i],
-                options,
-                Some(&reads),
-                worker,
-            );
+        let generate = |worker: &mut WorkerGuard<'_>, &c: &Cell| {
+            let reads = Reads::new(c);
+            let links = links_recorded(level, physics, classes, c, options, Some(&reads), worker);
             (links, reads)
         };
         #[cfg(feature = "parallel")]
-        let fresh: Vec<_> = {
+        if cells.len() > 1 {
             use rayon::prelude::*;
-            if rebuild.len() > 1 {
-                rebuild
-                    .par_iter()
-                    .map_init(|| cache.worker(), generate)
-                    .collect()
-            } else {
-                let mut worker = cache.worker();
-                rebuild.iter().map(|i| generate(&mut worker, i)).collect()
-            }
-        };
-        #[cfg(not(feature = "parallel"))]
-        let fresh: Vec<_> = {
-            let mut worker = cache.worker();
-            rebuild.iter().map(|i| generate(&mut worker, i)).collect()
-        };
+            return cells
+                .par_iter()
+                .map_init(|| self.cache.worker(), generate)
+                .collect();
+        }
+        let mut worker = self.cache.worker();
+        cells.iter().map(|c| generate(&mut worker, c)).collect()
+    }
+
+    /// Puts the window's nodes (on `cells`, their links kept or `fresh` as
+    /// `keep` says) in place of the nodes of `window`, in the node table
+    /// and in every per-node and per-link array; `ids_moved` when nodes
+    /// were added or removed.
+    fn splice_window(
+        &mut self,
+        window: Range<usize>,
+        cells: &[Cell],
+        keep: &[Option<u32>],
+        fresh: Vec<(Vec<Link>, Reads)>,
+        classes: &Classification,
+        ids_moved: bool,
+    ) {
+        let (width, height) = (self.level.width(), self.level.height());
+        let Range { start: lo, end: hi } = window;
         // Old id to new: the same before the window, moved by the change in
         // count after it, looked up inside it (none for a removed node).
         let moved = (cells.len() as u32).wrapping_sub((hi - lo) as u32);
@@ -277,31 +322,27 @@ impl NavMap {
             }
         };
         // The nodes and the cell table.
+        let slot = |c: Cell| super::index(width, height, c).expect("a node lies on the level");
         for &c in &self.nodes[lo..hi] {
             if !classes.is_standable(c) {
-                self.node_at[super::index(width, height, c).expect("a node lies on the level")] =
-                    NO_NODE;
+                self.node_at[slot(c)] = NO_NODE;
             }
         }
-        splice(&mut self.nodes, lo..hi, &cells);
+        splice(&mut self.nodes, lo..hi, cells);
         let renumbered = if moved == 0 {
             lo + cells.len()
         } else {
             self.nodes.len()
         };
         for (i, &c) in self.nodes.iter().enumerate().take(renumbered).skip(lo) {
-            self.node_at[super::index(width, height, c).expect("a node lies on the level")] =
-                i as u32;
+            self.node_at[slot(c)] = i as u32;
         }
         let (links, hops) = (
             self.offsets[lo] as usize..self.offsets[hi] as usize,
             self.hop_at[lo] as usize..self.hop_at[hi] as usize,
         );
         let (chunk, hop_counts, new_hops) =
-            self.window_links(&keep, fresh, &remap, links.start as u32);
-        // Links and hops outside the window point to nodes whose ids may
-        // have moved; the links the hops after the window name moved by the
-        // change in link count.
+            self.window_links(keep, fresh, &remap, links.start as u32);
         let new_links = links.start..links.start + chunk.edges.len();
         let new_hop_range = hops.start..hops.start + new_hops.len();
         let shift = (chunk.edges.len() as u32).wrapping_sub(links.len() as u32);
@@ -311,10 +352,12 @@ impl NavMap {
         splice(&mut self.tapes, tapes, &chunk.tapes);
         splice_ends(&mut self.tape_at, links.clone(), &chunk.tape_lens);
         splice_ends(&mut self.offsets, lo..hi, &chunk.counts);
-        splice(&mut self.hops, hops.clone(), &new_hops);
+        splice(&mut self.hops, hops, &new_hops);
         splice_ends(&mut self.hop_at, lo..hi, &hop_counts);
         self.reads.splice(lo..hi, &chunk.reads);
-        let moved_ids = !flips.is_empty();
+        // Links and hops outside the window point to nodes whose ids may
+        // have moved; the links the hops after the window name moved by the
+        // change in link count.
         let fix = |t: &mut u32| {
             if *t >= lo32 {
                 *t = remap(*t);
@@ -325,20 +368,14 @@ impl NavMap {
         let (hops_before, rest) = self.hops.split_at_mut(new_hop_range.start);
         let hops_after = &mut rest[new_hop_range.len()..];
         let edges = || {
-            if moved_ids {
-                for e in edges_before {
-                    fix(&mut e.target);
-                }
-                for e in edges_after {
-                    fix(&mut e.target);
-                }
+            if ids_moved {
+                edges_before.iter_mut().for_each(|e| fix(&mut e.target));
+                edges_after.iter_mut().for_each(|e| fix(&mut e.target));
             }
         };
         let hops = || {
-            if moved_ids {
-                for h in hops_before.iter_mut() {
-                    fix(&mut h.target);
-                }
+            if ids_moved {
+                hops_before.iter_mut().for_each(|h| fix(&mut h.target));
             }
             for h in hops_after {
                 fix(&mut h.target);
@@ -357,21 +394,6 @@ impl NavMap {
                 == super::reduce(&self.offsets, &self.edges, &self.nodes),
             "patched hops differ"
         );
-        let nodes_rebuilt = rebuild.len();
-        self.level = level;
-        self.classes = classes;
-        self.memo = crate::memo::LinkMemo::new(self.edges.len());
-        self.labels = crate::pool::ScratchPool::default();
-        self.landmarks = crate::landmarks::Landmarks::default();
-        self.bounds_stale = true;
-        self.generation = generation;
-        Ok(EditReport {
-            tiles_changed,
-            standability_changed: standability_count,
-            nodes_rebuilt,
-            full_rebuild: false,
-            generation,
-        })
     }
 
     /// The link arrays of the window's nodes, their hop counts and their
