@@ -369,13 +369,19 @@ impl NavMap {
         let hops_after = &mut rest[new_hop_range.len()..];
         let edges = || {
             if ids_moved {
-                edges_before.iter_mut().for_each(|e| fix(&mut e.target));
-                edges_after.iter_mut().for_each(|e| fix(&mut e.target));
+                for e in edges_before {
+                    fix(&mut e.target);
+                }
+                for e in edges_after {
+                    fix(&mut e.target);
+                }
             }
         };
         let hops = || {
             if ids_moved {
-                hops_before.iter_mut().for_each(|h| fix(&mut h.target));
+                for h in hops_before {
+                    fix(&mut h.target);
+                }
             }
             for h in hops_after {
                 fix(&mut h.target);
