@@ -169,7 +169,7 @@ impl Reads {
 /// read fell in the recording window, one bit per box cell (row-major)
 /// saying which were read. An edit rebuilds a node only when a changed
 /// cell is one it read: fewer nodes than the boxes alone would name.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct ReadSets {
     boxes: Vec<ReadBox>,
     /// `at[n]..at[n + 1]` are node `n`'s words in `bits`; none when the
@@ -178,16 +178,20 @@ pub(crate) struct ReadSets {
     bits: Vec<u64>,
 }
 
+impl Default for ReadSets {
+    fn default() -> Self {
+        Self {
+            boxes: Vec::new(),
+            at: vec![0],
+            bits: Vec::new(),
+        }
+    }
+}
+
 impl ReadSets {
     /// Nodes held.
     pub fn len(&self) -> usize {
         self.boxes.len()
-    }
-
-    fn start(&mut self) {
-        if self.at.is_empty() {
-            self.at.push(0);
-        }
     }
 
     fn close(&mut self, b: ReadBox) {
@@ -198,7 +202,6 @@ impl ReadSets {
 
     /// Appends a node's recorded reads.
     pub fn push(&mut self, reads: &Reads) {
-        self.start();
         let b = reads.get();
         if reads.inside() && b.min_col <= b.max_col {
             let x0 = i64::from(b.min_col) - i64::from(reads.origin.col) + WINDOW_LEFT;
@@ -218,13 +221,11 @@ impl ReadSets {
 
     /// Appends a node whose reads are unknown (every cell counts).
     pub fn push_unknown(&mut self) {
-        self.start();
         self.close(ReadBox::ALL);
     }
 
     /// Appends node `n` of `other`.
     pub fn push_from(&mut self, other: &Self, n: usize) {
-        self.start();
         self.bits
             .extend_from_slice(&other.bits[other.at[n] as usize..other.at[n + 1] as usize]);
         self.close(other.boxes[n]);
@@ -232,7 +233,6 @@ impl ReadSets {
 
     /// Appends every node of `other`.
     pub fn extend(&mut self, other: &Self) {
-        self.start();
         let base = self.bits.len() as u32;
         self.bits.extend_from_slice(&other.bits);
         self.at.extend(other.at.iter().skip(1).map(|&a| base + a));

@@ -441,19 +441,9 @@ impl NavMap {
                         }
                         chunk.edges.push(Edge { target, ..e });
                         chunk.action.push(self.action[l]);
-                        chunk.tape_lens.push(self.tape_at[l + 1] - self.tape_at[l]);
-                    }
-                    let (ta, tb) = (self.tape_at[a] as usize, self.tape_at[b] as usize);
-                    if whole {
+                        let (ta, tb) = (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
+                        chunk.tape_lens.push((tb - ta) as u32);
                         chunk.tapes.extend_from_slice(&self.tapes[ta..tb]);
-                    } else {
-                        for l in a..b {
-                            if remap(self.edges[l].target) != NO_NODE {
-                                let (ta, tb) =
-                                    (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
-                                chunk.tapes.extend_from_slice(&self.tapes[ta..tb]);
-                            }
-                        }
                     }
                     chunk.counts.push(chunk.edges.len() as u32 - at);
                     chunk.reads.push_from(&self.reads, n);
