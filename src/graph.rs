@@ -273,9 +273,6 @@ pub struct NavMap {
     /// The caches the links were generated with, kept for edits
     /// ([`NavMap::build_cache`]).
     cache: Arc<BuildCache>,
-    /// The landmark bounds were left out after an edit
-    /// ([`NavMap::refresh_bounds`]).
-    bounds_stale: bool,
 }
 
 impl NavMap {
@@ -525,7 +522,6 @@ impl NavMap {
             reads,
             options,
             generation: 0,
-            bounds_stale: false,
             cache,
         }
     }

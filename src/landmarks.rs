@@ -15,8 +15,10 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::ops::Range;
 
 use crate::edge::Edge;
+use crate::splice::splice;
 
 /// No route.
 const FAR: u32 = u32::MAX;
@@ -36,6 +38,11 @@ pub(crate) struct Landmarks {
     blocks: Vec<Block>,
     /// The same in half the bytes.
     narrow: Vec<Narrow>,
+    /// Landmarks whose `from` half an edit dropped (bit `l`): it bounds
+    /// nothing until the table is measured again.
+    dead_from: u32,
+    /// The same for the `to` halves.
+    dead_to: u32,
 }
 
 /// The most landmarks a map keeps. More landmarks tighten the bound, and
@@ -131,23 +138,7 @@ impl Landmarks {
             .iter()
             .map(|e| (e.target, u32::from(e.ticks)))
             .collect();
-        // The reverse graph.
-        let mut rev_off = vec![0u32; n + 1];
-        for e in edges {
-            rev_off[e.target as usize + 1] += 1;
-        }
-        for i in 0..n {
-            rev_off[i + 1] += rev_off[i];
-        }
-        let mut fill = rev_off.clone();
-        let mut rev = vec![(0u32, 0u32); edges.len()];
-        for v in 0..n {
-            for e in &edges[offsets[v] as usize..offsets[v + 1] as usize] {
-                let slot = &mut fill[e.target as usize];
-                rev[*slot as usize] = (v as u32, u32::from(e.ticks));
-                *slot += 1;
-            }
-        }
+        let (rev_off, rev) = reverse(offsets, edges);
         let k = MAX_LANDMARKS.min(n);
         let mut from_l: Vec<Vec<u32>> = Vec::with_capacity(k);
         let mut to_l: Vec<Vec<u32>> = Vec::with_capacity(k);
@@ -199,7 +190,7 @@ impl Landmarks {
         {
             return Self {
                 blocks,
-                narrow: Vec::new(),
+                ..Self::default()
             };
         }
         let narrow = blocks
@@ -216,6 +207,7 @@ impl Landmarks {
         Self {
             blocks: Vec::new(),
             narrow,
+            ..Self::default()
         }
     }
 
@@ -247,6 +239,16 @@ impl Landmarks {
             // In a narrow table every finite distance is below FAR16.
             g.from16 = g.from.map(|d| u16::try_from(d).unwrap_or(0));
             g.to1 = to.map(|d| u16::try_from(d.saturating_add(1)).unwrap_or(FAR_GOAL));
+            // A dropped half bounds nothing: its goal side is the one of a
+            // goal no landmark route meets.
+            for l in 0..MAX_LANDMARKS {
+                if self.dead_from >> l & 1 != 0 {
+                    (g.from[l], g.from16[l]) = (0, 0);
+                }
+                if self.dead_to >> l & 1 != 0 {
+                    (g.to[l], g.to1[l]) = (FAR, FAR_GOAL);
+                }
+            }
         }
         g
     }
@@ -283,10 +285,8 @@ impl Landmarks {
     /// to `t` would go on to it). False proves nothing.
     pub fn separated(&self, v: u32, t: u32) -> bool {
         match (self.raw(v), self.raw(t)) {
-            (Some((_, v_to)), Some((_, t_to))) => v_to
-                .iter()
-                .zip(&t_to)
-                .any(|(&from_v, &from_t)| from_v == FAR && from_t != FAR),
+            (Some((_, v_to)), Some((_, t_to))) => (0..MAX_LANDMARKS)
+                .any(|l| self.dead_to >> l & 1 == 0 && v_to[l] == FAR && t_to[l] != FAR),
             _ => false,
         }
     }
@@ -301,6 +301,373 @@ impl Landmarks {
     pub fn bytes(&self) -> usize {
         self.blocks.capacity() * size_of::<Block>() + self.narrow.capacity() * size_of::<Narrow>()
     }
+
+    /// Whether an edit dropped a half of the table, or left it unmeasured
+    /// (see [`Landmarks::edit`]).
+    pub fn stale(&self) -> bool {
+        self.dead_from | self.dead_to != 0
+    }
+
+    /// The landmark halves that bound routes: `(live, measured)`.
+    pub fn halves(&self) -> (usize, usize) {
+        let measured = if self.narrow.is_empty() && self.blocks.is_empty() && !self.stale() {
+            0
+        } else {
+            2 * MAX_LANDMARKS
+        };
+        let dead = (self.dead_from.count_ones() + self.dead_to.count_ones()) as usize;
+        (measured.saturating_sub(dead), measured)
+    }
+
+    /// Carries the table over an edit that put `olds.len()` nodes in place
+    /// of the nodes `window` (old ids), `olds[i]` naming the old id of the
+    /// new node `window.start + i` if it had one, and repairs it on the
+    /// edited graph (`offsets`, `edges`) within `budget` relaxations a
+    /// half, with
+    /// a reverse index of the links when there are at most `reverse_limit`.
+    /// `relinked[i]` is false when that node kept its old links.
+    ///
+    /// The table stays a bound because of what it is: a set of
+    /// *potentials*. A bound `d(L, t) - d(L, v)` needs only that `F = d(L, ·)`
+    /// rise by at most a link's ticks along every link (`F(y) <= F(x) + c`
+    /// for a link `x -> y` of `c` ticks, where `F(x)` is finite); summing
+    /// that along any route from `v` to `t` gives `F(t) - F(v) <= d(v, t)`.
+    /// Likewise `G = d(·, L)` needs `G(x) <= c + G(y)` where `G(y)` is finite.
+    /// Exact distances satisfy both, and so do the old values after
+    /// links are removed or made slower (fewer constraints). Only the
+    /// links of relinked nodes are new, so only they can break one:
+    ///
+    /// - `F` is repaired by lowering the targets of broken links and
+    ///   passing the decrease on along links, Dijkstra's way;
+    /// - `G` is repaired by lowering the sources of broken links and
+    ///   passing the decrease on backwards along links, through the
+    ///   reverse index. Without one, only a new node can be lowered: every
+    ///   link into it starts at a relinked node (an old node's kept links
+    ///   do not lead to it). A broken link from an old node, whose other
+    ///   sources are then unknown, drops the half.
+    ///
+    /// A half whose repair would take more than the budget, or a value
+    /// beyond a narrow table's range, is dropped: it bounds nothing until
+    /// the table is measured again. The bound stays admissible and
+    /// consistent either way; dropped halves only make it looser.
+    pub fn edit(
+        &mut self,
+        window: Range<usize>,
+        olds: &[Option<u32>],
+        relinked: &[bool],
+        offsets: &[u32],
+        edges: &[Edge],
+        (budget, reverse_limit): (usize, usize),
+    ) {
+        if self.narrow.is_empty() && self.blocks.is_empty() {
+            // Never measured (fewer than two nodes): nothing bounds.
+            if offsets.len() > 2 {
+                (self.dead_from, self.dead_to) = (u32::MAX, u32::MAX);
+            }
+            return;
+        }
+        if self.narrow.is_empty() {
+            let rows: Vec<Block> = olds
+                .iter()
+                .map(|o| o.map_or(Block::NONE, |o| self.blocks[o as usize]))
+                .collect();
+            splice(&mut self.blocks, window.clone(), &rows);
+        } else {
+            let rows: Vec<Narrow> = olds
+                .iter()
+                .map(|o| o.map_or(Narrow::NONE, |o| self.narrow[o as usize]))
+                .collect();
+            splice(&mut self.narrow, window.clone(), &rows);
+        }
+        let lo = window.start;
+        let graph = Csr { offsets, edges };
+        let relinked: Vec<usize> = relinked
+            .iter()
+            .enumerate()
+            .filter(|&(_, &r)| r)
+            .map(|(i, _)| lo + i)
+            .collect();
+        let broken = self.broken_to(&relinked, graph);
+        if broken.is_empty() {
+            // Nothing to repair.
+        } else if edges.len() <= reverse_limit {
+            let (rev_off, rev) = reverse(offsets, edges);
+            self.lower_to(&broken, (&rev_off, &rev), budget);
+        } else {
+            self.lower_new_to(&relinked, olds, lo, graph);
+        }
+        let broken = self.broken_from(&relinked, graph);
+        self.lower_from(&broken, graph, budget);
+    }
+
+    /// The links from `relinked` nodes that break a live `to` half, as
+    /// `(landmark, the source's repaired value, source)`, by landmark.
+    fn broken_to(&self, relinked: &[usize], graph: Csr<'_>) -> Vec<(usize, u32, u32)> {
+        let mut broken = Vec::new();
+        for &x in relinked {
+            let Some((_, gx)) = self.raw(x as u32) else {
+                continue;
+            };
+            let mut least = [FAR; MAX_LANDMARKS];
+            for e in graph.out(x) {
+                if let Some((_, gy)) = self.raw(e.target) {
+                    for l in 0..MAX_LANDMARKS {
+                        least[l] = least[l].min(gy[l].saturating_add(u32::from(e.ticks)));
+                    }
+                }
+            }
+            for l in 0..MAX_LANDMARKS {
+                if least[l] < gx[l] && self.dead_to >> l & 1 == 0 {
+                    broken.push((l, least[l], x as u32));
+                }
+            }
+        }
+        broken.sort_by_key(|&(l, ..)| l);
+        broken
+    }
+
+    /// The links from `relinked` nodes that break a live `from` half, as
+    /// `(landmark, the target's repaired value, target)`, by landmark.
+    fn broken_from(&self, relinked: &[usize], graph: Csr<'_>) -> Vec<(usize, u32, u32)> {
+        let mut broken = Vec::new();
+        for &x in relinked {
+            let Some((fx, _)) = self.raw(x as u32) else {
+                continue;
+            };
+            for e in graph.out(x) {
+                let Some((fy, _)) = self.raw(e.target) else {
+                    continue;
+                };
+                for l in 0..MAX_LANDMARKS {
+                    let d = fx[l].saturating_add(u32::from(e.ticks));
+                    if fx[l] != FAR && d < fy[l] && self.dead_from >> l & 1 == 0 {
+                        broken.push((l, d, e.target));
+                    }
+                }
+            }
+        }
+        broken.sort_by_key(|&(l, ..)| l);
+        broken
+    }
+
+    /// Lowers the `to` halves from their `broken` links backwards along
+    /// links (`reverse`: per node, its incoming links), Dijkstra's way,
+    /// within `budget` relaxations each.
+    fn lower_to(
+        &mut self,
+        broken: &[(usize, u32, u32)],
+        (rev_off, rev): (&[u32], &[(u32, u32)]),
+        budget: usize,
+    ) {
+        let mut heap = BinaryHeap::new();
+        for group in broken.chunk_by(|a, b| a.0 == b.0) {
+            let l = group[0].0;
+            let mut left = budget;
+            heap.clear();
+            heap.extend(group.iter().map(|&(_, d, x)| Reverse((d, x))));
+            while let Some(Reverse((d, x))) = heap.pop() {
+                if d >= self.dist_to(x as usize, l) {
+                    continue;
+                }
+                if left == 0 || !self.set_to(x as usize, l, d) {
+                    self.dead_to |= 1 << l;
+                    break;
+                }
+                left -= 1;
+                for &(w, c) in &rev[rev_off[x as usize] as usize..rev_off[x as usize + 1] as usize]
+                {
+                    let d2 = d.saturating_add(c);
+                    if d2 < self.dist_to(w as usize, l) {
+                        heap.push(Reverse((d2, w)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Lowers the `from` halves from their `broken` links along links,
+    /// Dijkstra's way, within `budget` relaxations each.
+    fn lower_from(&mut self, broken: &[(usize, u32, u32)], graph: Csr<'_>, budget: usize) {
+        let mut heap = BinaryHeap::new();
+        for group in broken.chunk_by(|a, b| a.0 == b.0) {
+            let l = group[0].0;
+            let mut left = budget;
+            heap.clear();
+            heap.extend(group.iter().map(|&(_, d, y)| Reverse((d, y))));
+            while let Some(Reverse((d, x))) = heap.pop() {
+                if d >= self.dist_from(x as usize, l) {
+                    continue;
+                }
+                if left == 0 || !self.set_from(x as usize, l, d) {
+                    self.dead_from |= 1 << l;
+                    break;
+                }
+                left -= 1;
+                for e in graph.out(x as usize) {
+                    let d2 = d.saturating_add(u32::from(e.ticks));
+                    if d2 < self.dist_from(e.target as usize, l) {
+                        heap.push(Reverse((d2, e.target)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The repair of the `to` halves without a reverse index: the new
+    /// nodes among the `relinked` ones take the least `c + G(y)` over their
+    /// links, pass by pass, until nothing changes (every link into a new
+    /// node starts at a relinked node); an old node's broken link drops the
+    /// half.
+    fn lower_new_to(
+        &mut self,
+        relinked: &[usize],
+        olds: &[Option<u32>],
+        lo: usize,
+        graph: Csr<'_>,
+    ) {
+        for pass in 0..MAX_PASSES {
+            // Halves a new node's value changed in this pass.
+            let mut changed = 0u32;
+            for &x in relinked {
+                let Some((_, gx)) = self.raw(x as u32) else {
+                    continue;
+                };
+                let mut least = [FAR; MAX_LANDMARKS];
+                for e in graph.out(x) {
+                    if let Some((_, gy)) = self.raw(e.target) {
+                        for l in 0..MAX_LANDMARKS {
+                            least[l] = least[l].min(gy[l].saturating_add(u32::from(e.ticks)));
+                        }
+                    }
+                }
+                for l in 0..MAX_LANDMARKS {
+                    if least[l] >= gx[l] || self.dead_to >> l & 1 != 0 {
+                        continue;
+                    }
+                    if olds[x - lo].is_some() || !self.set_to(x, l, least[l]) {
+                        self.dead_to |= 1 << l;
+                    } else {
+                        changed |= 1 << l;
+                    }
+                }
+            }
+            // A half no value of which changed in a whole pass holds on
+            // every window link; after the last pass, one still changing
+            // may not.
+            changed &= !self.dead_to;
+            if changed == 0 {
+                break;
+            }
+            if pass + 1 == MAX_PASSES {
+                self.dead_to |= changed;
+            }
+        }
+    }
+
+    /// `G(v)` of landmark `l` ([`FAR`] for none).
+    fn dist_to(&self, v: usize, l: usize) -> u32 {
+        match self.narrow.get(v) {
+            Some(b) => b.to1[l].checked_sub(1).map_or(FAR, u32::from),
+            None => self.blocks[v].to[l],
+        }
+    }
+
+    /// `F(v)` of landmark `l` ([`FAR`] for none).
+    fn dist_from(&self, v: usize, l: usize) -> u32 {
+        match self.narrow.get(v) {
+            Some(b) if b.from[l] == FAR16 => FAR,
+            Some(b) => u32::from(b.from[l]),
+            None => self.blocks[v].from[l],
+        }
+    }
+
+    /// Sets `F(v)` of landmark `l`; false when `d` does not fit the table.
+    fn set_from(&mut self, v: usize, l: usize, d: u32) -> bool {
+        if self.narrow.is_empty() {
+            self.blocks[v].from[l] = d;
+            return d != FAR;
+        }
+        match u16::try_from(d) {
+            Ok(d) if d < FAR16 => {
+                self.narrow[v].from[l] = d;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Sets `G(v)` of landmark `l`; false when `d` does not fit the table.
+    fn set_to(&mut self, v: usize, l: usize, d: u32) -> bool {
+        if self.narrow.is_empty() {
+            self.blocks[v].to[l] = d;
+            return d != FAR;
+        }
+        match u16::try_from(d) {
+            Ok(d) if d < FAR16 => {
+                self.narrow[v].to1[l] = d + 1;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A graph as the map keeps it: node `v`'s links are
+/// `edges[offsets[v]..offsets[v + 1]]`.
+#[derive(Clone, Copy)]
+struct Csr<'a> {
+    offsets: &'a [u32],
+    edges: &'a [Edge],
+}
+
+impl<'a> Csr<'a> {
+    /// Node `v`'s links.
+    fn out(self, v: usize) -> &'a [Edge] {
+        &self.edges[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+}
+
+/// The reverse graph of a CSR graph: per node, its incoming links as
+/// `(source, ticks)`.
+fn reverse(offsets: &[u32], edges: &[Edge]) -> (Vec<u32>, Vec<(u32, u32)>) {
+    let n = offsets.len().saturating_sub(1);
+    let mut rev_off = vec![0u32; n + 1];
+    for e in edges {
+        rev_off[e.target as usize + 1] += 1;
+    }
+    for i in 0..n {
+        rev_off[i + 1] += rev_off[i];
+    }
+    let mut fill = rev_off.clone();
+    let mut rev = vec![(0u32, 0u32); edges.len()];
+    for v in 0..n {
+        for e in &edges[offsets[v] as usize..offsets[v + 1] as usize] {
+            let slot = &mut fill[e.target as usize];
+            rev[*slot as usize] = (v as u32, u32::from(e.ticks));
+            *slot += 1;
+        }
+    }
+    (rev_off, rev)
+}
+
+/// Passes over an edit's window the repair of the `to` halves takes at
+/// most (each settles the new nodes one link further from the old ones).
+const MAX_PASSES: usize = 16;
+
+impl Block {
+    /// A node no landmark route meets.
+    const NONE: Self = Self {
+        from: [FAR; MAX_LANDMARKS],
+        to: [FAR; MAX_LANDMARKS],
+    };
+}
+
+impl Narrow {
+    /// A node no landmark route meets.
+    const NONE: Self = Self {
+        from: [FAR16; MAX_LANDMARKS],
+        to1: [0; MAX_LANDMARKS],
+    };
 }
 
 /// [`Landmarks::bound_to`] for one node's distances, `far` marking no
@@ -530,5 +897,229 @@ mod tests {
         }
         assert!(far_seen && positive);
         assert!(lm.bound(0, n + 5) == 0 && lm.bound(n + 5, 0) == 0);
+    }
+}
+
+#[cfg(test)]
+mod edit_tests {
+    use super::*;
+    use crate::links::LinkKind;
+
+    /// A seeded generator for the random graphs.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 33) % n.max(1)
+        }
+    }
+
+    /// A graph as its nodes' out-links, `(target, ticks)`.
+    type Graph = Vec<Vec<(u32, u16)>>;
+
+    fn links_near(rng: &mut Rng, v: usize, n: usize, scale: u16) -> Vec<(u32, u16)> {
+        (0..rng.below(4))
+            .map(|_| {
+                let t = (v as i64 + rng.below(9) as i64 - 4).clamp(0, n as i64 - 1);
+                (t as u32, (1 + rng.below(12) as u16) * scale)
+            })
+            .collect()
+    }
+
+    fn csr(g: &Graph) -> (Vec<u32>, Vec<Edge>) {
+        let mut offsets = vec![0u32];
+        let mut edges = Vec::new();
+        for out in g {
+            edges.extend(out.iter().map(|&(target, ticks)| Edge {
+                target,
+                ticks,
+                kind: LinkKind::Run,
+                jumps: 0,
+            }));
+            offsets.push(edges.len() as u32);
+        }
+        (offsets, edges)
+    }
+
+    /// Every live half of `lm` is a potential of `g`, every bound is at
+    /// most the route's ticks, and `separated` is never wrong.
+    fn assert_bounds(lm: &Landmarks, g: &Graph, what: &str) {
+        let (offsets, edges) = csr(g);
+        let fwd: Vec<(u32, u32)> = edges
+            .iter()
+            .map(|e| (e.target, u32::from(e.ticks)))
+            .collect();
+        for (x, out) in g.iter().enumerate() {
+            let (fx, gx) = lm.raw(x as u32).unwrap();
+            for &(y, c) in out {
+                let (fy, gy) = lm.raw(y).unwrap();
+                for l in 0..MAX_LANDMARKS {
+                    if lm.dead_from >> l & 1 == 0 && fx[l] != FAR {
+                        assert!(fy[l] <= fx[l] + u32::from(c), "{what}: F{l} {x} -> {y}");
+                    }
+                    if lm.dead_to >> l & 1 == 0 && gy[l] != FAR {
+                        assert!(gx[l] <= gy[l] + u32::from(c), "{what}: G{l} {x} -> {y}");
+                    }
+                }
+            }
+        }
+        for v in 0..g.len() as u32 {
+            let d = dijkstra(&offsets, &fwd, v);
+            for t in 0..g.len() as u32 {
+                if d[t as usize] == FAR {
+                    continue;
+                }
+                assert!(lm.bound(v, t) <= d[t as usize], "{what}: bound {v} -> {t}");
+                assert!(!lm.separated(v, t), "{what}: separated {v} -> {t}");
+            }
+        }
+    }
+
+    /// Random edits of random graphs, as a map's edits make them: a
+    /// window of nodes is replaced by nodes old and new with links of
+    /// their own, links from outside the window keep their targets (none
+    /// leads to a new node) and lose those removed. After each, the
+    /// repaired table still bounds every route, in both table widths.
+    #[test]
+    fn repaired_tables_stay_bounds_through_random_edits() {
+        let (with, without) = (random_edits(usize::MAX), random_edits(0));
+        // The repair keeps bounds, not just drops them all, and the reverse
+        // index keeps more.
+        assert!(without > 0 && with > without, "{with} {without}");
+    }
+
+    /// Edits random graphs with the repair's reverse index up to
+    /// `reverse_limit` links, checking the table after each; the halves
+    /// live at the end, summed.
+    fn random_edits(reverse_limit: usize) -> usize {
+        let mut live_after_edits = 0;
+        for (seed, scale) in (1..=24).zip([1u16, 1, 1, 3000].into_iter().cycle()) {
+            let mut rng = Rng(seed);
+            let n = 20 + rng.below(40) as usize;
+            let mut g: Graph = (0..n).map(|v| links_near(&mut rng, v, n, scale)).collect();
+            // A ring so that a strongly connected core exists.
+            for (v, out) in g.iter_mut().enumerate() {
+                out.push((((v + 1) % n) as u32, 5 * scale));
+            }
+            let (offsets, edges) = csr(&g);
+            let mut lm = Landmarks::compute(&offsets, &edges);
+            assert_eq!(lm.narrow.is_empty(), scale > 1);
+            assert_bounds(&lm, &g, &format!("seed {seed}, built"));
+            for step in 0..12 {
+                let n = g.len();
+                let lo = rng.below(n as u64) as usize;
+                let hi = (lo + rng.below(4) as usize).min(n);
+                // The window's nodes after the edit: some old ones, in
+                // order, and some new ones among them.
+                let mut olds = Vec::new();
+                for o in lo..hi {
+                    if rng.below(4) != 0 {
+                        olds.push(Some(o as u32));
+                    }
+                    if rng.below(3) == 0 {
+                        olds.push(None);
+                    }
+                }
+                if olds.is_empty() && hi == lo {
+                    olds.push(None);
+                }
+                let moved = olds.len() as i64 - (hi - lo) as i64;
+                let remap = |t: u32| -> Option<u32> {
+                    let t = t as usize;
+                    if t < lo {
+                        Some(t as u32)
+                    } else if t >= hi {
+                        Some((t as i64 + moved) as u32)
+                    } else {
+                        olds.iter()
+                            .position(|&o| o == Some(t as u32))
+                            .map(|i| (lo + i) as u32)
+                    }
+                };
+                let new_n = (n as i64 + moved) as usize;
+                let mut next: Graph = Vec::with_capacity(new_n);
+                for out in &g[..lo] {
+                    next.push(
+                        out.iter()
+                            .filter_map(|&(t, c)| Some((remap(t)?, c)))
+                            .collect(),
+                    );
+                }
+                // Old nodes keep their links (renumbered) or get new ones.
+                let mut relinked = Vec::new();
+                for (i, o) in olds.iter().enumerate() {
+                    let keep = o.filter(|_| rng.below(2) == 0);
+                    relinked.push(keep.is_none());
+                    next.push(match keep {
+                        Some(o) => g[o as usize]
+                            .iter()
+                            .filter_map(|&(t, c)| Some((remap(t)?, c)))
+                            .collect(),
+                        None => links_near(&mut rng, lo + i, new_n, scale),
+                    });
+                }
+                for out in &g[hi..] {
+                    next.push(
+                        out.iter()
+                            .filter_map(|&(t, c)| Some((remap(t)?, c)))
+                            .collect(),
+                    );
+                }
+                let (offsets, edges) = csr(&next);
+                lm.edit(
+                    lo..hi,
+                    &olds,
+                    &relinked,
+                    &offsets,
+                    &edges,
+                    (64, reverse_limit),
+                );
+                g = next;
+                assert_bounds(&lm, &g, &format!("seed {seed}, edit {step}"));
+            }
+            live_after_edits += lm.halves().0;
+        }
+        live_after_edits
+    }
+
+    #[test]
+    fn a_shortcut_from_an_old_node_drops_the_half_it_breaks() {
+        // 0 -> 1 -> 2 -> 3 -> 0, ten ticks each.
+        let g: Graph = (0..4).map(|v| vec![(((v + 1) % 4) as u32, 10)]).collect();
+        let (offsets_before, edges_before) = csr(&g);
+        let mut lm = Landmarks::compute(&offsets_before, &edges_before);
+        assert!(!lm.stale());
+        // Node 1 is rebuilt with a one-tick link straight to 3.
+        let mut next = g.clone();
+        next[1].push((3, 1));
+        let (offsets, edges) = csr(&next);
+        lm.edit(1..2, &[Some(1)], &[true], &offsets, &edges, (64, 0));
+        assert!(lm.stale());
+        assert_bounds(&lm, &next, "shortcut");
+        // The landmarks whose routes to them it shortens lose that half;
+        // routes from them are repaired.
+        assert!(lm.dead_to != 0);
+        assert_eq!(lm.dead_from, 0);
+        assert_eq!(
+            lm.halves().0,
+            2 * MAX_LANDMARKS - lm.dead_to.count_ones() as usize
+        );
+        // With the reverse index, the old node's distances are lowered and
+        // so are those of the nodes before it.
+        let mut lm = Landmarks::compute(&offsets_before, &edges_before);
+        lm.edit(
+            1..2,
+            &[Some(1)],
+            &[true],
+            &offsets,
+            &edges,
+            (64, usize::MAX),
+        );
+        assert!(!lm.stale());
+        assert_bounds(&lm, &next, "shortcut, reverse index");
     }
 }

@@ -107,7 +107,9 @@ fn random_edits(rng: &mut Rng, level: &Level) -> Vec<Vec<(Cell, Tile)>> {
     }
 }
 
-/// Exact search from a few sources equals Dijkstra on the map's own graph.
+/// Exact search from a few sources equals Dijkstra on the map's own graph,
+/// and the search's lower bound from them (landmarks repaired by edits
+/// included) never exceeds a route's ticks.
 fn assert_exact_is_dijkstra(map: &NavMap, rng: &mut Rng, what: &str) {
     let nodes = map.nodes();
     if nodes.is_empty() {
@@ -117,6 +119,17 @@ fn assert_exact_is_dijkstra(map: &NavMap, rng: &mut Rng, what: &str) {
     for _ in 0..3 {
         let s = rng.below(nodes.len());
         let dist = map.dijkstra(NodeId::new(s as u32));
+        for (g, d) in dist.iter().enumerate() {
+            if let Some(d) = *d {
+                let b = map.lower_bound_ticks(NodeId::new(s as u32), NodeId::new(g as u32));
+                assert!(
+                    b <= d,
+                    "{what}: bound {b} > {d} ticks, {} -> {}",
+                    nodes[s],
+                    nodes[g]
+                );
+            }
+        }
         for _ in 0..12 {
             let g = rng.below(nodes.len());
             let ticks = map.route_ticks(nodes[s], nodes[g], &opts).unwrap();
@@ -133,6 +146,8 @@ fn check(name: &str, level: Level, physics: &Physics, steps: usize, seed: u64) {
     let mut level = level;
     let mut partial = 0;
     let mut done = 0;
+    // Landmark bounds still live after the edits, summed.
+    let mut kept_bounds = 0;
     while done < steps {
         for edit in random_edits(&mut rng, &level) {
             let before = map.generation();
@@ -167,9 +182,12 @@ fn check(name: &str, level: Level, physics: &Physics, steps: usize, seed: u64) {
                 );
             }
             assert_exact_is_dijkstra(&map, &mut rng, &what);
-            if report.tiles_changed > 0 && !report.full_rebuild {
-                assert!(map.bounds_stale(), "{what}");
+            let (live, measured) = map.landmark_bounds();
+            assert_eq!(map.bounds_stale(), live < measured, "{what}");
+            if report.full_rebuild {
+                assert!(!map.bounds_stale(), "{what}");
             }
+            kept_bounds += live;
             // Every few edits the bounds are measured again, so that exact
             // search is checked with fresh landmark bounds too.
             if done % 3 == 2 {
@@ -184,6 +202,7 @@ fn check(name: &str, level: Level, physics: &Physics, steps: usize, seed: u64) {
         partial > steps / 3,
         "{name}: only {partial} edits were partial"
     );
+    assert!(kept_bounds > 0, "{name}: every edit dropped every bound");
 }
 
 #[test]

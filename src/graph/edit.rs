@@ -19,13 +19,18 @@
 //!    move by the change in count, and one pass renumbers the targets of
 //!    the links outside it), and bumps [`NavMap::generation`].
 //!
-//! The search's landmark bounds are left out by an edit: measuring them
-//! takes a few Dijkstra runs over the whole map, tens of milliseconds at
-//! 256 x 256 and seconds at 1024 x 1024, and stale ones would not be
-//! admissible. Until [`NavMap::refresh_bounds`] measures them again, exact
-//! search runs on the column bound alone: still exact, slower on large
-//! maps. A game calls it when a frame has time to spare, or on a clone in
-//! the background that then replaces the map.
+//! The search's landmark bounds are repaired, not measured again
+//! (measuring takes a few Dijkstra runs over the whole map, tens of
+//! milliseconds at 256 x 256 and seconds at 1024 x 1024): the links of the
+//! rebuilt nodes are the only new ones, and the landmark table only needs
+//! to stay a set of potentials along every link (`crate::landmarks`).
+//! Distances from a landmark are lowered where a new link breaks that, and
+//! the decrease passed on; distances to a landmark are lowered at new
+//! nodes, and a half that cannot be repaired that way, or within a budget,
+//! is dropped. Exact search stays exact; [`NavMap::landmark_bounds`] counts
+//! the halves still live, and [`NavMap::refresh_bounds`] measures the table
+//! again, when a frame has time to spare, or on a clone in the background
+//! that then replaces the map.
 //!
 //! An edit that adds the level's first hazard, ladder or slope, or removes
 //! its last one, changes what every body step checks, and rebuilds the
@@ -40,6 +45,18 @@ use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
 use crate::links::{Link, Reads, WorkerGuard, links_recorded};
 use crate::splice::{splice, splice_ends};
+
+/// Relaxations an edit's repair of one landmark bound may take at least
+/// (a 64th of the nodes on larger maps) before it drops the bound. Most
+/// repairs take a few; one in a few edits lowers a region of hundreds to
+/// a few thousand nodes. The 64 bounds together take at most about one
+/// Dijkstra run, where measuring them again takes 64.
+const BOUND_BUDGET: usize = 1024;
+
+/// The most links a map may have for an edit to index them backwards when
+/// it repairs distances to the landmarks (about 8 MB, a millisecond; on
+/// larger maps a bound it would need that for is dropped instead).
+const REVERSE_LINKS: usize = 1 << 20;
 
 /// What an edit did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,20 +103,28 @@ impl NavMap {
         self.generation
     }
 
-    /// Whether an edit left the search's landmark bounds out (see the
-    /// module documentation); queries are exact either way.
+    /// Whether an edit dropped some of the search's landmark bounds (see
+    /// the module documentation); queries are exact either way.
     #[must_use]
     pub fn bounds_stale(&self) -> bool {
-        self.bounds_stale
+        self.landmarks.stale()
+    }
+
+    /// How many of the search's landmark bounds still bound routes after
+    /// edits: `(live, measured)`, two per landmark (routes from it and to
+    /// it). Equal on a fresh build; [`NavMap::refresh_bounds`] makes them
+    /// equal again.
+    #[must_use]
+    pub fn landmark_bounds(&self) -> (usize, usize) {
+        self.landmarks.halves()
     }
 
     /// Measures the search's landmark bounds again after edits, so that
     /// exact queries are as fast as on a fresh build. Does nothing when
     /// they are current.
     pub fn refresh_bounds(&mut self) {
-        if self.bounds_stale {
+        if self.landmarks.stale() {
             self.landmarks = crate::landmarks::Landmarks::compute(&self.offsets, &self.edges);
-            self.bounds_stale = false;
         }
     }
 
@@ -210,14 +235,31 @@ impl NavMap {
             .filter(|(_, k)| k.is_none())
             .map(|(&c, _)| c)
             .collect();
+        // Per window node: its old node, rebuilt or kept.
+        let olds: Vec<Option<u32>> = cells.iter().map(|&c| self.node(c).map(|n| n.0)).collect();
         let fresh = self.generate(&level, &classes, &rebuild);
-        self.splice_window(window, &cells, &keep, fresh, &classes, !flips.is_empty());
+        self.splice_window(
+            window.clone(),
+            &cells,
+            &keep,
+            fresh,
+            &classes,
+            !flips.is_empty(),
+        );
+        let budget = BOUND_BUDGET.max(self.nodes.len() / 64);
+        let relinked: Vec<bool> = keep.iter().map(Option::is_none).collect();
+        self.landmarks.edit(
+            window,
+            &olds,
+            &relinked,
+            &self.offsets,
+            &self.edges,
+            (budget, REVERSE_LINKS),
+        );
         self.level = level;
         self.classes = classes;
         self.memo = crate::memo::LinkMemo::new(self.edges.len());
         self.labels = crate::pool::ScratchPool::default();
-        self.landmarks = crate::landmarks::Landmarks::default();
-        self.bounds_stale = true;
         self.generation = generation;
         Ok(EditReport {
             tiles_changed,
