@@ -392,12 +392,35 @@ impl Landmarks {
             // Nothing to repair.
         } else if edges.len() <= reverse_limit {
             let (rev_off, rev) = reverse(offsets, edges);
-            self.lower_to(&broken, (&rev_off, &rev), budget);
+            self.lower(Half::To, &broken, budget, |x| {
+                rev[rev_off[x as usize] as usize..rev_off[x as usize + 1] as usize]
+                    .iter()
+                    .copied()
+            });
         } else {
             self.lower_new_to(&relinked, olds, lo, graph);
         }
         let broken = self.broken_from(&relinked, graph);
-        self.lower_from(&broken, graph, budget);
+        self.lower(Half::From, &broken, budget, |x| {
+            graph
+                .out(x as usize)
+                .iter()
+                .map(|e| (e.target, u32::from(e.ticks)))
+        });
+    }
+
+    /// Per landmark, the least `c + G(y)` over node `x`'s links `x -> y`
+    /// of `c` ticks: what its `to` distance may be at most.
+    fn least_to(&self, x: usize, graph: Csr<'_>) -> [u32; MAX_LANDMARKS] {
+        let mut least = [FAR; MAX_LANDMARKS];
+        for e in graph.out(x) {
+            if let Some((_, gy)) = self.raw(e.target) {
+                for l in 0..MAX_LANDMARKS {
+                    least[l] = least[l].min(gy[l].saturating_add(u32::from(e.ticks)));
+                }
+            }
+        }
+        least
     }
 
     /// The links from `relinked` nodes that break a live `to` half, as
@@ -408,14 +431,7 @@ impl Landmarks {
             let Some((_, gx)) = self.raw(x as u32) else {
                 continue;
             };
-            let mut least = [FAR; MAX_LANDMARKS];
-            for e in graph.out(x) {
-                if let Some((_, gy)) = self.raw(e.target) {
-                    for l in 0..MAX_LANDMARKS {
-                        least[l] = least[l].min(gy[l].saturating_add(u32::from(e.ticks)));
-                    }
-                }
-            }
+            let least = self.least_to(x, graph);
             for l in 0..MAX_LANDMARKS {
                 if least[l] < gx[l] && self.dead_to >> l & 1 == 0 {
                     broken.push((l, least[l], x as u32));
@@ -450,14 +466,17 @@ impl Landmarks {
         broken
     }
 
-    /// Lowers the `to` halves from their `broken` links backwards along
-    /// links (`reverse`: per node, its incoming links), Dijkstra's way,
-    /// within `budget` relaxations each.
-    fn lower_to(
+    /// Lowers a `half` of the table from its `broken` links, passing each
+    /// decrease on to the nodes `next` names (with the ticks between),
+    /// Dijkstra's way, within `budget` relaxations a landmark; a landmark
+    /// whose repair needs more, or a value the table cannot hold, loses
+    /// the half.
+    fn lower<N: Iterator<Item = (u32, u32)>>(
         &mut self,
+        half: Half,
         broken: &[(usize, u32, u32)],
-        (rev_off, rev): (&[u32], &[(u32, u32)]),
         budget: usize,
+        next: impl Fn(u32) -> N,
     ) {
         let mut heap = BinaryHeap::new();
         for group in broken.chunk_by(|a, b| a.0 == b.0) {
@@ -466,47 +485,21 @@ impl Landmarks {
             heap.clear();
             heap.extend(group.iter().map(|&(_, d, x)| Reverse((d, x))));
             while let Some(Reverse((d, x))) = heap.pop() {
-                if d >= self.dist_to(x as usize, l) {
+                if d >= self.dist(half, x as usize, l) {
                     continue;
                 }
-                if left == 0 || !self.set_to(x as usize, l, d) {
-                    self.dead_to |= 1 << l;
-                    break;
-                }
-                left -= 1;
-                for &(w, c) in &rev[rev_off[x as usize] as usize..rev_off[x as usize + 1] as usize]
-                {
-                    let d2 = d.saturating_add(c);
-                    if d2 < self.dist_to(w as usize, l) {
-                        heap.push(Reverse((d2, w)));
+                if left == 0 || !self.set(half, x as usize, l, d) {
+                    match half {
+                        Half::From => self.dead_from |= 1 << l,
+                        Half::To => self.dead_to |= 1 << l,
                     }
-                }
-            }
-        }
-    }
-
-    /// Lowers the `from` halves from their `broken` links along links,
-    /// Dijkstra's way, within `budget` relaxations each.
-    fn lower_from(&mut self, broken: &[(usize, u32, u32)], graph: Csr<'_>, budget: usize) {
-        let mut heap = BinaryHeap::new();
-        for group in broken.chunk_by(|a, b| a.0 == b.0) {
-            let l = group[0].0;
-            let mut left = budget;
-            heap.clear();
-            heap.extend(group.iter().map(|&(_, d, y)| Reverse((d, y))));
-            while let Some(Reverse((d, x))) = heap.pop() {
-                if d >= self.dist_from(x as usize, l) {
-                    continue;
-                }
-                if left == 0 || !self.set_from(x as usize, l, d) {
-                    self.dead_from |= 1 << l;
                     break;
                 }
                 left -= 1;
-                for e in graph.out(x as usize) {
-                    let d2 = d.saturating_add(u32::from(e.ticks));
-                    if d2 < self.dist_from(e.target as usize, l) {
-                        heap.push(Reverse((d2, e.target)));
+                for (y, c) in next(x) {
+                    let d2 = d.saturating_add(c);
+                    if d2 < self.dist(half, y as usize, l) {
+                        heap.push(Reverse((d2, y)));
                     }
                 }
             }
@@ -532,19 +525,12 @@ impl Landmarks {
                 let Some((_, gx)) = self.raw(x as u32) else {
                     continue;
                 };
-                let mut least = [FAR; MAX_LANDMARKS];
-                for e in graph.out(x) {
-                    if let Some((_, gy)) = self.raw(e.target) {
-                        for l in 0..MAX_LANDMARKS {
-                            least[l] = least[l].min(gy[l].saturating_add(u32::from(e.ticks)));
-                        }
-                    }
-                }
+                let least = self.least_to(x, graph);
                 for l in 0..MAX_LANDMARKS {
                     if least[l] >= gx[l] || self.dead_to >> l & 1 != 0 {
                         continue;
                     }
-                    if olds[x - lo].is_some() || !self.set_to(x, l, least[l]) {
+                    if olds[x - lo].is_some() || !self.set(Half::To, x, l, least[l]) {
                         self.dead_to |= 1 << l;
                     } else {
                         changed |= 1 << l;
@@ -564,52 +550,47 @@ impl Landmarks {
         }
     }
 
-    /// `G(v)` of landmark `l` ([`FAR`] for none).
-    fn dist_to(&self, v: usize, l: usize) -> u32 {
-        match self.narrow.get(v) {
-            Some(b) => b.to1[l].checked_sub(1).map_or(FAR, u32::from),
-            None => self.blocks[v].to[l],
+    /// Node `v`'s distance in `half` of landmark `l` ([`FAR`] for none).
+    fn dist(&self, half: Half, v: usize, l: usize) -> u32 {
+        match (self.narrow.get(v), half) {
+            (Some(b), Half::From) if b.from[l] == FAR16 => FAR,
+            (Some(b), Half::From) => u32::from(b.from[l]),
+            (Some(b), Half::To) => b.to1[l].checked_sub(1).map_or(FAR, u32::from),
+            (None, Half::From) => self.blocks[v].from[l],
+            (None, Half::To) => self.blocks[v].to[l],
         }
     }
 
-    /// `F(v)` of landmark `l` ([`FAR`] for none).
-    fn dist_from(&self, v: usize, l: usize) -> u32 {
-        match self.narrow.get(v) {
-            Some(b) if b.from[l] == FAR16 => FAR,
-            Some(b) => u32::from(b.from[l]),
-            None => self.blocks[v].from[l],
-        }
-    }
-
-    /// Sets `F(v)` of landmark `l`; false when `d` does not fit the table.
-    fn set_from(&mut self, v: usize, l: usize, d: u32) -> bool {
+    /// Sets node `v`'s distance in `half` of landmark `l`; false when `d`
+    /// does not fit the table.
+    fn set(&mut self, half: Half, v: usize, l: usize, d: u32) -> bool {
         if self.narrow.is_empty() {
-            self.blocks[v].from[l] = d;
+            let b = &mut self.blocks[v];
+            match half {
+                Half::From => b.from[l] = d,
+                Half::To => b.to[l] = d,
+            }
             return d != FAR;
         }
         match u16::try_from(d) {
             Ok(d) if d < FAR16 => {
-                self.narrow[v].from[l] = d;
+                let b = &mut self.narrow[v];
+                match half {
+                    Half::From => b.from[l] = d,
+                    Half::To => b.to1[l] = d + 1,
+                }
                 true
             }
             _ => false,
         }
     }
+}
 
-    /// Sets `G(v)` of landmark `l`; false when `d` does not fit the table.
-    fn set_to(&mut self, v: usize, l: usize, d: u32) -> bool {
-        if self.narrow.is_empty() {
-            self.blocks[v].to[l] = d;
-            return d != FAR;
-        }
-        match u16::try_from(d) {
-            Ok(d) if d < FAR16 => {
-                self.narrow[v].to1[l] = d + 1;
-                true
-            }
-            _ => false,
-        }
-    }
+/// A half of the landmark table: routes from the landmarks, or to them.
+#[derive(Clone, Copy)]
+enum Half {
+    From,
+    To,
 }
 
 /// A graph as the map keeps it: node `v`'s links are
