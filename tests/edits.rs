@@ -146,8 +146,9 @@ fn check(name: &str, level: Level, physics: &Physics, steps: usize, seed: u64) {
     let mut level = level;
     let mut partial = 0;
     let mut done = 0;
-    // Landmark bounds still live after the edits, summed.
-    let mut kept_bounds = 0;
+    // Edits after which every landmark bound is still live (the edits
+    // repair them; these maps are small enough for every repair).
+    let mut all_bounds_kept = 0;
     while done < steps {
         for edit in random_edits(&mut rng, &level) {
             let before = map.generation();
@@ -187,7 +188,7 @@ fn check(name: &str, level: Level, physics: &Physics, steps: usize, seed: u64) {
             if report.full_rebuild {
                 assert!(!map.bounds_stale(), "{what}");
             }
-            kept_bounds += live;
+            all_bounds_kept += usize::from(live == measured);
             // Every few edits the bounds are measured again, so that exact
             // search is checked with fresh landmark bounds too.
             if done % 3 == 2 {
@@ -202,7 +203,10 @@ fn check(name: &str, level: Level, physics: &Physics, steps: usize, seed: u64) {
         partial > steps / 3,
         "{name}: only {partial} edits were partial"
     );
-    assert!(kept_bounds > 0, "{name}: every edit dropped every bound");
+    assert!(
+        all_bounds_kept * 2 > done,
+        "{name}: only {all_bounds_kept} of {done} edits kept every landmark bound"
+    );
 }
 
 #[test]

@@ -25,9 +25,11 @@
 //! rebuilt nodes are the only new ones, and the landmark table only needs
 //! to stay a set of potentials along every link (`crate::landmarks`).
 //! Distances from a landmark are lowered where a new link breaks that, and
-//! the decrease passed on; distances to a landmark are lowered at new
-//! nodes, and a half that cannot be repaired that way, or within a budget,
-//! is dropped. Exact search stays exact; [`NavMap::landmark_bounds`] counts
+//! the decrease passed on along links; distances to a landmark the same
+//! way backwards, through an index of incoming links built for the edit
+//! (on maps of up to [`REVERSE_LINKS`] links; beyond, only at new nodes).
+//! A half that cannot be repaired that way, or within a budget, is
+//! dropped. Exact search stays exact; [`NavMap::landmark_bounds`] counts
 //! the halves still live, and [`NavMap::refresh_bounds`] measures the table
 //! again, when a frame has time to spare, or on a clone in the background
 //! that then replaces the map.
