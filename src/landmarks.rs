@@ -379,6 +379,11 @@ impl Landmarks {
                 .collect();
             splice(&mut self.narrow, window.clone(), &rows);
         }
+        debug_assert_eq!(
+            self.narrow.len().max(self.blocks.len()),
+            offsets.len() - 1,
+            "a row per node"
+        );
         let lo = window.start;
         let graph = Csr { offsets, edges };
         let relinked: Vec<usize> = relinked
