@@ -323,9 +323,9 @@ impl Landmarks {
     /// of the nodes `window` (old ids), `olds[i]` naming the old id of the
     /// new node `window.start + i` if it had one, and repairs it on the
     /// edited graph (`offsets`, `edges`) within `budget` relaxations a
-    /// half, with
-    /// a reverse index of the links when there are at most `reverse_limit`.
-    /// `relinked[i]` is false when that node kept its old links.
+    /// half, with a reverse index of the links when there are at most
+    /// `reverse_limit`. `relinked[i]` is false when that node kept its old
+    /// links.
     ///
     /// The table stays a bound because of what it is: a set of
     /// *potentials*. A bound `d(L, t) - d(L, v)` needs only that `F = d(L, ·)`
