@@ -222,14 +222,12 @@ impl NavMap {
             .filter(|&n| self.reads.touched(n, rect, &changed))
             .collect();
         let (window, cells) = self.window(&classes, &touched, &flips);
+        // Per window node: its old node, rebuilt or kept.
+        let olds: Vec<Option<u32>> = cells.iter().map(|&c| self.node(c).map(|n| n.0)).collect();
         // Per window node: its old node when that one's links still hold.
-        let keep: Vec<Option<u32>> = cells
+        let keep: Vec<Option<u32>> = olds
             .iter()
-            .map(|&c| {
-                self.node(c)
-                    .map(|n| n.0)
-                    .filter(|&n| touched.binary_search(&(n as usize)).is_err())
-            })
+            .map(|o| o.filter(|&n| touched.binary_search(&(n as usize)).is_err()))
             .collect();
         let rebuild: Vec<Cell> = cells
             .iter()
@@ -237,8 +235,6 @@ impl NavMap {
             .filter(|(_, k)| k.is_none())
             .map(|(&c, _)| c)
             .collect();
-        // Per window node: its old node, rebuilt or kept.
-        let olds: Vec<Option<u32>> = cells.iter().map(|&c| self.node(c).map(|n| n.0)).collect();
         let fresh = self.generate(&level, &classes, &rebuild);
         self.splice_window(
             window.clone(),
