@@ -13,6 +13,38 @@ pub(crate) fn splice<T: Copy>(v: &mut Vec<T>, range: Range<usize>, with: &[T]) {
     v.splice(range, with.iter().copied());
 }
 
+/// Replaces `v[range]` by `with` and applies `f` to every later item as
+/// it moves: one pass over the tail where a splice and then a loop over
+/// it would take two (on the largest maps the tails are tens of
+/// megabytes, and moving them is most of an edit's cost).
+pub(crate) fn splice_map<T: Copy>(
+    v: &mut Vec<T>,
+    range: Range<usize>,
+    with: &[T],
+    f: impl Fn(T) -> T,
+) {
+    let (old_len, end) = (v.len(), range.start + with.len());
+    if end > range.end {
+        let d = end - range.end;
+        if v.capacity() - v.len() < d {
+            v.reserve_exact(d + v.len() / 64 + 64);
+        }
+        v.resize(old_len + d, with[0]);
+        // Back to front: each item lands beyond every item still to move.
+        for i in (range.end..old_len).rev() {
+            v[i + d] = f(v[i]);
+        }
+    } else {
+        let d = range.end - end;
+        let tail = &mut v[end..];
+        for i in range.end - end..tail.len() {
+            tail[i - d] = f(tail[i]);
+        }
+        v.truncate(old_len - d);
+    }
+    v[range.start..end].copy_from_slice(with);
+}
+
 /// In an array of ends (`ends[i]..ends[i + 1]` is item `i`'s stretch of
 /// some other array), replaces items `items` by items of lengths `lens`,
 /// and moves the ends of the later items by the change.
@@ -26,12 +58,11 @@ pub(crate) fn splice_ends(ends: &mut Vec<u32>, items: Range<usize>, lens: &[u32]
         })
         .collect();
     let shift = at.wrapping_sub(ends[items.end]);
-    let later = items.start + 1 + new.len();
-    splice(ends, items.start + 1..items.end + 1, &new);
-    if shift != 0 {
-        for e in &mut ends[later..] {
-            *e = e.wrapping_add(shift);
-        }
+    let range = items.start + 1..items.end + 1;
+    if shift == 0 {
+        splice(ends, range, &new);
+    } else {
+        splice_map(ends, range, &new, |e| e.wrapping_add(shift));
     }
 }
 
@@ -66,5 +97,26 @@ mod tests {
         let mut v = vec![1, 2, 3];
         splice(&mut v, 1..2, &[9, 9]);
         assert_eq!(v, [1, 9, 9, 3]);
+    }
+
+    #[test]
+    fn a_mapped_splice_equals_a_splice_then_a_pass_over_the_tail() {
+        let v: Vec<u32> = (0..40).collect();
+        for start in [0, 3, 17, 39, 40] {
+            for len in [0, 1, 5, 12] {
+                let end = (start + len).min(v.len());
+                for with_len in [0, 1, 4, 12, 30] {
+                    let with: Vec<u32> = (100..100 + with_len).collect();
+                    let mut want = v.clone();
+                    want.splice(start..end, with.iter().copied());
+                    for x in &mut want[start + with.len()..] {
+                        *x += 1000;
+                    }
+                    let mut got = v.clone();
+                    splice_map(&mut got, start..end, &with, |x| x + 1000);
+                    assert_eq!(got, want, "{start}..{end} by {with_len}");
+                }
+            }
+        }
     }
 }

@@ -46,7 +46,7 @@ use super::{Chunk, Edge, Hop, NO_NODE, NavMap};
 use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
 use crate::links::{Link, Reads, WorkerGuard, links_recorded};
-use crate::splice::{splice, splice_ends};
+use crate::splice::{splice, splice_ends, splice_map};
 
 /// Relaxations an edit's repair of one landmark bound may take at least
 /// (a 64th of the nodes on larger maps) before it drops the bound. Most
@@ -59,6 +59,11 @@ const BOUND_BUDGET: usize = 1024;
 /// it repairs distances to the landmarks (about 8 MB, a millisecond; on
 /// larger maps a bound it would need that for is dropped instead).
 const REVERSE_LINKS: usize = 1 << 20;
+
+/// The nodes from which an edit looks for the ones that read a changed
+/// cell on every core the build uses.
+#[cfg(feature = "parallel")]
+const PARALLEL_SCAN: usize = 1 << 15;
 
 /// What an edit did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,10 +222,21 @@ impl NavMap {
             });
         }
         let rect = bounds(&changed);
-        // Old nodes whose links read a changed cell.
-        let touched: Vec<usize> = (0..self.nodes.len())
-            .filter(|&n| self.reads.touched(n, rect, &changed))
-            .collect();
+        // Old nodes whose links read a changed cell (every node's box is
+        // looked at: a millisecond at 1024 x 1024, so there on two threads).
+        let is_touched = |n: usize| self.reads.touched(n, rect, &changed);
+        #[cfg(feature = "parallel")]
+        let touched: Vec<usize> = if self.nodes.len() >= PARALLEL_SCAN {
+            use rayon::prelude::*;
+            (0..self.nodes.len())
+                .into_par_iter()
+                .filter(|&n| is_touched(n))
+                .collect()
+        } else {
+            (0..self.nodes.len()).filter(|&n| is_touched(n)).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let touched: Vec<usize> = (0..self.nodes.len()).filter(|&n| is_touched(n)).collect();
         let (window, cells) = self.window(&classes, &touched, &flips);
         // Per window node: its old node, rebuilt or kept.
         let olds: Vec<Option<u32>> = cells.iter().map(|&c| self.node(c).map(|n| n.0)).collect();
@@ -383,57 +399,75 @@ impl NavMap {
         );
         let (chunk, hop_counts, new_hops) =
             self.window_links(keep, fresh, &remap, links.start as u32);
-        let new_links = links.start..links.start + chunk.edges.len();
-        let new_hop_range = hops.start..hops.start + new_hops.len();
         let shift = (chunk.edges.len() as u32).wrapping_sub(links.len() as u32);
         let tapes = self.tape_at[links.start] as usize..self.tape_at[links.end] as usize;
-        splice(&mut self.edges, links.clone(), &chunk.edges);
-        splice(&mut self.action, links.clone(), &chunk.action);
-        splice(&mut self.tapes, tapes, &chunk.tapes);
-        splice_ends(&mut self.tape_at, links.clone(), &chunk.tape_lens);
-        splice_ends(&mut self.offsets, lo..hi, &chunk.counts);
-        splice(&mut self.hops, hops, &new_hops);
-        splice_ends(&mut self.hop_at, lo..hi, &hop_counts);
-        self.reads.splice(lo..hi, &chunk.reads);
         // Links and hops outside the window point to nodes whose ids may
-        // have moved; the links the hops after the window name moved by the
-        // change in link count.
-        let fix = |t: &mut u32| {
-            if *t >= lo32 {
-                *t = remap(*t);
-            }
-        };
-        let (edges_before, rest) = self.edges.split_at_mut(new_links.start);
-        let edges_after = &mut rest[new_links.len()..];
-        let (hops_before, rest) = self.hops.split_at_mut(new_hop_range.start);
-        let hops_after = &mut rest[new_hop_range.len()..];
-        let edges = || {
+        // have moved, and the links the hops after the window name moved by
+        // the change in link count: the items after the window are
+        // renumbered as they move (one pass over them, not two), those
+        // before it in place. On the largest maps these tails are most of
+        // an edit's time, so the link arrays and the rest move on two
+        // threads.
+        let fix = |t: u32| if t >= lo32 { remap(t) } else { t };
+        let NavMap {
+            edges,
+            action,
+            tapes: tape_bytes,
+            tape_at,
+            offsets,
+            hops: hop_list,
+            hop_at,
+            reads,
+            ..
+        } = self;
+        let link_arrays = || {
             if ids_moved {
-                for e in edges_before {
-                    fix(&mut e.target);
+                // Only the few links into or past the window change: a
+                // store to every link would write the whole head back.
+                for e in &mut edges[..links.start] {
+                    if e.target >= lo32 {
+                        e.target = remap(e.target);
+                    }
                 }
-                for e in edges_after {
-                    fix(&mut e.target);
-                }
+                splice_map(edges, links.clone(), &chunk.edges, |e| Edge {
+                    target: fix(e.target),
+                    ..e
+                });
+            } else {
+                splice(edges, links.clone(), &chunk.edges);
             }
+            splice(action, links.clone(), &chunk.action);
+            splice(tape_bytes, tapes, &chunk.tapes);
         };
-        let hops = || {
+        let the_rest = || {
+            splice_ends(tape_at, links.clone(), &chunk.tape_lens);
+            splice_ends(offsets, lo..hi, &chunk.counts);
             if ids_moved {
-                for h in hops_before {
-                    fix(&mut h.target);
+                for h in &mut hop_list[..hops.start] {
+                    if h.target >= lo32 {
+                        h.target = remap(h.target);
+                    }
                 }
             }
-            for h in hops_after {
-                fix(&mut h.target);
-                h.link = h.link.wrapping_add(shift);
+            if ids_moved || shift != 0 {
+                splice_map(hop_list, hops.clone(), &new_hops, |h| Hop {
+                    target: fix(h.target),
+                    link: h.link.wrapping_add(shift),
+                    ..h
+                });
+            } else {
+                splice(hop_list, hops.clone(), &new_hops);
             }
+            splice_ends(hop_at, lo..hi, &hop_counts);
+            reads.splice(lo..hi, &chunk.reads);
         };
         #[cfg(feature = "parallel")]
-        rayon::join(edges, hops);
+        rayon::join(link_arrays, the_rest);
         #[cfg(not(feature = "parallel"))]
         {
-            edges();
-            hops();
+            let mut the_rest = the_rest;
+            link_arrays();
+            the_rest();
         }
         debug_assert!(
             (self.hop_at.clone(), self.hops.clone())
