@@ -16,8 +16,8 @@
 //! 4. splices the window of node ids holding every rebuilt, added or
 //!    removed node into the link arrays and the search's reduced graph in
 //!    place (the nodes before the window keep their ids, those after it
-//!    move by the change in count, and one pass renumbers the targets of
-//!    the links outside it), and bumps [`NavMap::generation`].
+//!    move by the change in count, and the links after it are renumbered
+//!    as they move), and bumps [`NavMap::generation`].
 //!
 //! The search's landmark bounds are repaired, not measured again
 //! (measuring takes a few Dijkstra runs over the whole map, tens of
