@@ -319,13 +319,51 @@ impl Landmarks {
         (measured.saturating_sub(dead), measured)
     }
 
-    /// Carries the table over an edit that put `olds.len()` nodes in place
-    /// of the nodes `window` (old ids), `olds[i]` naming the old id of the
-    /// new node `window.start + i` if it had one, and repairs it on the
-    /// edited graph (`offsets`, `edges`) within `budget` relaxations a
-    /// half, with a reverse index of the links when there are at most
-    /// `reverse_limit`. `relinked[i]` is false when that node kept its old
-    /// links.
+    /// [`Landmarks::splice_rows`] then [`Landmarks::repair`].
+    #[cfg(test)]
+    pub fn edit(
+        &mut self,
+        window: Range<usize>,
+        olds: &[Option<u32>],
+        relinked: &[bool],
+        offsets: &[u32],
+        edges: &[Edge],
+        budgets: (usize, usize),
+    ) {
+        self.splice_rows(window.clone(), olds);
+        self.repair(window.start, olds, relinked, offsets, edges, budgets);
+    }
+
+    /// The first half of an edit's update: puts the rows of the nodes
+    /// `olds` names (none for a new node) in place of the rows of
+    /// `window`. On the largest maps this moves tens of megabytes, so an
+    /// edit does it while it moves the link arrays.
+    pub fn splice_rows(&mut self, window: Range<usize>, olds: &[Option<u32>]) {
+        if self.narrow.is_empty() && self.blocks.is_empty() {
+            return;
+        }
+        if self.narrow.is_empty() {
+            let rows: Vec<Block> = olds
+                .iter()
+                .map(|o| o.map_or(Block::NONE, |o| self.blocks[o as usize]))
+                .collect();
+            splice(&mut self.blocks, window, &rows);
+        } else {
+            let rows: Vec<Narrow> = olds
+                .iter()
+                .map(|o| o.map_or(Narrow::NONE, |o| self.narrow[o as usize]))
+                .collect();
+            splice(&mut self.narrow, window, &rows);
+        }
+    }
+
+    /// Repairs the table after an edit that put `olds.len()` nodes in place
+    /// of a window of nodes and [`Landmarks::splice_rows`] moved the rows
+    /// (`olds[i]` names the old id of the new node `lo + i` if it had one),
+    /// on the edited graph (`offsets`, `edges`), within `budget`
+    /// relaxations a half, with a reverse index of the links when there
+    /// are at most `reverse_limit`. `relinked[i]` is false when that node
+    /// kept its old links.
     ///
     /// The table stays a bound because of what it is: a set of
     /// *potentials*. A bound `d(L, t) - d(L, v)` needs only that `F = d(L, ·)`
@@ -350,9 +388,9 @@ impl Landmarks {
     /// beyond a narrow table's range, is dropped: it bounds nothing until
     /// the table is measured again. The bound stays admissible and
     /// consistent either way; dropped halves only make it looser.
-    pub fn edit(
+    pub fn repair(
         &mut self,
-        window: Range<usize>,
+        lo: usize,
         olds: &[Option<u32>],
         relinked: &[bool],
         offsets: &[u32],
@@ -366,25 +404,11 @@ impl Landmarks {
             }
             return;
         }
-        if self.narrow.is_empty() {
-            let rows: Vec<Block> = olds
-                .iter()
-                .map(|o| o.map_or(Block::NONE, |o| self.blocks[o as usize]))
-                .collect();
-            splice(&mut self.blocks, window.clone(), &rows);
-        } else {
-            let rows: Vec<Narrow> = olds
-                .iter()
-                .map(|o| o.map_or(Narrow::NONE, |o| self.narrow[o as usize]))
-                .collect();
-            splice(&mut self.narrow, window.clone(), &rows);
-        }
         debug_assert_eq!(
             self.narrow.len().max(self.blocks.len()),
             offsets.len() - 1,
             "a row per node"
         );
-        let lo = window.start;
         let graph = Csr { offsets, edges };
         let relinked: Vec<usize> = relinked
             .iter()

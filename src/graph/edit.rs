@@ -255,15 +255,15 @@ impl NavMap {
         self.splice_window(
             window.clone(),
             &cells,
-            &keep,
+            (&olds, &keep),
             fresh,
             &classes,
             !flips.is_empty(),
         );
         let budget = BOUND_BUDGET.max(self.nodes.len() / 64);
         let relinked: Vec<bool> = keep.iter().map(Option::is_none).collect();
-        self.landmarks.edit(
-            window,
+        self.landmarks.repair(
+            window.start,
             &olds,
             &relinked,
             &self.offsets,
@@ -343,15 +343,16 @@ impl NavMap {
         cells.iter().map(|c| generate(&mut worker, c)).collect()
     }
 
-    /// Puts the window's nodes (on `cells`, their links kept or `fresh` as
-    /// `keep` says) in place of the nodes of `window`, in the node table
-    /// and in every per-node and per-link array; `ids_moved` when nodes
-    /// were added or removed.
+    /// Puts the window's nodes (on `cells`, their old nodes `olds`, their
+    /// links kept or `fresh` as `keep` says) in place of the nodes of
+    /// `window`, in the node table, in every per-node and per-link array
+    /// and in the landmark table (not yet repaired); `ids_moved` when
+    /// nodes were added or removed.
     fn splice_window(
         &mut self,
         window: Range<usize>,
         cells: &[Cell],
-        keep: &[Option<u32>],
+        (olds, keep): (&[Option<u32>], &[Option<u32>]),
         fresh: Vec<(Vec<Link>, Reads)>,
         classes: &Classification,
         ids_moved: bool,
@@ -406,8 +407,8 @@ impl NavMap {
         // the change in link count: the items after the window are
         // renumbered as they move (one pass over them, not two), those
         // before it in place. On the largest maps these tails are most of
-        // an edit's time, so the link arrays and the rest move on two
-        // threads.
+        // an edit's time, so the search's arrays (links and the landmark
+        // table) and the rest move on two threads.
         let fix = |t: u32| if t >= lo32 { remap(t) } else { t };
         let NavMap {
             edges,
@@ -418,6 +419,7 @@ impl NavMap {
             hops: hop_list,
             hop_at,
             reads,
+            landmarks,
             ..
         } = self;
         let link_arrays = || {
@@ -437,9 +439,10 @@ impl NavMap {
                 splice(edges, links.clone(), &chunk.edges);
             }
             splice(action, links.clone(), &chunk.action);
-            splice(tape_bytes, tapes, &chunk.tapes);
+            landmarks.splice_rows(lo..hi, olds);
         };
         let the_rest = || {
+            splice(tape_bytes, tapes, &chunk.tapes);
             splice_ends(tape_at, links.clone(), &chunk.tape_lens);
             splice_ends(offsets, lo..hi, &chunk.counts);
             if ids_moved {
