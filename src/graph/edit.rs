@@ -468,7 +468,7 @@ impl NavMap {
         rayon::join(link_arrays, the_rest);
         #[cfg(not(feature = "parallel"))]
         {
-            let mut the_rest = the_rest;
+            let (mut link_arrays, mut the_rest) = (link_arrays, the_rest);
             link_arrays();
             the_rest();
         }
