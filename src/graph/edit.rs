@@ -468,9 +468,12 @@ impl NavMap {
         rayon::join(link_arrays, the_rest);
         #[cfg(not(feature = "parallel"))]
         {
-            let (mut link_arrays, mut the_rest) = (link_arrays, the_rest);
-            link_arrays();
-            the_rest();
+            // By value: one half may be `FnOnce`, the other `FnMut`.
+            fn run(half: impl FnOnce()) {
+                half();
+            }
+            run(link_arrays);
+            run(the_rest);
         }
         debug_assert!(
             (self.hop_at.clone(), self.hops.clone())
