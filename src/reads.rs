@@ -176,6 +176,9 @@ pub(crate) struct ReadSets {
     /// box is all there is.
     at: Vec<u32>,
     bits: Vec<u64>,
+    /// Nodes whose reads are unknown ([`ReadBox::ALL`]), counted so that
+    /// an edit need not look through every box for one.
+    unknown: usize,
 }
 
 impl Default for ReadSets {
@@ -184,6 +187,7 @@ impl Default for ReadSets {
             boxes: Vec::new(),
             at: vec![0],
             bits: Vec::new(),
+            unknown: 0,
         }
     }
 }
@@ -195,6 +199,7 @@ impl ReadSets {
     }
 
     fn close(&mut self, b: ReadBox) {
+        self.unknown += usize::from(b == ReadBox::ALL);
         self.boxes.push(b);
         let end = u32::try_from(self.bits.len()).expect("read bits fit u32 offsets");
         self.at.push(end);
@@ -237,6 +242,7 @@ impl ReadSets {
         self.bits.extend_from_slice(&other.bits);
         self.at.extend(other.at.iter().skip(1).map(|&a| base + a));
         self.boxes.extend_from_slice(&other.boxes);
+        self.unknown += other.unknown;
     }
 
     /// Replaces nodes `items` by the nodes of `with`.
@@ -246,12 +252,22 @@ impl ReadSets {
         let bits = self.at[items.start] as usize..self.at[items.end] as usize;
         splice(&mut self.bits, bits, &with.bits);
         splice_ends(&mut self.at, items.clone(), &words);
+        let gone = self.boxes[items.clone()]
+            .iter()
+            .filter(|&&b| b == ReadBox::ALL)
+            .count();
+        self.unknown = self.unknown - gone + with.unknown;
         splice(&mut self.boxes, items, &with.boxes);
     }
 
     /// Whether some node's reads are unknown.
     pub fn any_unknown(&self) -> bool {
-        self.boxes.contains(&ReadBox::ALL)
+        debug_assert_eq!(
+            self.unknown > 0,
+            self.boxes.contains(&ReadBox::ALL),
+            "unknown reads miscounted"
+        );
+        self.unknown > 0
     }
 
     /// Whether node `n` read one of `changed`, whose bounding rectangle
