@@ -513,17 +513,34 @@ impl NavMap {
                     let (a, b) = (self.offsets[n] as usize, self.offsets[n + 1] as usize);
                     let whole = self.edges[a..b].iter().all(|e| remap(e.target) != NO_NODE);
                     debug_assert!(whole, "a kept link lost its target");
-                    for l in a..b {
-                        let e = self.edges[l];
-                        let target = remap(e.target);
-                        if target == NO_NODE {
-                            continue;
+                    if whole {
+                        // The node's links, actions and tapes lie end to
+                        // end: copied a slice at a time.
+                        chunk.edges.extend(self.edges[a..b].iter().map(|e| Edge {
+                            target: remap(e.target),
+                            ..*e
+                        }));
+                        chunk.action.extend_from_slice(&self.action[a..b]);
+                        let tape_at = &self.tape_at[a..=b];
+                        chunk
+                            .tape_lens
+                            .extend(tape_at.windows(2).map(|w| w[1] - w[0]));
+                        chunk.tapes.extend_from_slice(
+                            &self.tapes[tape_at[0] as usize..tape_at[b - a] as usize],
+                        );
+                    } else {
+                        for l in a..b {
+                            let e = self.edges[l];
+                            let target = remap(e.target);
+                            if target == NO_NODE {
+                                continue;
+                            }
+                            chunk.edges.push(Edge { target, ..e });
+                            chunk.action.push(self.action[l]);
+                            let (ta, tb) = (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
+                            chunk.tape_lens.push((tb - ta) as u32);
+                            chunk.tapes.extend_from_slice(&self.tapes[ta..tb]);
                         }
-                        chunk.edges.push(Edge { target, ..e });
-                        chunk.action.push(self.action[l]);
-                        let (ta, tb) = (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
-                        chunk.tape_lens.push((tb - ta) as u32);
-                        chunk.tapes.extend_from_slice(&self.tapes[ta..tb]);
                     }
                     chunk.counts.push(chunk.edges.len() as u32 - at);
                     chunk.reads.push_from(&self.reads, n);
