@@ -378,28 +378,27 @@ impl NavMap {
                 t
             }
         };
-        // The nodes and the cell table.
-        let slot = |c: Cell| super::index(width, height, c).expect("a node lies on the level");
-        for &c in &self.nodes[lo..hi] {
-            if !classes.is_standable(c) {
-                self.node_at[slot(c)] = NO_NODE;
-            }
-        }
+        // The nodes. The cell table is renumbered with the arrays, below;
+        // until then a cell's new node is its place among the window's
+        // cells, or its old node renumbered.
+        let removed: Vec<Cell> = self.nodes[lo..hi]
+            .iter()
+            .copied()
+            .filter(|&c| !classes.is_standable(c))
+            .collect();
         splice(&mut self.nodes, lo..hi, cells);
-        let renumbered = if moved == 0 {
-            lo + cells.len()
-        } else {
-            self.nodes.len()
+        let node_of = |c: Cell| match cells.binary_search_by_key(&row_major(c), |&x| row_major(x)) {
+            Ok(i) => Some((lo + i) as u32),
+            Err(_) => super::lookup(&self.node_at, width, height, c)
+                .map(remap)
+                .filter(|&n| n != NO_NODE),
         };
-        for (i, &c) in self.nodes.iter().enumerate().take(renumbered).skip(lo) {
-            self.node_at[slot(c)] = i as u32;
-        }
         let (links, hops) = (
             self.offsets[lo] as usize..self.offsets[hi] as usize,
             self.hop_at[lo] as usize..self.hop_at[hi] as usize,
         );
         let (chunk, hop_counts, new_hops) =
-            self.window_links(keep, fresh, &remap, links.start as u32);
+            self.window_links(keep, fresh, (&remap, &node_of), links.start as u32);
         let shift = (chunk.edges.len() as u32).wrapping_sub(links.len() as u32);
         let tapes = self.tape_at[links.start] as usize..self.tape_at[links.end] as usize;
         // Links and hops outside the window point to nodes whose ids may
@@ -421,8 +420,16 @@ impl NavMap {
             hop_at,
             reads,
             landmarks,
+            nodes,
+            node_at,
             ..
         } = self;
+        let slot = |c: Cell| super::index(width, height, c).expect("a node lies on the level");
+        let renumbered = if moved == 0 {
+            lo + cells.len()
+        } else {
+            nodes.len()
+        };
         let first_half = || {
             if ids_moved {
                 // Only the few links into or past the window change: a
@@ -441,6 +448,12 @@ impl NavMap {
             }
             splice_ends(tape_at, links.clone(), &chunk.tape_lens);
             landmarks.splice_rows(lo..hi, olds);
+            for &c in &removed {
+                node_at[slot(c)] = NO_NODE;
+            }
+            for (i, &c) in nodes.iter().enumerate().take(renumbered).skip(lo) {
+                node_at[slot(c)] = i as u32;
+            }
         };
         let second_half = || {
             splice(action, links.clone(), &chunk.action);
@@ -486,7 +499,8 @@ impl NavMap {
     /// The link arrays of the window's nodes, their hop counts and their
     /// hops, in order: per node, the links of its old node when `keep`
     /// names one (copied, their targets renumbered by `remap`), else its
-    /// `fresh` links. `first` is the window's first link id.
+    /// `fresh` links (their targets' new nodes by `node_of`). `first` is
+    /// the window's first link id.
     ///
     /// A kept node's targets are all still standable: its landings read
     /// their standability, so a change there would have rebuilt it. Its
@@ -495,11 +509,9 @@ impl NavMap {
         &self,
         keep: &[Option<u32>],
         fresh: Vec<(Vec<Link>, Reads)>,
-        remap: &impl Fn(u32) -> u32,
+        (remap, node_of): (&impl Fn(u32) -> u32, &impl Fn(Cell) -> Option<u32>),
         first: u32,
     ) -> (Chunk, Vec<u32>, Vec<Hop>) {
-        let (width, height) = (self.level.width(), self.level.height());
-        let node_of = |c: Cell| super::lookup(&self.node_at, width, height, c);
         let mut chunk = Chunk::default();
         let mut hop_counts = Vec::with_capacity(keep.len());
         let mut hops = Vec::new();
