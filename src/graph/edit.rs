@@ -397,8 +397,20 @@ impl NavMap {
             self.offsets[lo] as usize..self.offsets[hi] as usize,
             self.hop_at[lo] as usize..self.hop_at[hi] as usize,
         );
-        let (chunk, hop_counts, new_hops) =
-            self.window_links(keep, fresh, (&remap, &node_of), links.start as u32);
+        // The landmark rows depend on neither the window's links nor the
+        // arrays: they move (22 MB at 1024 x 1024) while the links are
+        // gathered.
+        let mut landmarks = std::mem::take(&mut self.landmarks);
+        let gather = || self.window_links(keep, fresh, (&remap, &node_of), links.start as u32);
+        #[cfg(feature = "parallel")]
+        let ((chunk, hop_counts, new_hops), ()) =
+            rayon::join(gather, || landmarks.splice_rows(lo..hi, olds));
+        #[cfg(not(feature = "parallel"))]
+        let (chunk, hop_counts, new_hops) = {
+            landmarks.splice_rows(lo..hi, olds);
+            gather()
+        };
+        self.landmarks = landmarks;
         let shift = (chunk.edges.len() as u32).wrapping_sub(links.len() as u32);
         let tapes = self.tape_at[links.start] as usize..self.tape_at[links.end] as usize;
         // Links and hops outside the window point to nodes whose ids may
@@ -407,8 +419,9 @@ impl NavMap {
         // renumbered as they move (one pass over them, not two), those
         // before it in place. On the largest maps these tails are most of
         // an edit's time, so they move on two threads, about half the
-        // bytes each (at 1024 x 1024: links, tape ends and the landmark
-        // table, 55 MB; hops, tapes, actions and reads, 57 MB).
+        // bytes each (at 1024 x 1024: links, tape ends, actions, reads and
+        // the cell table, 50 MB; hops and tapes, 41 MB, the hops' renumbering
+        // being the dearer).
         let fix = |t: u32| if t >= lo32 { remap(t) } else { t };
         let NavMap {
             edges,
@@ -419,7 +432,6 @@ impl NavMap {
             hops: hop_list,
             hop_at,
             reads,
-            landmarks,
             nodes,
             node_at,
             ..
@@ -447,7 +459,8 @@ impl NavMap {
                 splice(edges, links.clone(), &chunk.edges);
             }
             splice_ends(tape_at, links.clone(), &chunk.tape_lens);
-            landmarks.splice_rows(lo..hi, olds);
+            splice(action, links.clone(), &chunk.action);
+            reads.splice(lo..hi, &chunk.reads);
             for &c in &removed {
                 node_at[slot(c)] = NO_NODE;
             }
@@ -456,7 +469,6 @@ impl NavMap {
             }
         };
         let second_half = || {
-            splice(action, links.clone(), &chunk.action);
             splice(tape_bytes, tapes, &chunk.tapes);
             splice_ends(offsets, lo..hi, &chunk.counts);
             if ids_moved {
@@ -476,7 +488,6 @@ impl NavMap {
                 splice(hop_list, hops.clone(), &new_hops);
             }
             splice_ends(hop_at, lo..hi, &hop_counts);
-            reads.splice(lo..hi, &chunk.reads);
         };
         #[cfg(feature = "parallel")]
         rayon::join(first_half, second_half);
