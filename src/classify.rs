@@ -294,6 +294,17 @@ impl Classification {
         }
     }
 
+    /// A classification of no cells, to hold a map's place while an edit
+    /// updates the real one in place.
+    pub(crate) fn empty() -> Self {
+        Self {
+            width: 0,
+            height: 0,
+            types: Vec::new(),
+            standable: Vec::new(),
+        }
+    }
+
     /// Classifies again the cells an edit of the tiles in the rectangle
     /// `lo..=hi` of `level` (which this classification was made for before
     /// the edit) can change, and returns the cells whose standability
