@@ -303,7 +303,7 @@ impl Landmarks {
     }
 
     /// Whether an edit dropped a half of the table, or left it unmeasured
-    /// (see [`Landmarks::edit`]).
+    /// (see [`Landmarks::repair`]).
     pub fn stale(&self) -> bool {
         self.dead_from | self.dead_to != 0
     }

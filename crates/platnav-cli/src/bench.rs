@@ -782,7 +782,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
                     &mut map,
                     (1, 31),
                     16.0,
-                    "as at 256 x 256, plus moving the link arrays and the landmark table after the edited window (about 120 MB, renumbered as they move, on two threads): about 9 ms at the median",
+                    "as at 256 x 256, plus moving the arrays and the landmark table after the edited window (about 110 MB, renumbered as they move, on two threads): about 7 ms at the median",
                 )?);
             }
             _ => {}
