@@ -337,7 +337,7 @@ impl Landmarks {
     /// The first half of an edit's update: puts the rows of the nodes
     /// `olds` names (none for a new node) in place of the rows of
     /// `window`. On the largest maps this moves tens of megabytes, so an
-    /// edit does it while it moves the link arrays.
+    /// edit does it while it gathers the window's links.
     pub fn splice_rows(&mut self, window: Range<usize>, olds: &[Option<u32>]) {
         if self.narrow.is_empty() && self.blocks.is_empty() {
             return;

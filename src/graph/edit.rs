@@ -60,8 +60,9 @@ const BOUND_BUDGET: usize = 1024;
 /// larger maps a bound it would need that for is dropped instead).
 const REVERSE_LINKS: usize = 1 << 20;
 
-/// The nodes from which an edit looks for the ones that read a changed
-/// cell on every core the build uses.
+/// The node count from which an edit looks for the nodes that read a
+/// changed cell on every core the build uses (on smaller maps starting
+/// the threads costs more than the scan).
 #[cfg(feature = "parallel")]
 const PARALLEL_SCAN: usize = 1 << 15;
 
