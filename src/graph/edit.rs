@@ -243,21 +243,7 @@ impl NavMap {
             });
         }
         let rect = bounds(&changed);
-        // Old nodes whose links read a changed cell (every node's box is
-        // looked at: a millisecond at 1024 x 1024, so there on two threads).
-        let is_touched = |n: usize| self.reads.touched(n, rect, &changed);
-        #[cfg(feature = "parallel")]
-        let touched: Vec<usize> = if self.nodes.len() >= PARALLEL_SCAN {
-            use rayon::prelude::*;
-            (0..self.nodes.len())
-                .into_par_iter()
-                .filter(|&n| is_touched(n))
-                .collect()
-        } else {
-            (0..self.nodes.len()).filter(|&n| is_touched(n)).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let touched: Vec<usize> = (0..self.nodes.len()).filter(|&n| is_touched(n)).collect();
+        let touched = self.touched(rect, &changed);
         let (window, cells) = self.window(&classes, &touched, &flips);
         // Per window node: its old node, rebuilt or kept.
         let olds: Vec<Option<u32>> = cells.iter().map(|&c| self.node(c).map(|n| n.0)).collect();
@@ -335,6 +321,23 @@ impl NavMap {
         cells.extend(flips.iter().copied().filter(|&c| classes.is_standable(c)));
         cells.sort_unstable_by_key(|&c| row_major(c));
         (lo..hi, cells)
+    }
+
+    /// The old nodes whose links read one of `changed` (whose bounding
+    /// rectangle is `rect`), in order. Every node's box is looked at: a
+    /// millisecond at 1024 x 1024, so on large maps on every core the
+    /// build uses.
+    fn touched(&self, rect: (Cell, Cell), changed: &[Cell]) -> Vec<usize> {
+        let is_touched = |&n: &usize| self.reads.touched(n, rect, changed);
+        #[cfg(feature = "parallel")]
+        if self.nodes.len() >= PARALLEL_SCAN {
+            use rayon::prelude::*;
+            return (0..self.nodes.len())
+                .into_par_iter()
+                .filter(is_touched)
+                .collect();
+        }
+        (0..self.nodes.len()).filter(is_touched).collect()
     }
 
     /// The links of the nodes on `cells` in the edited `level`, with what
@@ -442,7 +445,6 @@ impl NavMap {
         // bytes each (at 1024 x 1024: links, tape ends, actions, reads and
         // the cell table, 50 MB; hops and tapes, 41 MB, the hops' renumbering
         // being the dearer).
-        let fix = |t: u32| if t >= lo32 { remap(t) } else { t };
         let NavMap {
             edges,
             action,
@@ -472,7 +474,7 @@ impl NavMap {
                     }
                 }
                 splice_map(edges, links.clone(), &chunk.edges, |e| Edge {
-                    target: fix(e.target),
+                    target: remap(e.target),
                     ..e
                 });
             } else {
@@ -500,7 +502,7 @@ impl NavMap {
             }
             if ids_moved || shift != 0 {
                 splice_map(hop_list, hops.clone(), &new_hops, |h| Hop {
-                    target: fix(h.target),
+                    target: remap(h.target),
                     link: h.link.wrapping_add(shift),
                     ..h
                 });
