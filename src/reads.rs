@@ -115,6 +115,47 @@ impl Reads {
         }
     }
 
+    /// Notes lookups of every level cell of columns `cols` and rows `rows`.
+    pub fn note_block(&self, cols: std::ops::Range<i64>, rows: std::ops::Range<i64>) {
+        let x0 = cols.start.wrapping_add(self.shift.0);
+        let x1 = cols.end.wrapping_add(self.shift.0);
+        let y0 = rows.start.wrapping_add(self.shift.1);
+        let y1 = rows.end.wrapping_add(self.shift.1);
+        let inside = x0 >= 0 && y0 >= 0 && x1 <= WINDOW_COLS && y1 <= WINDOW_ROWS;
+        if !inside || x1 - x0 > 64 {
+            for r in rows {
+                for c in cols.clone() {
+                    self.note(c, r);
+                }
+            }
+            return;
+        }
+        if x0 >= x1 {
+            return;
+        }
+        // The block's bits in each row, over at most two words.
+        let bits = |lo: i64, hi: i64| -> u64 {
+            let n = hi - lo;
+            let ones = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+            ones << (lo & 63)
+        };
+        let (w0, w1) = (x0 >> 6, (x1 - 1) >> 6);
+        let (m0, m1) = if w0 == w1 {
+            (bits(x0, x1), 0)
+        } else {
+            (bits(x0, (w0 + 1) << 6), bits(w1 << 6, x1))
+        };
+        for y in y0..y1 {
+            let at = y as usize * ROW_WORDS + w0 as usize;
+            let w = &self.window[at];
+            w.set(w.get() | m0);
+            if m1 != 0 {
+                let w = &self.window[at + 1];
+                w.set(w.get() | m1);
+            }
+        }
+    }
+
     /// Widens the outside box by a lookup off the window. Lookups far off
     /// the level (beyond `i32`) are clamped, which only widens it.
     #[cold]

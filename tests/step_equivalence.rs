@@ -5,7 +5,8 @@
 //! On random levels (with hazards, without, and with hazards scattered in
 //! the air), random physics and random states, the two must leave the body
 //! bit-identical after every tick, through a [`Level`] (where the body may
-//! take its shortcut for ticks on the ground), through a [`Frame`]
+//! take its shortcuts for ticks on the ground and ticks in the air with no
+//! tile near), through a [`Frame`]
 //! and through a recording view that logs the first lookup of every cell the
 //! way the link templates' assumed world does: fast paths may skip repeated
 //! lookups, never first ones, and never reorder them. Levels without

@@ -566,6 +566,28 @@ impl Level {
         }
     }
 
+    /// True when columns `cols` and rows `rows` lie inside the level and
+    /// hold only tiles the body passes freely ([`Tile::Empty`],
+    /// [`Tile::Goal`], [`Tile::Spawn`]); false otherwise.
+    #[must_use]
+    #[inline]
+    pub(crate) fn is_clear(&self, cols: std::ops::Range<i64>, rows: std::ops::Range<i64>) -> bool {
+        if cols.start < 0
+            || rows.start < 0
+            || cols.end > self.width as i64
+            || rows.end > self.height as i64
+        {
+            return false;
+        }
+        let (c0, c1) = (cols.start as usize, cols.end.max(cols.start) as usize);
+        rows.into_iter().all(|r| {
+            let at = r as usize * self.width;
+            self.tiles[at + c0..at + c1]
+                .iter()
+                .all(|t| matches!(t, Tile::Empty | Tile::Goal | Tile::Spawn))
+        })
+    }
+
     /// Sets the tile at `cell`; returns false (and changes nothing) off the map.
     pub fn set(&mut self, cell: Cell, tile: Tile) -> bool {
         if self.contains(cell) {

@@ -45,12 +45,24 @@ pub trait Tiles {
     /// True when the body may look tiles up in any order, and skip some,
     /// as long as it ends each tick in the state the plain rules give:
     /// [`Body::step`] then takes a shortcut for a body running on flat
-    /// ground. [`Level`] and [`Frame`] say so. The default, `false`, is
+    /// ground, and one for a body in the air with no tile near
+    /// ([`Tiles::is_clear`]). [`Level`] and [`Frame`] say so. The default, `false`, is
     /// always correct: each tile is looked up first where the plain rules
     /// first look it up (views that record their lookups, as link
     /// generation's do, rely on that).
     #[inline]
     fn any_order(&self) -> bool {
+        false
+    }
+    /// True when every tile of columns `cols` and rows `rows` is one the
+    /// body passes freely ([`Tile::Empty`], [`Tile::Goal`] or
+    /// [`Tile::Spawn`]): [`Body::step`] then moves a body in the air there
+    /// without looking its tiles up one by one. A view that records its
+    /// lookups counts every tile of the block as looked up when it answers
+    /// true. Only asked where [`Tiles::any_order`] holds. The default,
+    /// `false`, is always correct.
+    #[inline]
+    fn is_clear(&self, _cols: Range<i64>, _rows: Range<i64>) -> bool {
         false
     }
 }
@@ -79,6 +91,10 @@ impl Tiles for Level {
     #[inline]
     fn any_order(&self) -> bool {
         true
+    }
+    #[inline]
+    fn is_clear(&self, cols: Range<i64>, rows: Range<i64>) -> bool {
+        Level::is_clear(self, cols, rows)
     }
 }
 
@@ -176,6 +192,18 @@ impl Tiles for Frame<'_> {
     }
     #[inline]
     fn any_order(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn is_clear(&self, cols: Range<i64>, rows: Range<i64>) -> bool {
+        let cols = cols.start + self.col..cols.end + self.col;
+        let rows = rows.start + self.row..rows.end + self.row;
+        if !self.level.is_clear(cols.clone(), rows.clone()) {
+            return false;
+        }
+        if let Some(r) = self.reads {
+            r.note_block(cols, rows);
+        }
         true
     }
 }
@@ -633,6 +661,9 @@ impl Body {
     /// Each tile span is computed once and reused while the box keeps that
     /// side (`span` is a pure function of the same `f64` values, so the
     /// tiles looked up, and their order, are those of the plain rules).
+    /// Where the view allows ([`Tiles::any_order`]), a tick running on
+    /// flat ground and a tick in the air with no tile near take shortcuts
+    /// that end it in the same state.
     /// Levels with ladders or slopes ([`Tiles::has_ladders`],
     /// [`Tiles::has_slopes`]) take the extended rules, which are the plain
     /// ones wherever no ladder or slope is in reach.
@@ -672,6 +703,9 @@ impl Body {
 
         // 1. to 4.
         let jumped = self.impulses(p, input, pressed, false, (wall_left, wall_right));
+        if !self.grounded && level.any_order() && self.fly_clear(level, p, input, jumped) {
+            return;
+        }
 
         // 5. Move x.
         let cols = self.move_x(level, p, rows.clone(), solid);
@@ -778,6 +812,50 @@ impl Body {
         }
 
         self.end_tick(p, input, was_grounded, jumped);
+    }
+
+    /// Steps 5 to 8 and the tick's bookkeeping for a body in the air with
+    /// nothing near (after steps 1 to 4): when every tile they could look
+    /// up passes the body freely ([`Tiles::is_clear`]), they reduce to the
+    /// moves, and this takes them; returns false, changing nothing,
+    /// otherwise.
+    ///
+    /// The block asked about spans the columns and rows the box overlaps
+    /// as the tick starts and after it moves (tile `c` counted when the
+    /// box reaches past `c`'s floor: a superset of the EPS overlaps the
+    /// rules test), and the row below when the body ends the tick with
+    /// `vy = 0` (step 7 then looks for ground in the row its feet are
+    /// nearest). With no tile in the block, move x and move y meet
+    /// nothing, step 7 finds no ground and step 8 no hazard: only the
+    /// level's bottom can still kill.
+    #[inline]
+    fn fly_clear<T: Tiles + ?Sized>(
+        &mut self,
+        level: &T,
+        p: &Physics,
+        input: Input,
+        jumped: Jumped,
+    ) -> bool {
+        let half = p.w / 2.0;
+        let dt = p.dt;
+        let x = self.x + self.vx * dt;
+        let y = self.y + self.vy * dt;
+        let (lo_x, hi_x) = if x < self.x { (x, self.x) } else { (self.x, x) };
+        let (lo_y, hi_y) = if y < self.y { (y, self.y) } else { (self.y, y) };
+        let below = if self.vy == 0.0 { 2 } else { 1 };
+        let cols = ifloor(lo_x - half)..ifloor(hi_x + half) + 1;
+        let rows = ifloor(lo_y - p.h)..ifloor(hi_y) + below;
+        if !level.is_clear(cols, rows) {
+            return false;
+        }
+        self.x = x;
+        self.y = y;
+        if self.y - p.h > level.rows() {
+            self.dead = true;
+        }
+        // Not grounded before the tick, nor after it.
+        self.end_tick(p, input, false, jumped);
+        true
     }
 
     /// Step 5 of `PHYSICS.md` (move x) against the tiles `blocks` says stop
@@ -993,5 +1071,116 @@ mod tests {
             taken > 500 && declined > 500,
             "{taken} taken, {declined} declined"
         );
+    }
+
+    /// A level that notes every cell it is asked about (every cell of a
+    /// block it answers is clear, when `shortcuts`), and counts the clear
+    /// blocks.
+    struct Noting<'a> {
+        level: &'a Level,
+        shortcuts: bool,
+        cells: std::cell::RefCell<std::collections::HashSet<(i64, i64)>>,
+        clear: std::cell::Cell<usize>,
+    }
+
+    impl<'a> Noting<'a> {
+        fn new(level: &'a Level, shortcuts: bool) -> Self {
+            Self {
+                level,
+                shortcuts,
+                cells: Default::default(),
+                clear: Default::default(),
+            }
+        }
+    }
+
+    impl Tiles for Noting<'_> {
+        fn tile_at(&self, col: i64, row: i64) -> Tile {
+            self.cells.borrow_mut().insert((col, row));
+            self.level.tile_at(col, row)
+        }
+        fn rows(&self) -> f64 {
+            self.level.height() as f64
+        }
+        fn has_hazards(&self) -> bool {
+            self.level.has_hazards()
+        }
+        fn any_order(&self) -> bool {
+            self.shortcuts
+        }
+        fn is_clear(&self, cols: Range<i64>, rows: Range<i64>) -> bool {
+            if !self.level.is_clear(cols.clone(), rows.clone()) {
+                return false;
+            }
+            for r in rows {
+                for c in cols.clone() {
+                    self.cells.borrow_mut().insert((c, r));
+                }
+            }
+            self.clear.set(self.clear.get() + 1);
+            true
+        }
+    }
+
+    /// The air shortcut takes the ticks of flights with no tile near,
+    /// declines those near a wall, a ceiling, the ground, a one-way
+    /// platform or a hazard, and every tick ends as the full step ends it.
+    /// On the ticks it takes, every cell the full step looks up counts as
+    /// looked up (so the cells a link reads still cover those its
+    /// performance depends on). With wall jumps off and on.
+    #[test]
+    fn the_air_shortcut_takes_clear_ticks_and_agrees_with_the_full_step() {
+        let level: Level = "\
+            ....................\n\
+            ....................\n\
+            ......##............\n\
+            ....................\n\
+            ...........^........\n\
+            ...............==...\n\
+            ...#................\n\
+            ##########.#########\n\
+            ####################\n"
+            .parse()
+            .unwrap();
+        for p in [Physics::default(), Physics::agile()] {
+            let (mut taken, mut declined) = (0, 0);
+            for start in [1, 5, 9, 12, 17] {
+                for mv in [-1i8, 0, 1] {
+                    for hold in [3, 8, 20] {
+                        let mut body = Body::standing(Cell::new(start, 6), &p);
+                        for t in 0..120 {
+                            if body.dead {
+                                break;
+                            }
+                            let jump = t % 50 < hold;
+                            let input = Input::new(if t > 40 { -mv } else { mv }, jump, false);
+                            let plain = Noting::new(&level, false);
+                            let mut full = body;
+                            full.step(&plain, &p, input);
+                            let fast = Noting::new(&level, true);
+                            body.step(&fast, &p, input);
+                            let at = format!("{p:?}, start {start}, move {mv}, tick {t}");
+                            assert_eq!(body, full, "{at}");
+                            if fast.clear.get() > 0 {
+                                let missing: Vec<_> = plain
+                                    .cells
+                                    .borrow()
+                                    .difference(&fast.cells.borrow())
+                                    .copied()
+                                    .collect();
+                                assert!(missing.is_empty(), "{at}: {missing:?} not noted");
+                                taken += 1;
+                            } else if !full.grounded {
+                                declined += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(
+                taken > 1000 && declined > 300,
+                "{taken} taken, {declined} declined"
+            );
+        }
     }
 }
