@@ -135,6 +135,14 @@ impl<T: Tiles + ?Sized> Tiles for Recorder<'_, T> {
     fn has_slopes(&self) -> bool {
         self.inner.has_slopes()
     }
+    /// The body's shortcuts make the lookups they decide by, in their
+    /// own order: an entry holds every lookup once, in any order, and is
+    /// served where each has the same answer, so the computation would
+    /// take the same shortcuts there.
+    #[inline]
+    fn any_order(&self) -> bool {
+        self.inner.any_order()
+    }
 }
 
 /// What an entry holds.
