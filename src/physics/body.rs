@@ -1012,18 +1012,6 @@ pub(super) struct Jumped {
 mod tests {
     use super::*;
 
-    /// A level seen tile by tile in the plain rules' order: no shortcut.
-    struct InOrder<'a>(&'a Level);
-
-    impl Tiles for InOrder<'_> {
-        fn tile_at(&self, col: i64, row: i64) -> Tile {
-            self.0.tile_at(col, row)
-        }
-        fn rows(&self) -> f64 {
-            self.0.height() as f64
-        }
-    }
-
     /// The ground shortcut takes most ticks of running, braking and
     /// standing on the ground, declines the others (a wall ahead, a jump
     /// press, the edge of a pit, a one-way floor with `down` held), and
@@ -1050,7 +1038,7 @@ mod tests {
                     }
                     let input = Input::new(mv, t % 40 == 30 + k, t > 60 && k % 3 == 0);
                     let mut full = body;
-                    full.step(&InOrder(&level), &p, input);
+                    full.step(&Noting::new(&level, false), &p, input);
                     let mut short = body;
                     if short.run_on_ground(&level, &p, input) {
                         taken += 1;
@@ -1075,7 +1063,8 @@ mod tests {
 
     /// A level that notes every cell it is asked about (every cell of a
     /// block it answers is clear, when `shortcuts`), and counts the clear
-    /// blocks.
+    /// blocks. Without `shortcuts`, the plain rules' view: every tile is
+    /// looked up, in their order.
     struct Noting<'a> {
         level: &'a Level,
         shortcuts: bool,
