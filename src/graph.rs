@@ -251,10 +251,16 @@ pub struct NavMap {
     hops: Vec<Hop>,
     /// Action ticks per link.
     action: Vec<u16>,
-    /// `tape_at[l]..tape_at[l + 1]` is link `l`'s tape in `tapes`.
+    /// Where link `l`'s tape starts in `tapes`; it ends after the link's
+    /// ticks. A fresh map's tapes lie end to end, in link order; an edit
+    /// writes the tapes of its window's links after the others and leaves
+    /// the ones they replace behind (`tape_garbage`), so that the tapes
+    /// after the window need not move.
     tape_at: Vec<u32>,
     /// Every link's run-length encoded tape ([`crate::tape`]).
     tapes: Vec<u8>,
+    /// Bytes of `tapes` no link's tape holds any more (left by edits).
+    tape_garbage: usize,
     /// Route ticks from and to a few landmarks, for the search's bound.
     landmarks: Landmarks,
     /// The search's bound per column crossed ([`crate::physics::ticks_per_col`]).
@@ -490,13 +496,14 @@ impl NavMap {
             at += n;
             at
         }));
-        let mut tape_at = Vec::with_capacity(links + 1);
-        tape_at.push(0u32);
         let mut at = 0u32;
-        tape_at.extend(tape_lens.iter().map(|&n| {
-            at += n;
-            at
-        }));
+        let tape_at: Vec<u32> = tape_lens
+            .iter()
+            .map(|&n| {
+                at += n;
+                at - n
+            })
+            .collect();
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
         debug_assert_eq!(reads.len(), nodes.len());
         let landmarks = Landmarks::compute(&offsets, &edges);
@@ -515,6 +522,7 @@ impl NavMap {
             action,
             tape_at,
             tapes,
+            tape_garbage: 0,
             landmarks,
             ticks_per_col,
             memo: LinkMemo::new(links),
@@ -735,7 +743,7 @@ impl NavMap {
     /// A link's per-tick inputs, performed from standing on its source cell.
     pub fn inputs(&self, id: LinkId) -> Tape<'_> {
         let i = id.0 as usize;
-        let runs = &self.tapes[self.tape_at[i] as usize..self.tape_at[i + 1] as usize];
+        let runs = &self.tapes[self.tape_at[i] as usize..];
         Tape::new(runs, usize::from(self.edges[i].ticks))
     }
 

@@ -74,7 +74,8 @@ pub struct Tape<'a> {
 }
 
 impl<'a> Tape<'a> {
-    /// A tape over valid runs holding `ticks` ticks in all.
+    /// The tape of `ticks` ticks that the valid runs `runs` start with
+    /// (bytes after its last run are ignored).
     pub(crate) fn new(runs: &'a [u8], ticks: usize) -> Self {
         Self {
             runs,
@@ -89,10 +90,31 @@ impl<'a> Tape<'a> {
     pub fn runs(self) -> impl Iterator<Item = (Input, usize)> + 'a {
         let first = (self.left_in_run > 0).then_some((self.input, self.left_in_run));
         let mut rest = self.runs;
-        first
-            .into_iter()
-            .chain(std::iter::from_fn(move || next_run(&mut rest)))
+        // The tape ends after its ticks: the bytes after them are another's.
+        let mut left = self.left - self.left_in_run.min(self.left);
+        first.into_iter().chain(std::iter::from_fn(move || {
+            if left == 0 {
+                return None;
+            }
+            let (input, n) = next_run(&mut rest)?;
+            left = left.saturating_sub(n);
+            Some((input, n))
+        }))
     }
+}
+
+/// The bytes of the tape of `ticks` ticks that `runs` starts with (a map
+/// keeps each link's start alone: its tick count says where it ends).
+pub(crate) fn byte_len(runs: &[u8], ticks: usize) -> usize {
+    let mut rest = runs;
+    let mut left = ticks;
+    while left > 0 {
+        let Some((_, n)) = next_run(&mut rest) else {
+            break;
+        };
+        left = left.saturating_sub(n);
+    }
+    runs.len() - rest.len()
 }
 
 /// The first run of `runs`, which it is moved past.
@@ -116,6 +138,9 @@ impl Iterator for Tape<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Input> {
+        if self.left == 0 {
+            return None;
+        }
         if self.left_in_run == 0 {
             (self.input, self.left_in_run) = next_run(&mut self.runs)?;
         }
@@ -138,11 +163,15 @@ mod tests {
     use super::*;
 
     /// Encodes `inputs`, checks that the tape and its runs give them back,
-    /// and returns the encoding.
+    /// also with another tape's bytes after it, and returns the encoding.
     fn round_trip(inputs: &[Input]) -> Vec<u8> {
         let mut out = Vec::new();
         assert!(encode(inputs, &mut out));
-        let tape = Tape::new(&out, inputs.len());
+        assert_eq!(byte_len(&out, inputs.len()), out.len());
+        let mut followed = out.clone();
+        assert!(encode(&[Input::new(-1, true, false); 20], &mut followed));
+        assert_eq!(byte_len(&followed, inputs.len()), out.len());
+        let tape = Tape::new(&followed, inputs.len());
         assert_eq!(tape.len(), inputs.len());
         assert_eq!(tape.clone().collect::<Vec<_>>(), inputs);
         let from_runs: Vec<Input> = tape

@@ -435,7 +435,21 @@ impl NavMap {
         };
         self.landmarks = landmarks;
         let shift = (chunk.edges.len() as u32).wrapping_sub(links.len() as u32);
-        let tapes = self.tape_at[links.start] as usize..self.tape_at[links.end] as usize;
+        // The window's tapes go after all the others, and the ones they
+        // replace are left behind: the tapes after the window stay put.
+        let replaced: usize = links.clone().map(|l| self.tape_bytes(l).len()).sum();
+        if u32::try_from(self.tapes.len() + chunk.tapes.len()).is_err() {
+            self.compact_tapes();
+        }
+        let mut at = self.tapes.len() as u32;
+        let starts: Vec<u32> = chunk
+            .tape_lens
+            .iter()
+            .map(|&n| {
+                at += n;
+                at - n
+            })
+            .collect();
         // Links and hops outside the window point to nodes whose ids may
         // have moved, and the links the hops after the window name moved by
         // the change in link count: the items after the window are
@@ -480,7 +494,6 @@ impl NavMap {
             } else {
                 splice(edges, links.clone(), &chunk.edges);
             }
-            splice_ends(tape_at, links.clone(), &chunk.tape_lens);
             splice(action, links.clone(), &chunk.action);
             reads.splice(lo..hi, &chunk.reads);
             for &c in &removed {
@@ -491,7 +504,12 @@ impl NavMap {
             }
         };
         let second_half = || {
-            splice(tape_bytes, tapes, &chunk.tapes);
+            if tape_bytes.capacity() - tape_bytes.len() < chunk.tapes.len() {
+                // Room for many edits' tapes: growing copies every tape.
+                tape_bytes.reserve_exact(chunk.tapes.len() + tape_bytes.len() / 8);
+            }
+            tape_bytes.extend_from_slice(&chunk.tapes);
+            splice(tape_at, links.clone(), &starts);
             splice_ends(offsets, lo..hi, &chunk.counts);
             if ids_moved {
                 for h in &mut hop_list[..hops.start] {
@@ -527,6 +545,32 @@ impl NavMap {
                 == super::reduce(&self.offsets, &self.edges, &self.nodes),
             "patched hops differ"
         );
+        self.tape_garbage += replaced;
+        if self.tape_garbage > self.tapes.len() / 2 {
+            self.compact_tapes();
+        }
+    }
+
+    /// Link `l`'s tape, in `tapes`.
+    fn tape_bytes(&self, l: usize) -> &[u8] {
+        let runs = &self.tapes[self.tape_at[l] as usize..];
+        &runs[..crate::tape::byte_len(runs, usize::from(self.edges[l].ticks))]
+    }
+
+    /// Lays the tapes end to end again, in link order, dropping the bytes
+    /// edits left behind (once they are half of them: each edit leaves a
+    /// few kilobytes, so this comes seldom and costs a pass over the tapes).
+    fn compact_tapes(&mut self) {
+        let live = self.tapes.len() - self.tape_garbage;
+        let mut tapes = Vec::with_capacity(live + live / 8);
+        for l in 0..self.tape_at.len() {
+            let tape = self.tape_bytes(l);
+            let at = tapes.len() as u32;
+            tapes.extend_from_slice(tape);
+            self.tape_at[l] = at;
+        }
+        self.tapes = tapes;
+        self.tape_garbage = 0;
     }
 
     /// The link arrays of the window's nodes, their hop counts and their
@@ -567,13 +611,11 @@ impl NavMap {
                             ..*e
                         }));
                         chunk.action.extend_from_slice(&self.action[a..b]);
-                        let tape_at = &self.tape_at[a..=b];
-                        chunk
-                            .tape_lens
-                            .extend(tape_at.windows(2).map(|w| w[1] - w[0]));
-                        chunk.tapes.extend_from_slice(
-                            &self.tapes[tape_at[0] as usize..tape_at[b - a] as usize],
-                        );
+                        for l in a..b {
+                            let tape = self.tape_bytes(l);
+                            chunk.tape_lens.push(tape.len() as u32);
+                            chunk.tapes.extend_from_slice(tape);
+                        }
                     } else {
                         for l in a..b {
                             let e = self.edges[l];
@@ -583,9 +625,9 @@ impl NavMap {
                             }
                             chunk.edges.push(Edge { target, ..e });
                             chunk.action.push(self.action[l]);
-                            let (ta, tb) = (self.tape_at[l] as usize, self.tape_at[l + 1] as usize);
-                            chunk.tape_lens.push((tb - ta) as u32);
-                            chunk.tapes.extend_from_slice(&self.tapes[ta..tb]);
+                            let tape = self.tape_bytes(l);
+                            chunk.tape_lens.push(tape.len() as u32);
+                            chunk.tapes.extend_from_slice(tape);
                         }
                     }
                     chunk.counts.push(chunk.edges.len() as u32 - at);
@@ -634,4 +676,53 @@ fn bounds(cells: &[Cell]) -> (Cell, Cell) {
         hi = Cell::new(hi.col.max(c.col), hi.row.max(c.row));
     }
     (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Physics;
+    use crate::level::SplitMix64;
+
+    /// Edits leave the tapes they replace behind and lay them end to end
+    /// again once those are half the bytes; the links' tapes stay those of
+    /// a fresh build throughout.
+    #[test]
+    fn tapes_left_behind_are_dropped_and_every_tape_stays_a_fresh_builds() {
+        let level: Level = include_str!("../../levels/demo.txt").parse().unwrap();
+        let p = Physics::agile();
+        let mut map = NavMap::build(&level, &p).unwrap();
+        let mut rng = SplitMix64::new(3);
+        let (mut compactions, mut most) = (0, 0);
+        for _ in 0..40 {
+            let c = Cell::new(
+                1 + rng.below(level.width() as u64 - 2) as i32,
+                1 + rng.below(level.height() as u64 - 2) as i32,
+            );
+            let tile = if map.level().get(c) == Some(Tile::Empty) {
+                Tile::Solid
+            } else {
+                Tile::Empty
+            };
+            let before = map.tape_garbage;
+            let report = map.edit(&[(c, tile)]).unwrap();
+            assert!(!report.full_rebuild);
+            assert!(map.tape_garbage <= map.tapes.len() / 2);
+            if map.tape_garbage < before {
+                compactions += 1;
+            }
+            most = most.max(map.tape_garbage);
+        }
+        assert!(
+            compactions > 0 && most > 0,
+            "{compactions} compactions, {most} bytes left at most"
+        );
+        let fresh = NavMap::build(map.level(), &p).unwrap();
+        assert_eq!(map.link_count(), fresh.link_count());
+        for (a, b) in map.links().zip(fresh.links()) {
+            assert_eq!(a, b);
+            let tape = |m: &NavMap| m.inputs(a.id).collect::<Vec<_>>();
+            assert_eq!(tape(&map), tape(&fresh));
+        }
+    }
 }
