@@ -119,7 +119,7 @@ fn edit_times(
 
 /// Why the edit rows miss their targets: generating a touched cell's links
 /// again is most of an edit, and most of that is simulating programs.
-const EDIT_WHY: &str = "each cell that read the edit is generated again, 0.3 to 1 ms of CPU a cell: the programs that meet the edited terrain, or whose branches the template trees do not hold, are simulated anew, and that alone takes more CPU than the target allows";
+const EDIT_WHY: &str = "each cell that read the edit is generated again, 0.3 to 1 ms of CPU a cell, most of it simulating anew the programs that meet the edited terrain or whose branches the template trees do not hold";
 
 /// The rows of one edit figure: the median time against `target_ms`, and
 /// `why` a miss.
