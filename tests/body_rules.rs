@@ -3,9 +3,8 @@
 use approx::assert_abs_diff_eq;
 use platnav::{Body, Cell, Input, Level, Physics, physics::WallJump};
 
-fn level(rows: &[&str]) -> Level {
-    rows.join("\n").parse().unwrap()
-}
+mod common;
+use common::level;
 
 fn run(body: &mut Body, level: &Level, p: &Physics, input: Input, ticks: usize) {
     for _ in 0..ticks {

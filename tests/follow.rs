@@ -1,11 +1,12 @@
 //! The path follower is closed-loop: it performs planned tapes exactly,
 //! recovers when knocked off course, and lets enemies catch a player.
 
+mod common;
+
 use platnav::{Body, Cell, Level, NavMap, PathFollower, Physics, Tile, follow::FollowOptions};
 
 fn demo_map() -> NavMap {
-    let level: Level = include_str!("../levels/demo.txt").parse().unwrap();
-    NavMap::build(&level, &Physics::agile()).unwrap()
+    NavMap::build(&common::demo(), &Physics::agile()).unwrap()
 }
 
 /// Plans a path from the level's spawn to its goal, then drives a body from

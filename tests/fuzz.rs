@@ -1,9 +1,11 @@
 //! Seeded fuzzing of every loader (and the rules and physics files): random
 //! bytes and mutations of valid files (bit flips, truncations, splices, huge
 //! numbers). No input may panic. `PLATNAV_FUZZ_INPUTS` sets the inputs per loader (default
-//! 100,000) and `PLATNAV_FUZZ_SEED` varies the stream (default 0); each test
+//! 3,000, or 100,000 with `PLATNAV_LONG_TESTS=1`, as CI runs it) and `PLATNAV_FUZZ_SEED` varies the stream (default 0); each test
 //! prints its count, e.g. `fuzz tmx: 100000 inputs, 0 panics`. A panicking
 //! input is written to the temp directory for a regression file.
+
+mod common;
 
 use std::cell::Cell as StdCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -117,11 +119,10 @@ fn mutate(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
     v
 }
 
+/// Inputs per loader: 100,000 in the long runs CI makes, 3,000 in a plain
+/// `cargo test` (see `common::runs`).
 fn inputs() -> usize {
-    std::env::var("PLATNAV_FUZZ_INPUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000)
+    common::runs("PLATNAV_FUZZ_INPUTS", 3_000, 100_000) as usize
 }
 
 thread_local! {

@@ -11,14 +11,8 @@ use platnav::{
     level::VglcLegend,
 };
 
-fn smb_1_1() -> Level {
-    let legend = VglcLegend::load("levels/smb/legend.json".as_ref()).unwrap();
-    Level::load_vglc("levels/smb/mario-1-1.txt".as_ref(), &legend).unwrap()
-}
-
-fn demo() -> Level {
-    include_str!("../levels/demo.txt").parse().unwrap()
-}
+mod common;
+use common::{demo, smb_1_1};
 
 /// Whether holding one input (any move, jump and down) from `body` lands it
 /// alive: the test's own check, independent of the library's.

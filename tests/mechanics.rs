@@ -11,9 +11,8 @@ use platnav::{
     physics::{Frame, Tiles, WallJump},
 };
 
-fn level(rows: &[&str]) -> Level {
-    rows.join("\n").parse().unwrap()
-}
+mod common;
+use common::level;
 
 /// The default body at 64 ticks a second, climbing 8 tiles a second: one
 /// eighth of a tile a tick, exact in binary.
@@ -831,7 +830,7 @@ fn up_is_a_fourth_tape_element_only_when_held() {
 #[test]
 fn saved_maps_carry_up_in_json_and_binary() {
     use platnav::NavMap;
-    let level: Level = include_str!("../levels/demo.txt").parse().unwrap();
+    let level = common::demo();
     let p = Physics::default();
     let map = NavMap::build(&level, &p).unwrap();
     let dir = std::env::temp_dir().join(format!("platnav-up-{}", std::process::id()));

@@ -6,13 +6,15 @@
 //! Links are defined in the from-cell's frame (`platnav::physics::Frame`), and both
 //! builders compute them there, so they must agree to the last bit.
 
+mod common;
+
 use platnav_naive as naive;
 
 use std::path::Path;
 
 use platnav::{
     Cell, JumpVariety, Level, LinkKind, LinkOptions, NavMap, Physics, Tile,
-    level::{LoadOptions, VglcLegend, load_level},
+    level::{LoadOptions, load_level},
 };
 
 /// Builds both ways and fails with every difference listed.
@@ -41,7 +43,7 @@ fn assert_same_with(name: &str, level: &Level, physics: &Physics, jumps: JumpVar
 
 #[test]
 fn demo_agile() {
-    let level: Level = include_str!("../levels/demo.txt").parse().unwrap();
+    let level = common::demo();
     assert_same("demo, agile", &level, &Physics::agile());
 }
 
@@ -57,7 +59,7 @@ fn demo_forgiving() {
     };
     assert_same(
         "demo, coyote time and jump buffering",
-        &include_str!("../levels/demo.txt").parse().unwrap(),
+        &common::demo(),
         &physics,
     );
     let agile = Physics {
@@ -125,8 +127,7 @@ fn generated_agile() {
 
 #[test]
 fn smb_1_1_start_smb() {
-    let legend = VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();
-    let full = Level::load_vglc(Path::new("levels/smb/mario-1-1.txt"), &legend).unwrap();
+    let full = common::smb_1_1();
     // The first 80 columns: ground, blocks, pipes and the first pit.
     let w = 80.min(full.width());
     let tiles = (0..full.height())

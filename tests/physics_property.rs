@@ -12,7 +12,9 @@
 //! `LinkOptions::MAX_ACTION_SECONDS`, and on a sample the naive reference
 //! builder of `crates/platnav-naive` finds exactly the same links.
 //!
-//! `PLATNAV_PHYSICS_PROFILES` and `PLATNAV_PHYSICS_SEED` change the run.
+//! 60 profiles in a plain `cargo test`, 1,000 with `PLATNAV_LONG_TESTS=1`
+//! (as CI runs it); `PLATNAV_PHYSICS_PROFILES` and `PLATNAV_PHYSICS_SEED`
+//! change the run.
 
 mod common;
 use platnav_naive as naive;
@@ -223,7 +225,8 @@ fn run_profile(i: u64, level: &Level, physics: &Physics) -> Outcome {
 
 #[test]
 fn random_valid_profiles_give_maps_whose_links_replay() {
-    let profiles = env_u64("PLATNAV_PHYSICS_PROFILES", 1000);
+    // 1,000 profiles in the long runs CI makes, 60 in a plain `cargo test`.
+    let profiles = common::runs("PLATNAV_PHYSICS_PROFILES", 60, 1000);
     let seed = env_u64("PLATNAV_PHYSICS_SEED", 15);
     let mut rng = SplitMix64::new(seed);
     let levels: Vec<Level> = (0..8)

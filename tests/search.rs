@@ -249,11 +249,7 @@ fn landmark_bounds_are_consistent_lower_bounds_and_not_trivial() {
 /// link that misses when chained from an off-centre start, so the path
 /// takes one re-plan.
 fn smb_1_1_with_a_replan() -> (NavMap, Cell, Cell) {
-    let level = Level::load_vglc(
-        std::path::Path::new("levels/smb/mario-1-1.txt"),
-        &common::smb_legend(),
-    )
-    .unwrap();
+    let level = common::smb_1_1();
     let map = common::build(&level, &Physics::smb());
     let (s, g) = (Cell::new(22, 4), Cell::new(166, 12));
     let path = map.find_path(s, g, &SearchOptions::default()).unwrap();

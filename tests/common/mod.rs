@@ -5,9 +5,37 @@ use std::path::{Path, PathBuf};
 
 use platnav::{Level, NavMap, Physics, level::VglcLegend};
 
+/// Whether the long fuzz and property runs were asked for: CI sets
+/// `PLATNAV_LONG_TESTS=1`; a plain `cargo test` takes the short runs. The
+/// runs' own variables (`PLATNAV_FUZZ_INPUTS`, `PLATNAV_PHYSICS_PROFILES`)
+/// override either.
+pub fn long_runs() -> bool {
+    std::env::var("PLATNAV_LONG_TESTS").is_ok_and(|v| v == "1")
+}
+
+/// `short`, or `long` when [`long_runs`] is on, unless the variable `name`
+/// holds a number.
+pub fn runs(name: &str, short: u64, long: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if long_runs() { long } else { short })
+}
+
+/// A level from ASCII rows (the format of `levels/demo.txt`).
+pub fn level(rows: &[&str]) -> Level {
+    rows.join("\n").parse().unwrap()
+}
+
 /// The default demo level.
 pub fn demo() -> Level {
     include_str!("../../levels/demo.txt").parse().unwrap()
+}
+
+/// Super Mario Bros. 1-1 from VGLC, with its legend.
+pub fn smb_1_1() -> Level {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/smb");
+    Level::load_vglc(&dir.join("mario-1-1.txt"), &smb_legend()).unwrap()
 }
 
 /// Small seeded random levels.
