@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, black_box, criterion_group, criterion_main};
-use platnav::{Cell, Level, LinkOptions, NavMap, Physics, SearchOptions, level::VglcLegend};
+use platnav::{Cell, Level, LinkOptions, NavMap, Physics, SearchOptions, formats::VglcLegend};
 
 fn smb_1_1() -> Level {
     let legend = VglcLegend::load(Path::new("levels/smb/legend.json")).unwrap();

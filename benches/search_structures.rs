@@ -11,7 +11,7 @@ use std::path::Path;
 
 use ahash::AHashMap;
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use platnav::{Level, NavMap, NodeId, Physics, level::VglcLegend};
+use platnav::{Level, NavMap, NodeId, Physics, formats::VglcLegend};
 use priority_queue::PriorityQueue;
 
 fn vec_binary_heap(map: &NavMap, start: NodeId) -> Vec<Option<u32>> {

@@ -35,7 +35,8 @@ use platnav::render::{
 use platnav::{
     Body, Cell, Input, Level, NavMap, Path, PathFollower, Physics, SearchOptions, Tile,
     follow::{FollowOptions, FollowState},
-    level::{LoadOptions, SplitMix64},
+    formats::LoadOptions,
+    level::SplitMix64,
 };
 
 const DEMO_LEVEL: &str = include_str!("../levels/demo.txt");
@@ -186,7 +187,7 @@ fn load_level(args: &Args) -> Result<Loaded, String> {
             vglc: false,
         });
     };
-    let loaded = platnav::level::load_level(path, &args.load).map_err(|e| e.to_string())?;
+    let loaded = platnav::formats::load_level(path, &args.load).map_err(|e| e.to_string())?;
     if !loaded.rules_used.is_empty() {
         eprintln!("visualizer: {}: {}", path.display(), loaded.summary());
     }
@@ -210,7 +211,7 @@ fn load_physics(args: &Args, preset: &str) -> Result<Physics, String> {
     let base = Physics::preset(preset).map_err(|e| e.to_string())?;
     match &args.physics {
         Some(p) => {
-            let text = platnav::level::read_text(p).map_err(|e| e.to_string())?;
+            let text = platnav::io::files::read_text(p).map_err(|e| e.to_string())?;
             Physics::from_json_over(&text, &base).map_err(|e| format!("{}: {e}", p.display()))
         }
         None => Ok(base),

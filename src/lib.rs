@@ -1,41 +1,47 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
-#[macro_use]
-mod setters;
+/// Builds a `with_<field>` setter per listed field, for the options structs:
+/// they are `#[non_exhaustive]` (new options can be added without breaking
+/// callers), so callers start from `Default::default()` or a preset and
+/// chain these.
+macro_rules! setters {
+    ($ty:ident { $($with:ident => $field:ident: $t:ty),* $(,)? }) => {
+        impl $ty {
+            $(
+                #[doc = concat!("This value with [`", stringify!($ty), "::", stringify!($field), "`] set to `", stringify!($field), "`.")]
+                #[must_use]
+                pub fn $with(mut self, $field: $t) -> Self {
+                    self.$field = $field;
+                    self
+                }
+            )*
+        }
+    };
+}
 
 pub mod analysis;
-mod build;
 mod classify;
-mod edge;
 #[cfg(feature = "fly")]
 pub mod fly;
 pub mod follow;
-mod graph;
-#[cfg(feature = "serde")]
-pub mod json;
-mod landmarks;
+pub mod formats;
+pub mod graph;
+pub mod io;
 pub mod level;
-mod links;
-mod memo;
-#[cfg(feature = "serde")]
-pub mod navfile;
-pub mod path;
+pub mod links;
 pub mod physics;
-mod pool;
-mod query;
-mod reads;
 pub mod render;
-mod search;
-mod splice;
-mod tape;
+#[cfg(feature = "serde")]
+// Parts serve only the Tiled or only the LDtk loader.
+#[cfg_attr(not(all(feature = "tiled", feature = "ldtk")), allow(dead_code))]
+pub mod rules;
+pub mod search;
 
-pub use build::{BuildError, BuildProgress};
 pub use classify::{Classification, NodeType};
 pub use follow::PathFollower;
-pub use graph::{EditError, EditReport, LinkId, NavMap, NodeId};
+pub use graph::{BuildError, EditError, EditReport, LinkId, NavMap, NodeId};
 pub use level::{Cell, Level, LevelError, Tile};
-pub use links::{BuildCache, JumpVariety, LinkKind, LinkOptions};
-pub use path::Path;
+pub use links::{BuildCache, BuildProgress, JumpVariety, LinkKind, LinkOptions};
 pub use physics::{Body, Input, Physics, PhysicsError};
-pub use query::{PathError, SearchOptions, SearchStats};
+pub use search::{Path, PathError, SearchOptions, SearchStats};

@@ -803,7 +803,7 @@ fn mask_paths_at_pixel_resolution_match_the_brute_force_oracle() {
         let opts = FlyOptions::default().with_hazard_margin(0.5);
         let space = FreeSpace::from_mask_png(
             &bytes,
-            &platnav::level::ColorLegend::default(),
+            &platnav::formats::ColorLegend::default(),
             agent,
             &opts,
         )

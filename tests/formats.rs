@@ -5,7 +5,8 @@ use std::path::Path;
 
 use platnav::{
     Cell,
-    level::{LoadOptions, LoadedLevel, load_level},
+    formats::{LoadOptions, load_level},
+    level::LoadedLevel,
 };
 
 fn ascii() -> LoadedLevel {
@@ -60,13 +61,13 @@ fn infinite_tmj_with_base64_chunks_equals_ascii() {
 #[test]
 fn tmx_from_memory_without_base_dir_refuses_external_tileset() {
     let bytes = std::fs::read("levels/small/small.tmx").unwrap();
-    let err = LoadedLevel::from_tmx_bytes(&bytes, None, &platnav::level::TileMapping::default())
+    let err = LoadedLevel::from_tmx_bytes(&bytes, None, &platnav::rules::TileMapping::default())
         .unwrap_err();
     assert!(err.to_string().contains("small.tsx"), "{err}");
     let ok = LoadedLevel::from_tmx_bytes(
         &bytes,
         Some(Path::new("levels/small")),
-        &platnav::level::TileMapping::load(Path::new("levels/small/mapping.json")).unwrap(),
+        &platnav::rules::TileMapping::load(Path::new("levels/small/mapping.json")).unwrap(),
     )
     .unwrap();
     assert_eq!(ok, ascii());
@@ -94,7 +95,7 @@ fn tiled_map_with_zero_config_reads_like_its_mapping() {
 fn mapping_must_name_every_value_of_its_property() {
     // Both layers count, so the Decor layer's `TileType` "Decor" tiles are
     // looked up too.
-    let mapping = platnav::level::TileMapping::from_json(
+    let mapping = platnav::rules::TileMapping::from_json(
         r#"{"property": "TileType", "values": {"Platform": "one_way"},
             "layers": {"Ground": "tiles", "Decor": "tiles"}}"#,
     )
@@ -107,7 +108,7 @@ fn mapping_must_name_every_value_of_its_property() {
     let err =
         LoadedLevel::from_tmj_str(&text, Some(Path::new("levels/small")), &mapping).unwrap_err();
     assert!(err.to_string().contains("\"Decor\""), "{err}");
-    let bad = platnav::level::TileMapping::from_json(r#"{"values": {"X": "lava"}}"#).unwrap_err();
+    let bad = platnav::rules::TileMapping::from_json(r#"{"values": {"X": "lava"}}"#).unwrap_err();
     assert!(
         bad.to_string().contains("lava") && bad.to_string().contains("line 1"),
         "{bad}"
@@ -134,7 +135,7 @@ fn png_mask_with_four_pixels_per_tile_takes_the_majority() {
 #[test]
 fn png_custom_legend_must_cover_every_colour() {
     let legend =
-        platnav::level::ColorLegend::from_json(r##"{"#000000": "solid", "#FFFFFF": "empty"}"##)
+        platnav::formats::ColorLegend::from_json(r##"{"#000000": "solid", "#FFFFFF": "empty"}"##)
             .unwrap();
     let bytes = std::fs::read("levels/small/small.png").unwrap();
     let err = LoadedLevel::from_png_bytes(&bytes, &legend, 1).unwrap_err();
@@ -184,7 +185,7 @@ fn ladders_and_slopes_in_ascii_vglc_png_and_ldtk() {
     assert_eq!(level.to_string(), text);
     #[cfg(feature = "serde")]
     {
-        let legend = platnav::level::VglcLegend::from_json(
+        let legend = platnav::formats::VglcLegend::from_json(
             r#"{"tiles": {"X": ["solid"], "|": ["climbable", "passable"], "L": ["ladder"],
                 "/": ["slope_right"], "\\": ["slope_left"], "-": ["passable"]}}"#,
         )
@@ -206,7 +207,7 @@ fn ladders_and_slopes_in_ascii_vglc_png_and_ldtk() {
             let mut w = enc.write_header().unwrap();
             w.write_image_data(&rgb).unwrap();
         }
-        let l = LoadedLevel::from_png_bytes(&bytes, &platnav::level::ColorLegend::default(), 1)
+        let l = LoadedLevel::from_png_bytes(&bytes, &platnav::formats::ColorLegend::default(), 1)
             .unwrap();
         assert_eq!(l.level.to_string(), "#H/\\.\n");
     }

@@ -221,7 +221,7 @@ fn fuzz_ascii() {
 #[test]
 fn fuzz_vglc() {
     let legend =
-        platnav::level::VglcLegend::load(std::path::Path::new("levels/smb/legend.json")).unwrap();
+        platnav::formats::VglcLegend::load(std::path::Path::new("levels/smb/legend.json")).unwrap();
     let smb = read("levels/smb/mario-1-1.txt");
     let seeds = seeds(vec![smb[..smb.len().min(4000)].to_vec()], "txt");
     assert_eq!(
@@ -237,15 +237,15 @@ fn fuzz_vglc_legend_json() {
     let seeds = seeds(vec![read("levels/smb/legend.json")], "json");
     assert_eq!(
         fuzz("vglc legend", &seeds, 3, |b| {
-            platnav::level::VglcLegend::from_json(&text(b)).is_ok()
+            platnav::formats::VglcLegend::from_json(&text(b)).is_ok()
         }),
         0
     );
 }
 
 #[cfg(feature = "tiled")]
-fn small_mapping() -> platnav::level::TileMapping {
-    platnav::level::TileMapping::load(std::path::Path::new("levels/small/mapping.json")).unwrap()
+fn small_mapping() -> platnav::rules::TileMapping {
+    platnav::rules::TileMapping::load(std::path::Path::new("levels/small/mapping.json")).unwrap()
 }
 
 #[cfg(feature = "tiled")]
@@ -309,7 +309,7 @@ fn fuzz_mapping_json() {
     );
     assert_eq!(
         fuzz("mapping", &seeds, 6, |b| {
-            platnav::level::TileMapping::from_json(&text(b)).is_ok()
+            platnav::rules::TileMapping::from_json(&text(b)).is_ok()
         }),
         0
     );
@@ -325,7 +325,7 @@ fn fuzz_png_mask() {
         ],
         "png",
     );
-    let legend = platnav::level::ColorLegend::default();
+    let legend = platnav::formats::ColorLegend::default();
     let n = fuzz("png", &seeds, 7, |b| {
         let ppt = if b.len() % 2 == 0 { 1 } else { 4 };
         platnav::level::LoadedLevel::from_png_bytes(b, &legend, ppt).is_ok()
@@ -343,7 +343,7 @@ fn fuzz_color_legend_json() {
     ];
     assert_eq!(
         fuzz("color legend", &seeds, 8, |b| {
-            platnav::level::ColorLegend::from_json(&text(b)).is_ok()
+            platnav::formats::ColorLegend::from_json(&text(b)).is_ok()
         }),
         0
     );
@@ -419,8 +419,8 @@ const SHAPES_TMJ: &str = r#"{"type": "map", "orientation": "orthogonal", "width"
 #[test]
 fn fuzz_tmj_rules_and_shapes() {
     let seeds = vec![SHAPES_TMJ.as_bytes().to_vec()];
-    let conventions = platnav::level::TileMapping::default();
-    let rules = platnav::level::TileMapping::from_json(
+    let conventions = platnav::rules::TileMapping::default();
+    let rules = platnav::rules::TileMapping::from_json(
         r#"{"layers": {"Ground": "tiles", "Back": "hazard"}, "objects": {"Collision": "solid"},
             "properties": {"TileType": {"Geometry": "solid", "*": "empty"}}, "spawn": ["Spawn Point"]}"#,
     )
@@ -444,8 +444,8 @@ fn fuzz_ldtk() {
         ],
         "ldtk",
     );
-    let conventions = platnav::level::TileMapping::default();
-    let rules = platnav::level::TileMapping::from_json(
+    let conventions = platnav::rules::TileMapping::default();
+    let rules = platnav::rules::TileMapping::from_json(
         r#"{"layers": {"Collisions": "tiles", "Wall_shadows": "solid"}, "intgrid": {"2": "one_way", "ladder": "solid"}}"#,
     )
     .unwrap();
@@ -471,7 +471,7 @@ fn fuzz_rules_json() {
     ];
     assert_eq!(
         fuzz("rules", &seeds, 13, |b| {
-            platnav::level::TileMapping::from_json(&text(b)).is_ok()
+            platnav::rules::TileMapping::from_json(&text(b)).is_ok()
         }),
         0
     );

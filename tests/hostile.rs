@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use platnav::level::{LoadOptions, load_level};
+use platnav::formats::{LoadOptions, load_level};
 
 const DIR: &str = "tests/hostile";
 

@@ -8,7 +8,6 @@ use platnav::{
         FollowOptions, FollowState, KnockOptions, KnockReport, MAX_RECOVERY_TICKS, RecoveryProgram,
         knock_chases,
     },
-    level::VglcLegend,
 };
 
 mod common;

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use platnav::{Level, LevelError, Physics, PhysicsError, Tile, level::VglcLegend};
+use platnav::{Level, LevelError, Physics, PhysicsError, Tile, formats::VglcLegend};
 
 #[test]
 fn ascii_levels_round_trip_through_display() {

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use platnav::{
     Body, Cell, Level, LinkKind, LinkOptions, NavMap, Physics, SearchOptions, Tile,
-    path::SETTLE_SLACK,
+    links::SETTLE_SLACK,
 };
 
 fn assert_every_tape_replays(map: &NavMap) {

@@ -801,7 +801,7 @@ fn old_profiles_load_with_the_extensions_off_and_keep_their_fingerprints() {
 
 #[test]
 fn up_is_a_fourth_tape_element_only_when_held() {
-    use platnav::json::{tape_from_json, tape_to_json};
+    use platnav::io::json::{tape_from_json, tape_to_json};
     let tape = [
         Input::new(1, true, false),
         Input::new(-1, false, true).with_up(true),

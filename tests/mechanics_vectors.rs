@@ -784,7 +784,7 @@ fn body_and_reference_match_every_mechanics_vector() {
         );
         let mut body = Body::standing(Cell::new(col, row), &p);
         let mut twin = reference::State::standing(col, row, &p);
-        let inputs = platnav::json::tape_from_json(&case["inputs"]).unwrap();
+        let inputs = platnav::io::json::tape_from_json(&case["inputs"]).unwrap();
         let states = case["states"].as_array().unwrap();
         assert_eq!(inputs.len(), states.len(), "{name}");
         for (tick, (&input, want)) in inputs.iter().zip(states).enumerate() {
@@ -837,7 +837,7 @@ fn regenerate_mechanics_vectors() {
             "level": level_name,
             "physics": p,
             "start": start,
-            "inputs": platnav::json::tape_to_json(&inputs),
+            "inputs": platnav::io::json::tape_to_json(&inputs),
             "states": states,
         }));
     }

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use platnav::{
     Cell, JumpVariety, Level, LinkKind, LinkOptions, NavMap, Physics, Tile,
-    level::{LoadOptions, load_level},
+    formats::{LoadOptions, load_level},
 };
 
 /// Builds both ways and fails with every difference listed.

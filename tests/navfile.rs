@@ -9,8 +9,9 @@ use std::time::Instant;
 
 use platnav::{
     Cell, NavMap, Physics, SearchOptions,
-    level::{LoadOptions, LoadedLevel, load_level},
-    navfile::NavFileError,
+    formats::{LoadOptions, load_level},
+    io::navfile::NavFileError,
+    level::LoadedLevel,
 };
 
 fn load(path: &str, opts: LoadOptions) -> LoadedLevel {

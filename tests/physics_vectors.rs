@@ -1,7 +1,7 @@
 //! Conformance: every case of `physics-vectors.json` (states produced by an
 //! independent implementation of PHYSICS.md) is matched tick by tick.
 
-use platnav::{Body, Cell, Input, Level, Physics, level::VglcLegend};
+use platnav::{Body, Cell, Input, Level, Physics, formats::VglcLegend};
 use serde_json::Value;
 
 fn legend_from(v: &Value) -> VglcLegend {

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use platnav::{
     Cell, NavMap, Physics, SearchOptions, Tile,
-    level::{LoadOptions, LoadedLevel, load_level},
+    formats::{LoadOptions, load_level},
+    level::LoadedLevel,
 };
 
 fn load(path: &str) -> LoadedLevel {

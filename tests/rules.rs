@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use platnav::{
     Cell, LevelError,
-    level::{LoadOptions, LoadedLevel, TileMapping, load_level},
+    formats::{LoadOptions, load_level},
+    level::LoadedLevel,
+    rules::TileMapping,
 };
 use serde_json::{Value, json};
 
@@ -758,7 +760,7 @@ fn json_files_are_sniffed_and_unsupported_files_say_so() {
         "{e}"
     );
     assert_eq!(
-        platnav::level::sniff_format(
+        platnav::formats::sniff_format(
             &dir.0.join("project.json"),
             b"{\"jsonVersion\": \"1\", \"defs\": {}}"
         )

@@ -3,7 +3,7 @@
 
 mod common;
 
-use platnav::path::Endpoint;
+use platnav::search::Endpoint;
 use platnav::{Cell, Level, LinkKind, NavMap, PathError, Physics, SearchOptions};
 
 /// Checks every start/goal pair (or every `stride`-th start) of a map.

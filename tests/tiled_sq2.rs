@@ -5,7 +5,7 @@ use std::path::Path;
 
 use platnav::{
     Cell, Tile,
-    level::{LoadOptions, load_level},
+    formats::{LoadOptions, load_level},
 };
 
 fn sq2() -> platnav::level::LoadedLevel {
@@ -100,11 +100,11 @@ fn sq2_level_01_climbs_out_of_the_pit_and_stops_at_a_jump_pad() {
 fn sq2_levels_name_their_unmodelled_mechanics() {
     let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
     let one = load_level(Path::new("levels/sq2/Maps/level_01.tmx"), &opts).unwrap();
-    for m in &one.mechanics {
+    for m in &one.unmodelled {
         println!("level_01: {} {} at {:?}", m.kind, m.what, m.cells);
     }
     let pads = one
-        .mechanics
+        .unmodelled
         .iter()
         .find(|m| m.kind == "jump pad")
         .expect("level_01's jump pads");
@@ -112,12 +112,12 @@ fn sq2_levels_name_their_unmodelled_mechanics() {
     assert_eq!(pads.cells.len(), 11);
     assert!(pads.cells.contains(&Cell::new(215, 37)));
     let two = load_level(Path::new("levels/sq2/Maps/level_02.tmx"), &opts).unwrap();
-    for m in &two.mechanics {
+    for m in &two.unmodelled {
         println!("level_02: {} {} at {} cells", m.kind, m.what, m.cells.len());
     }
     assert!(
-        two.mechanics.iter().any(|m| m.kind == "moving platform"),
+        two.unmodelled.iter().any(|m| m.kind == "moving platform"),
         "{:?}",
-        two.mechanics
+        two.unmodelled
     );
 }

@@ -6,7 +6,7 @@ use super::tune::{Endpoints, Param};
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
 use crate::links::LinkKind;
-use crate::query::SearchOptions;
+use crate::search::SearchOptions;
 
 /// How [`NavMap::report`] works.
 #[derive(Debug, Clone, PartialEq)]

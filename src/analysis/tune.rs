@@ -12,7 +12,7 @@ use crate::graph::NavMap;
 use crate::level::{Cell, Level};
 use crate::links::{BuildCache, LinkOptions, links_from};
 use crate::physics::{Physics, PhysicsError};
-use crate::query::SearchOptions;
+use crate::search::SearchOptions;
 
 /// A physics parameter a sweep or a bisection can vary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -237,7 +237,7 @@ impl FreeSpace {
 
     /// Free space of a PNG walk mask at pixel resolution (one pixel is one
     /// unit), with the mask loader's colour legend (see
-    /// [`ColorLegend`](crate::level::ColorLegend)): solid pixels are obstacles,
+    /// [`ColorLegend`](crate::formats::ColorLegend)): solid pixels are obstacles,
     /// hazard pixels obstacles with a margin, every other colour open.
     ///
     /// # Errors
@@ -246,7 +246,7 @@ impl FreeSpace {
     #[cfg(feature = "png")]
     pub fn from_mask_png(
         bytes: &[u8],
-        legend: &crate::level::ColorLegend,
+        legend: &crate::formats::ColorLegend,
         agent: Agent,
         options: &FlyOptions,
     ) -> Result<Self, FlyError> {

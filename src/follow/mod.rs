@@ -11,9 +11,9 @@ pub use recovery::{
 
 use crate::graph::NavMap;
 use crate::level::Cell;
-use crate::path::Path;
 use crate::physics::{Body, Input};
-use crate::query::SearchOptions;
+use crate::search::Path;
+use crate::search::SearchOptions;
 use recovery::{Outlook, Search, Settled};
 
 /// How a [`PathFollower`] plans and how strictly it checks the body.

@@ -44,9 +44,9 @@ use std::ops::Range;
 
 use super::{Chunk, Edge, Hop, NO_NODE, NavMap};
 use crate::classify::Classification;
+use crate::graph::splice::{splice, splice_ends, splice_map};
 use crate::level::{Cell, Level, Tile};
 use crate::links::{Link, Reads, WorkerGuard, links_recorded};
-use crate::splice::{splice, splice_ends, splice_map};
 
 /// Relaxations an edit's repair of one landmark bound may take at least
 /// (a 64th of the nodes on larger maps) before it drops the bound. Most
@@ -99,7 +99,7 @@ pub enum EditError {
     },
     /// A rebuild of the whole map failed.
     #[error(transparent)]
-    Build(#[from] crate::build::BuildError),
+    Build(#[from] crate::graph::BuildError),
 }
 
 impl NavMap {
@@ -132,7 +132,8 @@ impl NavMap {
     /// they are current.
     pub fn refresh_bounds(&mut self) {
         if self.landmarks.stale() {
-            self.landmarks = crate::landmarks::Landmarks::compute(&self.offsets, &self.edges);
+            self.landmarks =
+                crate::graph::landmarks::Landmarks::compute(&self.offsets, &self.edges);
         }
     }
 
@@ -278,8 +279,8 @@ impl NavMap {
             (budget, REVERSE_LINKS),
         );
         self.classes = classes;
-        self.memo = crate::memo::LinkMemo::new(self.edges.len());
-        self.labels = crate::pool::ScratchPool::default();
+        self.memo = crate::graph::memo::LinkMemo::new(self.edges.len());
+        self.labels = crate::graph::pool::ScratchPool::default();
         self.generation = generation;
         Ok(EditReport {
             tiles_changed,
@@ -554,7 +555,7 @@ impl NavMap {
     /// Link `l`'s tape, in `tapes`.
     fn tape_bytes(&self, l: usize) -> &[u8] {
         let runs = &self.tapes[self.tape_at[l] as usize..];
-        &runs[..crate::tape::byte_len(runs, usize::from(self.edges[l].ticks))]
+        &runs[..crate::graph::tape::byte_len(runs, usize::from(self.edges[l].ticks))]
     }
 
     /// Lays the tapes end to end again, in link order, dropping the bytes

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use super::sim::{action_limit, settle_limit};
 use super::{climb, drop, fall, jump, wall_jump};
-use crate::build::BuildProgress;
 use crate::level::Cell;
+use crate::links::BuildProgress;
 use crate::physics::{Input, Physics};
 
 /// Ticks at the end of every link reserved for one corrective nudge (push,

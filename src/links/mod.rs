@@ -1,4 +1,4 @@
-//! Links between standing cells, found by driving the reference [`Body`]
+//! Links between standing cells, found by driving the reference [`Body`](crate::Body)
 //! with input programs. One file per link kind.
 //!
 //! Every link starts from the canonical standing state of its `from` cell
@@ -34,9 +34,12 @@ mod settle;
 mod sim;
 mod template;
 
-pub(crate) use crate::reads::{ReadSets, Reads};
+mod progress;
+
+pub(crate) use crate::physics::reads::Reads;
 pub use cache::BuildCache;
 pub(crate) use cache::WorkerGuard;
+pub use progress::BuildProgress;
 mod wall_jump;
 
 pub(crate) use kind::Link;

@@ -111,7 +111,7 @@ pub struct Frame<'a> {
     col: i64,
     row: i64,
     /// Where a build records the cells this frame is asked about.
-    reads: Option<&'a crate::reads::Reads>,
+    reads: Option<&'a crate::physics::reads::Reads>,
 }
 
 impl<'a> Frame<'a> {
@@ -130,7 +130,7 @@ impl<'a> Frame<'a> {
     pub(crate) fn recording(
         level: &'a Level,
         origin: Cell,
-        reads: Option<&'a crate::reads::Reads>,
+        reads: Option<&'a crate::physics::reads::Reads>,
     ) -> Self {
         Self {
             reads,

@@ -4,6 +4,7 @@
 mod body;
 mod extended;
 mod ladder;
+pub(crate) mod reads;
 mod slope;
 #[cfg(feature = "serde")]
 mod units;

@@ -7,7 +7,7 @@ use tiny_skia::{FillRule, LineCap, Paint, PathBuilder, Pixmap, Rect, Stroke, Tra
 use super::{DebugDrawer, Layers, Rgba, draw_map};
 use crate::graph::NavMap;
 use crate::level::Cell;
-use crate::path::Path;
+use crate::search::Path;
 
 /// A rectangle of cells, corners included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -206,7 +206,7 @@ impl Canvas {
     /// [`RenderError::Encode`], [`RenderError::Io`].
     pub fn save_png(&self, path: &FsPath) -> Result<(), RenderError> {
         let bytes = self.encode_png()?;
-        crate::level::write_atomically(path, &bytes).map_err(|source| RenderError::Io {
+        crate::io::files::write_atomically(path, &bytes).map_err(|source| RenderError::Io {
             path: path.to_path_buf(),
             source,
         })

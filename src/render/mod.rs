@@ -23,8 +23,8 @@ use crate::classify::NodeType;
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::{Cell, Level, Tile};
 use crate::links::LinkKind;
-use crate::path::Path;
 use crate::physics::{Body, Physics};
+use crate::search::Path;
 
 /// An 8-bit RGBA colour (straight, not premultiplied, alpha).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

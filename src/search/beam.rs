@@ -6,7 +6,7 @@ use super::exact::expand;
 use super::labels::Labels;
 use super::labels::NO_PARENT;
 use crate::graph::NodeId;
-use crate::query::SearchStats;
+use crate::search::SearchStats;
 
 pub(super) fn beam(
     ctx: &Ctx<'_>,

@@ -2,10 +2,10 @@
 //! ticks left from a node to the goal (columns to cross at top speed, and
 //! the landmark bound).
 
+use crate::graph::landmarks::GoalBound;
 use crate::graph::{LinkId, NavMap, NodeId};
-use crate::landmarks::GoalBound;
 use crate::links::LinkKind;
-use crate::query::SearchOptions;
+use crate::search::SearchOptions;
 
 pub(super) struct Ctx<'a> {
     pub(super) map: &'a NavMap,

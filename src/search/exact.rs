@@ -6,7 +6,7 @@ use super::labels::Labels;
 use super::labels::NO_PARENT;
 use super::queue::{BucketQueue, key};
 use crate::graph::{LinkId, NodeId};
-use crate::query::{PathError, SearchStats};
+use crate::search::{PathError, SearchStats};
 
 pub(super) fn exact(ctx: &Ctx<'_>, labels: &mut Labels, start: NodeId, goal: NodeId) -> Found {
     let mut stats = SearchStats::default();

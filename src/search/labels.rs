@@ -2,8 +2,8 @@
 
 use super::Route;
 use super::queue::BucketQueue;
+use crate::graph::pool::{Scratch, ScratchPool};
 use crate::graph::{LinkId, NavMap, NodeId};
-use crate::pool::{Scratch, ScratchPool};
 
 /// The hot half of a label, packed in one `u64`: the search's generation
 /// in the high half, the best arrival time at the state in the low half.

@@ -8,22 +8,30 @@
 //! only the `k` best partial paths, like the classic Bosonauts navigator:
 //! faster on big maps, never cheaper than exact.
 //!
-//! The parts: [`bound`] (the heuristic a search is guided by), [`queue`]
-//! (the exact search's bucket queue), [`labels`] (per-state labels the map
-//! keeps between queries), [`exact`] and [`beam`] (the two searches); this
-//! file holds the queries a [`NavMap`] answers.
+//! The parts: `options` (what a query asks for), `outcome` (what it
+//! reports), `bound` (the heuristic a search is guided by), `queue` (the
+//! exact search's bucket queue), `labels` (per-state labels the map keeps
+//! between queries), `exact` and `beam` (the two searches), `path` (the
+//! returned [`Path`] and its replay); this file holds the queries a
+//! [`NavMap`] answers.
 
 mod beam;
 mod bound;
 mod exact;
 mod labels;
+mod options;
+mod outcome;
+mod path;
 mod queue;
+
+pub use options::SearchOptions;
+pub use outcome::{Endpoint, PathError, SearchStats};
+pub(crate) use path::realize;
+pub use path::{Path, PathStep, replay};
 
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
 use crate::links::LinkKind;
-use crate::path::{Path, PathStep, realize};
-use crate::query::{Endpoint, PathError, SearchOptions, SearchStats};
 
 use beam::beam;
 use bound::Ctx;

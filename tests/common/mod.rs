@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use platnav::{Level, NavMap, Physics, level::VglcLegend};
+use platnav::{Level, NavMap, Physics, formats::VglcLegend};
 
 /// Whether the long fuzz and property runs were asked for: CI sets
 /// `PLATNAV_LONG_TESTS=1`; a plain `cargo test` takes the short runs. The

@@ -132,7 +132,7 @@ impl NavFollower {
 }
 
 /// The index of the path step holding tape tick `t`.
-fn step_at(steps: &[platnav::path::PathStep], t: usize) -> Option<usize> {
+fn step_at(steps: &[platnav::search::PathStep], t: usize) -> Option<usize> {
     let mut end = 0usize;
     steps.iter().position(|s| {
         end += s.ticks as usize;

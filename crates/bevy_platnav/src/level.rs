@@ -169,12 +169,12 @@ impl NavLevel {
 
     /// Loads a level file: platnav ASCII and VGLC text, and with this
     /// crate's `tiled` and `ldtk` features Tiled (`.tmx`, `.tmj`) and LDtk
-    /// (`.ldtk`) maps (see [`platnav::level::load_level`]).
+    /// (`.ldtk`) maps (see [`platnav::formats::load_level`]).
     ///
     /// # Errors
     /// [`platnav::LevelError`] naming the file and what is wrong in it.
     pub fn load(path: &std::path::Path) -> Result<Self, platnav::LevelError> {
-        platnav::level::load_level(path, &platnav::level::LoadOptions::default())
+        platnav::formats::load_level(path, &platnav::formats::LoadOptions::default())
             .map(Self::from_loaded)
     }
 

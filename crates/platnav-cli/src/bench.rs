@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::Args;
 use platnav::{
     BuildCache, Cell, Level, LinkOptions, NavMap, NodeId, Physics, SearchOptions,
-    level::{SplitMix64, VglcLegend},
+    formats::VglcLegend, level::SplitMix64,
 };
 
 use super::CliError;

@@ -7,7 +7,7 @@ use clap::Args;
 use platnav::{
     Cell, NavMap,
     analysis::{Endpoints, GoalReport, Report, ReportOptions},
-    level::Mechanic,
+    level::Unmodelled,
 };
 
 use super::{CliError, MapArgs, build, grid_text, level_grid, mark, parse_cell};
@@ -47,7 +47,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     };
     let options = ReportOptions::default().with_diagnose(!args.no_diagnosis);
     let report = map.report(&endpoints, &options)?;
-    let beside = unmodelled_beside(&loaded.mechanics, &map, &report);
+    let beside = unmodelled_beside(&loaded.unmodelled, &map, &report);
     if args.json {
         let mut doc = serde_json::to_value(&report)?;
         if let Some(obj) = doc.as_object_mut() {
@@ -102,10 +102,10 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
 /// standing cell: where the body gets to it, and a route through it may
 /// lead on.
 fn unmodelled_beside<'m>(
-    mechanics: &'m [Mechanic],
+    mechanics: &'m [Unmodelled],
     map: &NavMap,
     r: &Report,
-) -> Vec<(&'m Mechanic, Vec<Cell>)> {
+) -> Vec<(&'m Unmodelled, Vec<Cell>)> {
     if r.unreachable.is_empty() {
         return Vec::new();
     }

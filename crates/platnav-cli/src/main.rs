@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
-use platnav::json::{map_to_json, path_error_to_json, path_to_json};
+use platnav::io::json::{map_to_json, path_error_to_json, path_to_json};
 use platnav::{
     Body, Cell, JumpVariety, Level, LinkKind, LinkOptions, NavMap, Path, Physics, SearchOptions,
     Tile, analysis::Endpoints, level::LoadedLevel,

@@ -4,11 +4,7 @@
 
 use std::path::Path;
 
-use platnav::{
-    Physics,
-    analysis::Param,
-    level::{LoadOptions, LoadedLevel},
-};
+use platnav::{Physics, analysis::Param, formats::LoadOptions, level::LoadedLevel};
 
 use super::{CliError, SourceArgs};
 
@@ -27,7 +23,7 @@ pub(crate) fn load_options(args: &SourceArgs) -> LoadOptions {
 /// it: the rules or conventions used and the cell counts.
 pub(crate) fn load_level(level: &Path, args: &SourceArgs) -> Result<LoadedLevel, CliError> {
     let opts = load_options(args);
-    let loaded = platnav::level::load_level(level, &opts)?;
+    let loaded = platnav::formats::load_level(level, &opts)?;
     if !loaded.rules_used.is_empty() {
         let how = match opts.rules_file() {
             Some(r) => format!("rules {}", r.display()),
@@ -47,7 +43,7 @@ pub(crate) fn load_physics(
     let base = Physics::preset(args.preset.as_deref().unwrap_or("default"))?;
     let mut physics = match &args.physics {
         Some(path) => {
-            let text = platnav::level::read_text(path)?;
+            let text = platnav::io::files::read_text(path)?;
             Physics::from_json_over(&text, &base)
                 .map_err(|e| CliError(format!("{}: {e}", path.display())))?
         }

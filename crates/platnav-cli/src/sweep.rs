@@ -161,7 +161,7 @@ fn load(args: &SweepArgs) -> Result<(Physics, Vec<Item>), CliError> {
 
 fn write_output(args: &SweepArgs, csv: &str) -> Result<(), CliError> {
     match &args.out {
-        Some(path) => platnav::level::write_atomically(path, csv.as_bytes())
+        Some(path) => platnav::io::files::write_atomically(path, csv.as_bytes())
             .map_err(|e| CliError(format!("{}: {e}", path.display())))?,
         None => out!("{csv}"),
     }
@@ -445,7 +445,7 @@ fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
     }
     match &args.out {
         Some(path) => {
-            platnav::level::write_atomically(path, csv.as_bytes())
+            platnav::io::files::write_atomically(path, csv.as_bytes())
                 .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
             out!("{table}");
         }

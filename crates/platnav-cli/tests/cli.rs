@@ -5,8 +5,8 @@ mod common;
 use common::at_root;
 use std::process::Command;
 
-use platnav::json::tape_from_json;
-use platnav::{Body, Cell, Level, Physics, level::VglcLegend};
+use platnav::io::json::tape_from_json;
+use platnav::{Body, Cell, Level, Physics, formats::VglcLegend};
 use serde_json::Value;
 
 fn platnav(args: &[&str]) -> std::process::Output {

@@ -31,7 +31,7 @@ use std::collections::HashMap;
 
 use platnav::{
     Body, Cell, Classification, Input, JumpVariety, Level, LinkKind, NavMap, Physics, Tile,
-    path::SETTLE_SLACK, physics::Frame,
+    links::SETTLE_SLACK, physics::Frame,
 };
 
 /// A link found by the naive builder, in level coordinates.

@@ -282,7 +282,7 @@ fn mask_rows(rows: &mut Vec<Row>) -> Result<(), CliError> {
             .write_image_data(&rgba)
             .map_err(|e| CliError(e.to_string()))?;
     }
-    let legend = platnav::level::ColorLegend::default();
+    let legend = platnav::formats::ColorLegend::default();
     let agent = Agent::disc(2.0);
     let opts = FlyOptions::default().with_hazard_margin(1.0);
     let (mut full, mut decode) = (f64::INFINITY, f64::INFINITY);

@@ -2,17 +2,13 @@
 //! what a map tells about each link ([`LinkInfo`], [`Links`]); input tapes
 //! ([`Tape`]); and [`replay`], which performs a tape on the reference body.
 
+use crate::graph::memo::LinkMemo;
 use crate::graph::{LinkId, NavMap};
 use crate::level::{Cell, Level};
-use crate::links::{LinkKind, settle_tolerance};
-use crate::memo::LinkMemo;
+use crate::links::{LinkKind, SETTLE_SLACK, settle_tolerance};
 use crate::physics::{Body, Input, Physics};
-use crate::query::SearchStats;
 
-pub use crate::graph::{LinkInfo, Links};
-pub use crate::links::SETTLE_SLACK;
-pub use crate::query::Endpoint;
-pub use crate::tape::Tape;
+use super::SearchStats;
 
 /// One link of a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,7 +124,7 @@ impl Path {
 /// last input, stepped by the reference physics.
 ///
 /// ```
-/// use platnav::path::replay;
+/// use platnav::search::replay;
 /// use platnav::{Cell, Input, Level, Physics};
 ///
 /// let level: Level = "......\n......\n######".parse()?;

@@ -3,7 +3,8 @@ use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::Path;
 
-use super::{Level, LevelError, LoadedLevel, Tile, check_size, read_bytes, read_text};
+use crate::io::files::{read_bytes, read_text};
+use crate::level::{Level, LevelError, LoadedLevel, Tile, check_size};
 
 /// The most pixels an image mask may have (2^25, e.g. 8192 x 4096).
 pub const MAX_PIXELS: u64 = 1 << 25;

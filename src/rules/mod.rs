@@ -6,94 +6,20 @@ use std::path::Path as FsPath;
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use super::doc::{Doc, Geom, LayerKind, Object, Placed, Prop, Props, TileDef};
-use super::load::Mechanic;
-use super::raster::{Budget, area_cells, line_cells, shapes_kind};
-use super::words::{goal_score, is_single_word, kind_of_name, names_a_kind, spawn_score};
-use super::{Cell, Level, LevelError, LoadedLevel, Tile, check_size, read_text};
+pub(crate) mod doc;
+mod kind;
+mod raster;
+mod words;
 
-/// What a tile, cell or area is, before it becomes a [`Tile`].
-///
-/// The order is the one of several layers marking one cell: the greatest
-/// wins (solid over slopes over one-way, then hazard, goal, spawn, ladder
-/// and empty).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TileKind {
-    /// Passable.
-    Empty,
-    /// A ladder ([`Tile::Ladder`]).
-    Ladder,
-    /// A spawn marker.
-    Spawn,
-    /// A goal marker.
-    Goal,
-    /// Kills on touch.
-    Hazard,
-    /// Solid from above only.
-    #[serde(alias = "one-way", alias = "oneway")]
-    OneWay,
-    /// A 45° slope rising to the left ([`Tile::SlopeLeft`]).
-    #[serde(alias = "slope-left")]
-    SlopeLeft,
-    /// A 45° slope rising to the right ([`Tile::SlopeRight`]).
-    #[serde(alias = "slope-right")]
-    SlopeRight,
-    /// Solid.
-    Solid,
-}
+pub use kind::TileKind;
+pub use raster::MAX_RASTER_WORK;
 
-impl TileKind {
-    /// The level tile for this kind.
-    #[must_use]
-    pub const fn tile(self) -> Tile {
-        match self {
-            TileKind::Empty => Tile::Empty,
-            TileKind::Ladder => Tile::Ladder,
-            TileKind::Spawn => Tile::Spawn,
-            TileKind::Goal => Tile::Goal,
-            TileKind::Hazard => Tile::Hazard,
-            TileKind::OneWay => Tile::OneWay,
-            TileKind::SlopeLeft => Tile::SlopeLeft,
-            TileKind::SlopeRight => Tile::SlopeRight,
-            TileKind::Solid => Tile::Solid,
-        }
-    }
-
-    /// The kind's name in rules files.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            TileKind::Empty => "empty",
-            TileKind::Ladder => "ladder",
-            TileKind::Spawn => "spawn",
-            TileKind::Goal => "goal",
-            TileKind::Hazard => "hazard",
-            TileKind::OneWay => "one_way",
-            TileKind::SlopeLeft => "slope_left",
-            TileKind::SlopeRight => "slope_right",
-            TileKind::Solid => "solid",
-        }
-    }
-
-    /// Rank among the marks of one tile: a hazard wins (a tile marked both
-    /// solid and deadly must never be stood on), then a slope (a tile marked
-    /// solid whose shape is a slope is that slope), solid, one-way, ladder,
-    /// goal, spawn, empty.
-    const fn within_tile(self) -> u8 {
-        match self {
-            TileKind::Hazard => 8,
-            TileKind::SlopeRight => 7,
-            TileKind::SlopeLeft => 6,
-            TileKind::Solid => 5,
-            TileKind::OneWay => 4,
-            TileKind::Ladder => 3,
-            TileKind::Goal => 2,
-            TileKind::Spawn => 1,
-            TileKind::Empty => 0,
-        }
-    }
-}
+use crate::io::files::read_text;
+use crate::level::{Cell, Level, LevelError, LoadedLevel, Tile, Unmodelled, check_size};
+use doc::{Doc, Geom, LayerKind, Object, Placed, Prop, Props, TileDef};
+use kind::kind_from_str;
+use raster::{Budget, area_cells, line_cells, shapes_kind};
+use words::{goal_score, is_single_word, kind_of_name, names_a_kind, spawn_score};
 
 /// What a tile layer contributes (a `layers` entry of the rules file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,21 +46,6 @@ impl<'de> serde::Deserialize<'de> for LayerRule {
             }),
         }
     }
-}
-
-fn kind_from_str(s: &str) -> Option<TileKind> {
-    Some(match s {
-        "empty" => TileKind::Empty,
-        "ladder" => TileKind::Ladder,
-        "spawn" => TileKind::Spawn,
-        "goal" => TileKind::Goal,
-        "hazard" => TileKind::Hazard,
-        "one_way" | "one-way" | "oneway" => TileKind::OneWay,
-        "slope_right" | "slope-right" => TileKind::SlopeRight,
-        "slope_left" | "slope-left" => TileKind::SlopeLeft,
-        "solid" => TileKind::Solid,
-        _ => return None,
-    })
 }
 
 /// What a tile property means (a `properties` entry of the rules file).
@@ -592,7 +503,7 @@ impl Engine<'_> {
                 return Ok(plan);
             }
             // Layer properties: nocollide on some layers, or collides on some.
-            let flag = |l: &super::doc::Layer, want: TileKind| {
+            let flag = |l: &doc::Layer, want: TileKind| {
                 l.props
                     .iter()
                     .find(|(k, v)| kind_of_name(k) == Some(want) && v.truthy())
@@ -972,11 +883,11 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         spawn: spawn_cell,
         goals: goal_cells,
         rules_used: e.used,
-        mechanics,
+        unmodelled: mechanics,
     })
 }
 
-/// The unmodelled mechanics placed in `doc` ([`Mechanic::named`]): tiles
+/// The unmodelled mechanics placed in `doc` ([`Unmodelled::named`]): tiles
 /// of its counted layers on the map's grid, by class or string property,
 /// and objects, by class, name or string property; grouped by what and
 /// how the file names them, each with its cells in the level.
@@ -985,7 +896,7 @@ fn mechanics(
     plan: &[Option<Treat>],
     origin: (i64, i64),
     (width, height): (usize, usize),
-) -> Vec<Mechanic> {
+) -> Vec<Unmodelled> {
     let named = |class: Option<&str>, name: Option<&str>, props: &Props| {
         class
             .into_iter()
@@ -994,7 +905,7 @@ fn mechanics(
                 Prop::Str(s) => Some(s.as_str()),
                 _ => None,
             }))
-            .find_map(|s| Mechanic::named(s).map(|k| (k, s.to_owned())))
+            .find_map(|s| Unmodelled::named(s).map(|k| (k, s.to_owned())))
     };
     let inside = |c: i64, r: i64| {
         let (c, r) = (c - origin.0, r - origin.1);
@@ -1049,7 +960,7 @@ fn mechanics(
         .map(|((kind, what), mut cells)| {
             cells.sort_unstable_by_key(|c| (c.row, c.col));
             cells.dedup();
-            Mechanic { kind, what, cells }
+            Unmodelled { kind, what, cells }
         })
         .collect()
 }

@@ -25,7 +25,7 @@
 //! as `platnav links --map FILE --verify` does.
 //!
 //! Allocation is bounded by the input: the file size (at most
-//! [`crate::level::MAX_FILE_BYTES`] from disk), at most [`MAX_LINKS_PER_NODE`] links
+//! [`crate::io::files::MAX_FILE_BYTES`] from disk), at most [`MAX_LINKS_PER_NODE`] links
 //! per standable cell, and at most [`MAX_LINK_TICKS`] ticks per link.
 //!
 //! Tapes are packed one input per byte: `up * 12 + (move + 1) * 4 + jump *
@@ -148,13 +148,13 @@ struct JsonMap {
     links: Vec<JsonLink>,
 }
 
-/// Stored tapes only hold inputs with a code (see [`crate::tape`]).
+/// Stored tapes only hold inputs with a code (see `graph::tape`).
 fn pack(i: Input) -> u8 {
-    crate::tape::code(i).unwrap_or(0)
+    crate::graph::tape::code(i).unwrap_or(0)
 }
 
 fn unpack(b: u8) -> Option<Input> {
-    crate::tape::decode(b)
+    crate::graph::tape::decode(b)
 }
 
 /// A link as read from a file, before validation.
@@ -345,7 +345,7 @@ impl NavMap {
                 });
             }
             let tape = r.take(n)?;
-            if tape.iter().any(|&b| b >= crate::tape::CODES) {
+            if tape.iter().any(|&b| b >= crate::graph::tape::CODES) {
                 return Err(NavFileError::BadLink {
                     index,
                     reason: "bad input byte".into(),
@@ -368,7 +368,7 @@ impl NavMap {
     }
 
     /// Saves the map: binary for a `.pnav` file, JSON otherwise, with
-    /// [`crate::level::write_atomically`], so a failed save leaves no half-written map.
+    /// [`crate::io::files::write_atomically`], so a failed save leaves no half-written map.
     ///
     /// # Errors
     /// [`NavFileError::File`] with the I/O or encoding error.
@@ -383,7 +383,7 @@ impl NavMap {
                 })?
                 .into_bytes()
         };
-        crate::level::write_atomically(path, &bytes).map_err(|e| NavFileError::File {
+        crate::io::files::write_atomically(path, &bytes).map_err(|e| NavFileError::File {
             path: path.to_path_buf(),
             source: Box::new(NavFileError::Io(e)),
         })
@@ -399,7 +399,7 @@ impl NavMap {
             path: path.to_path_buf(),
             source: Box::new(e),
         };
-        let bytes = crate::level::read_bytes(path).map_err(|e| wrap(NavFileError::Read(e)))?;
+        let bytes = crate::io::files::read_bytes(path).map_err(|e| wrap(NavFileError::Read(e)))?;
         if path.extension().is_some_and(|e| e == "pnav") {
             Self::from_bytes(&bytes, level, physics).map_err(wrap)
         } else {

@@ -14,7 +14,9 @@
 use std::collections::HashMap;
 use std::path::Path as FsPath;
 
-use super::{Level, LevelError, Tile, ascii::parse_grid, read_text};
+use super::ascii::parse_grid;
+use crate::io::files::read_text;
+use crate::level::{Level, LevelError, Tile};
 
 /// A VGLC legend: which [`Tile`] each character stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,24 +3,35 @@
 //! Storage is compact: the links leaving each node are a contiguous slice of
 //! 8-byte edges (target node, ticks, kind, jumps) in one array indexed by a
 //! per-node offset table (CSR), which is all the search reads; every link's
-//! input tape is run-length encoded ([`crate::tape`]) in one shared byte
+//! input tape is run-length encoded (`graph::tape`) in one shared byte
 //! arena; action ticks sit in a side array. Sweeps and trajectories are not
 //! stored: [`NavMap::sweep`] and [`NavMap::trajectory`] replay the tape.
 
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::build::{BuildError, BuildProgress};
 use crate::classify::{Classification, NodeType};
-use crate::landmarks::{GoalBound, Landmarks};
 use crate::level::{Cell, Level};
-use crate::links::{BuildCache, Link, LinkKind, LinkOptions, ReadSets, Reads, links_recorded};
-use crate::memo::LinkMemo;
-use crate::physics::{Body, Physics};
-use crate::tape::{self, Tape};
+use crate::links::{BuildCache, BuildProgress, Link, LinkKind, LinkOptions, links_recorded};
+use crate::physics::{Body, Physics, reads::Reads};
 
+mod build;
+pub(crate) mod edge;
 mod edit;
+pub(crate) mod landmarks;
+pub(crate) mod memo;
+pub(crate) mod pool;
+pub(crate) mod reads;
+pub(crate) mod splice;
+pub(crate) mod tape;
+
+pub use build::BuildError;
 pub use edit::{EditError, EditReport};
+pub use tape::Tape;
+
+use landmarks::{GoalBound, Landmarks};
+use memo::LinkMemo;
+use reads::ReadSets;
 
 /// Index of a node (a standable cell) in a [`NavMap`]: nodes are numbered
 /// `0..node_count()`, so per-node data fits in a plain vector indexed by
@@ -97,7 +108,7 @@ impl LinkInfo {
     }
 }
 
-pub(crate) use crate::edge::Edge;
+pub(crate) use edge::Edge;
 
 /// One step of the search's reduced graph ([`NavMap::hops_from`]): of the
 /// links from one node to another, the one with the fewest ticks (the first
@@ -257,7 +268,7 @@ pub struct NavMap {
     /// the ones they replace behind (`tape_garbage`), so that the tapes
     /// after the window need not move.
     tape_at: Vec<u32>,
-    /// Every link's run-length encoded tape ([`crate::tape`]).
+    /// Every link's run-length encoded tape ([`tape`]).
     tapes: Vec<u8>,
     /// Bytes of `tapes` no link's tape holds any more (left by edits).
     tape_garbage: usize,
@@ -268,7 +279,7 @@ pub struct NavMap {
     /// Outcomes of link performances in path replays ([`crate::memo`]).
     memo: LinkMemo,
     /// The search's labels, kept between queries.
-    labels: crate::pool::ScratchPool,
+    labels: crate::graph::pool::ScratchPool,
     /// Per node, the level cells its links read: what an edit must touch
     /// to change them ([`NavMap::edit`]).
     reads: ReadSets,
@@ -526,7 +537,7 @@ impl NavMap {
             landmarks,
             ticks_per_col,
             memo: LinkMemo::new(links),
-            labels: crate::pool::ScratchPool::default(),
+            labels: crate::graph::pool::ScratchPool::default(),
             reads,
             options,
             generation: 0,
@@ -821,7 +832,7 @@ impl NavMap {
         self.memo.counts()
     }
 
-    pub(crate) fn labels(&self) -> &crate::pool::ScratchPool {
+    pub(crate) fn labels(&self) -> &crate::graph::pool::ScratchPool {
         &self.labels
     }
 

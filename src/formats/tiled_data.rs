@@ -3,12 +3,12 @@ use std::io::Read;
 
 use base64::Engine;
 
-use super::MAX_CELLS;
+use crate::level::MAX_CELLS;
 
 /// Flip and rotation flags in the top four bits of a Tiled gid.
 pub(crate) const GID_FLAGS: u32 = 0xF000_0000;
 
-/// The flip bits of a gid as [`super::doc::Placed`] keeps them: H=4, V=2,
+/// The flip bits of a gid as `rules::doc::Placed` keeps them: H=4, V=2,
 /// D=1 (the hexagonal 120-degree bit is dropped).
 pub(crate) fn flip_bits(gid: u32) -> u8 {
     ((gid >> 29) & 7) as u8

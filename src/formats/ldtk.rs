@@ -8,12 +8,11 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props};
-use super::{
-    LevelError, LoadedLevel, MAX_SIDE, TileMapping, add_within, check_size, read_referenced_text,
-    read_text, rules,
-};
-use crate::level::MAX_LAYER_CELLS;
+use super::{MAX_LAYER_CELLS, add_within};
+use crate::io::files::{read_referenced_text, read_text};
+use crate::level::{LevelError, LoadedLevel, MAX_SIDE, check_size};
+use crate::rules::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props};
+use crate::rules::{self, TileMapping};
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
@@ -174,9 +173,9 @@ impl LoadedLevel {
     /// # Allocation bound
     ///
     /// The project (and each level file) is at most
-    /// [`MAX_FILE_BYTES`](crate::level::MAX_FILE_BYTES); layer sizes pass
+    /// [`MAX_FILE_BYTES`](crate::io::files::MAX_FILE_BYTES); layer sizes pass
     /// [`check_size`](crate::level::check_size) and their cells summed over the
-    /// level are bounded by [`MAX_LAYER_CELLS`](crate::level::MAX_LAYER_CELLS)
+    /// level are bounded by [`MAX_LAYER_CELLS`](crate::formats::MAX_LAYER_CELLS)
     /// before any grid is allocated; an IntGrid array must hold exactly
     /// its layer's cells.
     ///

@@ -5,9 +5,9 @@ use serde_json::{Value, json};
 
 use crate::graph::NavMap;
 use crate::level::Cell;
-use crate::path::Path;
 use crate::physics::{Input, Physics};
-use crate::query::PathError;
+use crate::search::Path;
+use crate::search::PathError;
 
 fn cell(c: Cell) -> Value {
     json!([c.col, c.row])

@@ -6,13 +6,14 @@ use std::path::Path;
 use serde::Deserialize;
 use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 
-use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props, TileDef, TileSet};
-use super::mapping::{GID_FLAGS, decode_data, flip_bits};
-use super::{
-    LevelError, LoadedLevel, MAX_SIDE, TileMapping, add_within, check_size, read_referenced_text,
-    read_text, rules,
+use super::tiled_data::{GID_FLAGS, decode_data, flip_bits};
+use super::{MAX_LAYER_CELLS, add_within};
+use crate::io::files::{read_referenced_text, read_text};
+use crate::level::{LevelError, LoadedLevel, MAX_SIDE, check_size};
+use crate::rules::doc::{
+    Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props, TileDef, TileSet,
 };
-use crate::level::MAX_LAYER_CELLS;
+use crate::rules::{self, TileMapping};
 
 const MAX_CHUNK_COORD: i64 = 1 << 24;
 
@@ -283,16 +284,16 @@ impl LoadedLevel {
     ///
     /// # Allocation bound
     ///
-    /// The document is at most [`MAX_FILE_BYTES`](crate::level::MAX_FILE_BYTES) long
+    /// The document is at most [`MAX_FILE_BYTES`](crate::io::files::MAX_FILE_BYTES) long
     /// (checked by the path loaders; [`LoadedLevel::from_tmj_str`] takes what it
     /// is given), and so is each tileset and template file. serde_json holds
     /// at most 4 bytes per gid, and each gid takes at least 2 bytes of JSON;
     /// base64 data is decoded to exactly `width * height * 4` bytes
     /// (compressed data is inflated with that cap). Layer and chunk cells
     /// summed over the map are bounded by
-    /// [`MAX_LAYER_CELLS`](crate::level::MAX_LAYER_CELLS); the final grid by
+    /// [`MAX_LAYER_CELLS`](crate::formats::MAX_LAYER_CELLS); the final grid by
     /// [`MAX_CELLS`](crate::level::MAX_CELLS); object shapes by
-    /// [`MAX_RASTER_WORK`](crate::level::MAX_RASTER_WORK). `tilecount` is only
+    /// [`MAX_RASTER_WORK`](crate::rules::MAX_RASTER_WORK). `tilecount` is only
     /// compared, never allocated. Group nesting is bounded by serde_json's
     /// recursion limit (128).
     ///

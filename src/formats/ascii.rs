@@ -19,7 +19,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Level, LevelError, Tile, check_size};
+use std::path::Path as FsPath;
+
+use crate::io::files::read_text;
+use crate::level::{Level, LevelError, Tile, check_size};
 
 impl Tile {
     /// The ASCII character for this tile.
@@ -126,10 +129,21 @@ impl FromStr for Level {
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in self.tiles.chunks(self.width) {
+        for row in self.tiles().chunks(self.width()) {
             let line: String = row.iter().map(|t| t.to_char()).collect();
             writeln!(f, "{line}")?;
         }
         Ok(())
+    }
+}
+
+impl Level {
+    /// Loads a platnav ASCII level file (see the crate docs for the format).
+    ///
+    /// # Errors
+    /// Any [`LevelError`], wrapped in [`LevelError::File`] naming the file.
+    pub fn load(path: &FsPath) -> Result<Self, LevelError> {
+        let text = read_text(path)?;
+        text.parse().map_err(|e: LevelError| e.in_file(path))
     }
 }

@@ -31,7 +31,7 @@
 //!    top): **no collision**, reported in the load summary.
 
 use super::doc::{Geom, Object};
-use super::rules::TileKind;
+use super::kind::TileKind;
 
 /// The area of a polygon (shoelace, absolute).
 fn area(p: &[(f64, f64)]) -> f64 {

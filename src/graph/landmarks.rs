@@ -17,8 +17,8 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
 
-use crate::edge::Edge;
-use crate::splice::splice;
+use crate::graph::edge::Edge;
+use crate::graph::splice::splice;
 
 /// No route.
 const FAR: u32 = u32::MAX;

@@ -1,9 +1,6 @@
-//! Watching and stopping a map build: [`BuildProgress`], and why a build
-//! failed: [`BuildError`].
+//! Watching and stopping a map build: [`BuildProgress`].
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-use crate::physics::PhysicsError;
 
 /// A build's progress, shared with whoever watches it: counts of standing
 /// cells done and to do, and a flag that cancels the build.
@@ -13,7 +10,7 @@ use crate::physics::PhysicsError;
 /// thread, and read [`BuildProgress::done`] and [`BuildProgress::total`]
 /// from the watching thread (an editor's UI, a progress bar). After
 /// [`BuildProgress::cancel`] the build stops within about one standing
-/// cell's work per thread and returns [`BuildError::Cancelled`], never a
+/// cell's work per thread and returns [`BuildError::Cancelled`](crate::BuildError::Cancelled), never a
 /// partial map.
 ///
 /// ```
@@ -70,7 +67,7 @@ impl BuildProgress {
         }
     }
 
-    /// Asks the build to stop; it returns [`BuildError::Cancelled`]. A
+    /// Asks the build to stop; it returns [`BuildError::Cancelled`](crate::BuildError::Cancelled). A
     /// build started after this is cancelled at once.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
@@ -103,15 +100,3 @@ impl PartialEq for BuildProgress {
 }
 
 impl Eq for BuildProgress {}
-
-/// Why [`crate::NavMap::build_with`] returned no map.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum BuildError {
-    /// The physics profile fails [`crate::Physics::validate`].
-    #[error(transparent)]
-    Physics(#[from] PhysicsError),
-    /// [`BuildProgress::cancel`] was called during the build.
-    #[error("the build was cancelled")]
-    Cancelled,
-}

@@ -9,12 +9,14 @@ use ::tiled::{
 use xml::common::Position;
 use xml::reader::{ParserConfig, XmlEvent};
 
-use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props, TileDef, TileSet};
-use super::mapping::{GID_FLAGS, decode_data};
-use super::{
-    LevelError, LoadedLevel, MAX_CELLS, MAX_LAYER_CELLS, MAX_SIDE, TileMapping, add_within,
-    check_size, read_bytes, read_referenced, rules,
+use super::tiled_data::{GID_FLAGS, decode_data};
+use super::{MAX_LAYER_CELLS, add_within};
+use crate::io::files::{MAX_FILE_BYTES, read_bytes, read_referenced};
+use crate::level::{LevelError, LoadedLevel, MAX_CELLS, MAX_SIDE, check_size};
+use crate::rules::doc::{
+    Doc, Geom, Layer, LayerKind, Object, Placed, Prop, Props, TileDef, TileSet,
 };
+use crate::rules::{self, TileMapping};
 
 /// The largest total `tilecount` over the tilesets of one map (2^18).
 pub const MAX_TILECOUNT: u64 = 1 << 18;
@@ -609,7 +611,7 @@ impl LoadedLevel {
     /// shorter than `width * height` makes it panic later, chunk coordinates can
     /// overflow, and nested groups recurse without limit. So every file the
     /// crate is given (the map, each external tileset and template) is first
-    /// read (at most [`MAX_FILE_BYTES`](crate::level::MAX_FILE_BYTES)) and pre-scanned
+    /// read (at most [`MAX_FILE_BYTES`](MAX_FILE_BYTES)) and pre-scanned
     /// with a streaming XML parser that rejects:
     ///
     /// - element nesting deeper than [`MAX_XML_DEPTH`];
@@ -659,11 +661,11 @@ fn tmx(
     external: bool,
     mapping: &TileMapping,
 ) -> Result<LoadedLevel, LevelError> {
-    if bytes.len() as u64 > crate::level::MAX_FILE_BYTES {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(LevelError::Limit {
             what: "file size in bytes",
             value: bytes.len() as u64,
-            limit: crate::level::MAX_FILE_BYTES,
+            limit: MAX_FILE_BYTES,
         });
     }
     let reader = ScanReader {

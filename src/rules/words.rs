@@ -1,5 +1,5 @@
 //! The names games give collision, spawn and goal: the vocabulary of the
-//! zero-config conventions (see [`super::rules`]).
+//! zero-config conventions (see [`super`]).
 //!
 //! A name is split into words at spaces, punctuation, digits and case
 //! changes (`isSpike` is `is spike`, `PlayerSpawnPoint` is `player spawn
@@ -8,7 +8,7 @@
 //! words is that word, or when the whole name without separators is
 //! (`nocollide`, `oneway`, `jumpthrough`).
 
-use super::rules::TileKind;
+use super::kind::TileKind;
 
 /// The words of a name, lower-case, singular.
 pub(crate) fn words(name: &str) -> Vec<String> {

@@ -1,15 +1,14 @@
 //! One entry point for every level format: [`load_level`].
 use std::path::{Path, PathBuf};
 
-use super::{Cell, Level, LevelError, Tile};
-
-/// The formats [`load_level`] reads, as its errors list them.
-pub const SUPPORTED_FORMATS: &str = "platnav ASCII or VGLC text (.txt), Tiled maps (.tmx, .tmj, \
-     .json), LDtk projects (.ldtk, .json) and PNG masks (.png)";
+#[cfg(feature = "serde")]
+use super::VglcLegend;
+use crate::io::files::read_bytes;
+use crate::level::{Level, LevelError, LoadedLevel};
 
 /// How [`load_level`] reads a file. `Default` reads every format with its
 /// defaults (for Tiled and LDtk maps: the conventions of
-/// [`TileMapping`](crate::level::TileMapping), no rules file).
+/// [`TileMapping`](crate::rules::TileMapping), no rules file).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LoadOptions {
@@ -18,14 +17,14 @@ pub struct LoadOptions {
     /// when none is marked.
     pub layer: Option<String>,
     /// Tiled and LDtk maps: a rules file (see
-    /// [`TileMapping`](crate::level::TileMapping)); `None` applies the
+    /// [`TileMapping`](crate::rules::TileMapping)); `None` applies the
     /// conventions alone. An error for other formats.
     pub rules: Option<PathBuf>,
     /// The former name of [`LoadOptions::rules`] (a mapping file is a rules
     /// file); used when `rules` is `None`.
     pub mapping: Option<PathBuf>,
     /// Text files: a VGLC legend (its presence selects the VGLC format).
-    /// PNG masks: a colour legend (see [`ColorLegend`](crate::level::ColorLegend)).
+    /// PNG masks: a colour legend (see [`ColorLegend`](super::ColorLegend)).
     pub legend: Option<PathBuf>,
     /// PNG masks: the side of one tile in pixels (default 1).
     pub pixels_per_tile: Option<u32>,
@@ -47,128 +46,6 @@ impl LoadOptions {
     #[must_use]
     pub fn rules_file(&self) -> Option<&Path> {
         self.rules.as_deref().or(self.mapping.as_deref())
-    }
-}
-
-/// A loaded level with the spawn and goal cells its file marks.
-#[derive(Debug, Clone, Eq)]
-pub struct LoadedLevel {
-    /// The tile grid.
-    pub level: Level,
-    /// The spawn cell: a spawn object or entity (Tiled, LDtk) or the first
-    /// [`Tile::Spawn`] in row-major order.
-    pub spawn: Option<Cell>,
-    /// Goal cells, row-major.
-    pub goals: Vec<Cell>,
-    /// What marked the cells, spawn and goal (Tiled and LDtk maps): the
-    /// layers, properties, shapes, objects and conventions used, one phrase
-    /// each. Not part of the level's identity (equality ignores it).
-    pub rules_used: Vec<String>,
-    /// Mechanics the file places that platnav does not model (jump pads,
-    /// moving platforms, ...), found by name on tiles and objects (Tiled
-    /// and LDtk maps): `platnav check` names those beside the unreachable
-    /// region. Not part of the level's identity.
-    pub mechanics: Vec<Mechanic>,
-}
-
-/// A mechanic a map places that platnav does not model, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mechanic {
-    /// What it is: `"jump pad"`, `"moving platform"`, `"vanishing
-    /// platform"`, `"conveyor"` or `"teleporter"`.
-    pub kind: &'static str,
-    /// How the file names it (`tile "JumpPad"`, `object "Lift" (MovingPlatform)`).
-    pub what: String,
-    /// The cells it occupies (an object: the cell of its centre), row-major.
-    pub cells: Vec<Cell>,
-}
-
-impl Mechanic {
-    /// The mechanic a tile class, object type or property value names, if
-    /// any: by words in it, case and separators ignored.
-    #[must_use]
-    pub fn named(name: &str) -> Option<&'static str> {
-        let n: String = name
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        const KINDS: [(&str, &str); 14] = [
-            ("vanish", "vanishing platform"),
-            ("crumbl", "vanishing platform"),
-            ("dropplatform", "vanishing platform"),
-            ("fallingplatform", "vanishing platform"),
-            ("jumppad", "jump pad"),
-            ("trampoline", "jump pad"),
-            ("bouncepad", "jump pad"),
-            ("spring", "jump pad"),
-            ("movingplatform", "moving platform"),
-            ("elevator", "moving platform"),
-            ("conveyor", "conveyor"),
-            ("teleport", "teleporter"),
-            ("portal", "teleporter"),
-            ("launchpad", "jump pad"),
-        ];
-        KINDS
-            .iter()
-            .find(|(word, _)| n.contains(word))
-            .map(|&(_, kind)| kind)
-    }
-}
-
-impl PartialEq for LoadedLevel {
-    fn eq(&self, other: &Self) -> bool {
-        self.level == other.level && self.spawn == other.spawn && self.goals == other.goals
-    }
-}
-
-impl LoadedLevel {
-    /// Wraps a level, taking the spawn and goals from its
-    /// [`Tile::Spawn`]/[`Tile::Goal`] tiles.
-    #[must_use]
-    pub fn from_tiles(level: Level) -> Self {
-        let spawn = level.cells_of(Tile::Spawn).next();
-        let goals = level.cells_of(Tile::Goal).collect();
-        Self {
-            level,
-            spawn,
-            goals,
-            rules_used: Vec::new(),
-            mechanics: Vec::new(),
-        }
-    }
-
-    /// One line: what marked the level, and its solid, one-way and hazard
-    /// cell counts, spawn and goal (what the CLI prints on stderr).
-    #[must_use]
-    pub fn summary(&self) -> String {
-        let count = |t| self.level.tiles().iter().filter(|x| **x == t).count();
-        let mut parts: Vec<String> = Vec::new();
-        let (marks, markers): (Vec<&String>, Vec<&String>) =
-            self.rules_used.iter().partition(|s| {
-                !s.starts_with("spawn") && !s.starts_with("goal") && !s.starts_with("no ")
-            });
-        parts.extend(marks.into_iter().cloned());
-        parts.push(format!(
-            "{} solid, {} one-way, {} hazard cells",
-            count(Tile::Solid),
-            count(Tile::OneWay),
-            count(Tile::Hazard)
-        ));
-        let slopes = count(Tile::SlopeRight) + count(Tile::SlopeLeft);
-        if slopes > 0 {
-            parts.push(format!("{slopes} slope cells"));
-        }
-        if markers.is_empty() {
-            parts.push(match self.spawn {
-                Some(c) => format!("spawn {c}"),
-                None => "no spawn".into(),
-            });
-            parts.push(format!("{} goal cells", self.goals.len()));
-        } else {
-            parts.extend(markers.into_iter().cloned());
-        }
-        parts.join("; ")
     }
 }
 
@@ -420,7 +297,7 @@ fn read_head(path: &Path) -> Result<Vec<u8>, LevelError> {
     if is_json || path.extension().is_none_or(|e| e.is_empty()) {
         // JSON is told apart by its top-level keys: read it whole (bounded).
         drop(file);
-        return super::read_bytes(path);
+        return read_bytes(path);
     }
     let mut head = Vec::new();
     file.take(1 << 16).read_to_end(&mut head).map_err(wrap)?;
@@ -431,7 +308,7 @@ fn load_text(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
     match &opts.legend {
         #[cfg(feature = "serde")]
         Some(legend) => {
-            let legend = super::VglcLegend::load(legend).map_err(|e| e.in_file(path))?;
+            let legend = VglcLegend::load(legend).map_err(|e| e.in_file(path))?;
             Level::load_vglc(path, &legend).map(LoadedLevel::from_tiles)
         }
         #[cfg(not(feature = "serde"))]
@@ -447,7 +324,7 @@ fn load_text(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
                 // VGLC corpora keep one `legend.json` beside their levels.
                 // A sibling that is not a legend leaves the ASCII error standing.
                 let sibling = path.with_file_name("legend.json");
-                if let Ok(legend) = super::VglcLegend::load(&sibling) {
+                if let Ok(legend) = VglcLegend::load(&sibling) {
                     return Level::load_vglc(path, &legend).map(LoadedLevel::from_tiles);
                 }
             }
@@ -457,10 +334,10 @@ fn load_text(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
 }
 
 #[cfg(any(feature = "tiled", feature = "ldtk"))]
-fn mapping_for(opts: &LoadOptions) -> Result<crate::level::TileMapping, LevelError> {
+fn mapping_for(opts: &LoadOptions) -> Result<crate::rules::TileMapping, LevelError> {
     let mut mapping = match opts.rules_file() {
-        Some(p) => crate::level::TileMapping::load(p)?,
-        None => crate::level::TileMapping::default(),
+        Some(p) => crate::rules::TileMapping::load(p)?,
+        None => crate::rules::TileMapping::default(),
     };
     if opts.layer.is_some() {
         mapping.layer.clone_from(&opts.layer);
@@ -490,8 +367,8 @@ fn load_ldtk(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
 #[cfg(feature = "png")]
 fn load_png(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError> {
     let legend = match &opts.legend {
-        Some(p) => crate::level::ColorLegend::load(p).map_err(|e| e.in_file(path))?,
-        None => crate::level::ColorLegend::default(),
+        Some(p) => super::ColorLegend::load(p).map_err(|e| e.in_file(path))?,
+        None => super::ColorLegend::default(),
     };
     LoadedLevel::load_png(path, &legend, opts.pixels_per_tile.unwrap_or(1))
 }
