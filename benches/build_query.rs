@@ -4,6 +4,7 @@
 //! `cargo bench --bench build_query`; `platnav bench` prints the same
 //! figures against their targets and the peers in one run.
 
+use platnav::{find_path, search};
 use platnav_naive as naive;
 
 use std::path::Path;
@@ -93,22 +94,13 @@ fn query(c: &mut Criterion) {
     let (s, g) = (Cell::new(2, 12), Cell::new(199, 12));
     let mut grp = c.benchmark_group("query/smb-1-1 start to end");
     grp.bench_function("exact", |b| {
-        b.iter(|| {
-            map.find_path(black_box(s), g, &SearchOptions::default())
-                .unwrap()
-        })
+        b.iter(|| find_path(&map, black_box(s), g, &SearchOptions::default()).unwrap())
     });
     grp.bench_function("beam 8", |b| {
-        b.iter(|| {
-            map.find_path(black_box(s), g, &SearchOptions::beam(8))
-                .unwrap()
-        })
+        b.iter(|| find_path(&map, black_box(s), g, &SearchOptions::beam(8)).unwrap())
     });
     grp.bench_function("graph search only", |b| {
-        b.iter(|| {
-            map.route_ticks(black_box(s), g, &SearchOptions::default())
-                .unwrap()
-        })
+        b.iter(|| search::route_ticks(&map, black_box(s), g, &SearchOptions::default()).unwrap())
     });
     grp.finish();
 }

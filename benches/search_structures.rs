@@ -5,6 +5,7 @@
 //!
 //! `cargo bench --bench search_structures`
 
+use platnav::search;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::path::Path;
@@ -97,7 +98,7 @@ fn maps() -> Vec<(&'static str, NavMap)> {
 fn bench(c: &mut Criterion) {
     for (name, map) in maps() {
         let start = NodeId::new(0);
-        let want = map.dijkstra(start);
+        let want = search::dijkstra(&map, start);
         assert_eq!(vec_binary_heap(&map, start), want);
         assert_eq!(ahash_binary_heap(&map, start), want);
         assert_eq!(vec_priority_queue(&map, start), want);

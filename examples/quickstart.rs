@@ -3,6 +3,7 @@
 //! `cargo run --example quickstart [LEVEL.txt]` (platnav ASCII; defaults to
 //! the bundled demo level, from its spawn `S` to its goal `G`).
 
+use platnav::find_path;
 use platnav::{Body, Level, NavMap, Physics, SearchOptions, Tile};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -26,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .cells_of(Tile::Goal)
         .next()
         .ok_or("the level has no goal G")?;
-    let path = map.find_path(start, goal, &SearchOptions::default())?;
+    let path = find_path(&map, start, goal, &SearchOptions::default())?;
     for step in path.steps() {
         println!(
             "{:>11} {} -> {} ({} ticks)",

@@ -21,6 +21,7 @@
 //! hover highlight are drawn each frame through the same `DebugDrawer`
 //! functions, implemented here for macroquad.
 
+use platnav::find_path;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -326,8 +327,7 @@ fn make_texture(map: &NavMap, layers: Layers) -> Option<Texture2D> {
 }
 
 fn plan(map: &NavMap, start: Cell, goal: Cell) -> Result<Path, String> {
-    map.find_path(start, goal, &SearchOptions::default())
-        .map_err(|e| e.to_string())
+    find_path(&map, start, goal, &SearchOptions::default()).map_err(|e| e.to_string())
 }
 
 impl World {

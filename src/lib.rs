@@ -44,4 +44,4 @@ pub use graph::{BuildError, EditError, EditReport, LinkId, NavMap, NodeId};
 pub use level::{Cell, Level, LevelError, Tile};
 pub use links::{BuildCache, BuildProgress, JumpVariety, LinkKind, LinkOptions};
 pub use physics::{Body, Input, Physics, PhysicsError};
-pub use search::{Path, PathError, SearchOptions, SearchStats};
+pub use search::{Path, PathError, SearchOptions, SearchStats, find_path};

@@ -4,6 +4,7 @@
 
 mod common;
 
+use platnav::{analysis, find_path};
 use std::path::Path;
 
 use platnav::{
@@ -19,9 +20,7 @@ fn trap_level() -> Level {
 fn trap_level_reports_its_pit_as_a_trap_and_its_goal_platform_as_unreachable() {
     let level = trap_level();
     let map = NavMap::build(&level, &Physics::default()).unwrap();
-    let report = map
-        .report(&Endpoints::default(), &ReportOptions::default())
-        .unwrap();
+    let report = analysis::report(&map, &Endpoints::default(), &ReportOptions::default()).unwrap();
     // The spawn marker stands on the floor.
     assert_eq!(report.start, Cell::new(2, 11));
     // The 5-wide, 6-deep pit: the 3.5-tile jump cannot climb out.
@@ -50,10 +49,14 @@ fn trap_level_reports_its_pit_as_a_trap_and_its_goal_platform_as_unreachable() {
         .map(|i| 3.5 + 0.1 * f64::from(i))
         .find(|&h| {
             let p = Param::JumpHeight.apply(&Physics::default(), h);
-            NavMap::build(&level, &p)
-                .unwrap()
-                .find_path(report.start, Cell::new(24, 5), &SearchOptions::default())
-                .is_ok()
+            let map = NavMap::build(&level, &p).unwrap();
+            find_path(
+                &map,
+                report.start,
+                Cell::new(24, 5),
+                &SearchOptions::default(),
+            )
+            .is_ok()
         })
         .unwrap();
     assert!(
@@ -74,11 +77,11 @@ fn trap_level_reports_its_pit_as_a_trap_and_its_goal_platform_as_unreachable() {
 fn regions_are_the_sets_of_mutually_reachable_cells() {
     for level in common::random_levels(6) {
         let map = common::build(&level, &Physics::agile());
-        let regions = map.regions();
+        let regions = analysis::regions(&map);
         let reach: Vec<_> = map
             .nodes()
             .iter()
-            .map(|&c| map.reachable_from(c).unwrap())
+            .map(|&c| analysis::reachable_from(&map, c).unwrap())
             .collect();
         let mut sizes = vec![0usize; regions.count()];
         for (i, &a) in map.nodes().iter().enumerate() {
@@ -98,15 +101,15 @@ fn regions_are_the_sets_of_mutually_reachable_cells() {
 fn traps_are_reachable_cells_from_which_the_start_cannot_be_reached() {
     for level in common::random_levels(6) {
         let map = common::build(&level, &Physics::default());
-        let Some(start) = map.default_start() else {
+        let Some(start) = analysis::default_start(&map) else {
             continue;
         };
-        let reach = map.reachable_from(start).unwrap();
+        let reach = analysis::reachable_from(&map, start).unwrap();
         let s = map.node(start).unwrap();
         let traps = reach.traps(&map);
         for &c in map.nodes() {
             let n = map.node(c).unwrap();
-            let back = map.reachable_from(c).unwrap().contains(s);
+            let back = analysis::reachable_from(&map, c).unwrap().contains(s);
             assert_eq!(traps.contains(&c), reach.contains(n) && !back, "{c}");
         }
         assert!((reach.fraction() - reach.len() as f64 / map.node_count() as f64).abs() < 1e-12);
@@ -121,21 +124,21 @@ fn a_map_built_from_the_start_reaches_and_paths_like_the_full_map() {
     for level in levels {
         let physics = Physics::agile();
         let full = common::build(&level, &physics);
-        let Some(start) = full.default_start() else {
+        let Some(start) = analysis::default_start(&full) else {
             continue;
         };
-        let part = NavMap::build_from(&level, &physics, Some(start)).unwrap();
+        let part = analysis::build_from(&level, &physics, Some(start)).unwrap();
         let (rf, rp) = (
-            full.reachable_from(start).unwrap(),
-            part.reachable_from(start).unwrap(),
+            analysis::reachable_from(&full, start).unwrap(),
+            analysis::reachable_from(&part, start).unwrap(),
         );
         assert_eq!(rf.cells(&full), rp.cells(&part));
         assert_eq!(rf.traps(&full), rp.traps(&part));
         assert!(part.link_count() <= full.link_count());
         for goal in rf.cells(&full).into_iter().step_by(7) {
             let opts = SearchOptions::default();
-            let a = full.find_path(start, goal, &opts).map(|p| p.ticks()).ok();
-            let b = part.find_path(start, goal, &opts).map(|p| p.ticks()).ok();
+            let a = find_path(&full, start, goal, &opts).map(|p| p.ticks()).ok();
+            let b = find_path(&part, start, goal, &opts).map(|p| p.ticks()).ok();
             assert_eq!(a, b, "{start} -> {goal}");
         }
     }

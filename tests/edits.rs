@@ -5,6 +5,7 @@
 mod common;
 
 use platnav::{Cell, Level, NavMap, NodeId, Physics, SearchOptions, Tile};
+use platnav::{io::navfile, search};
 
 /// Every link of a map by its cells, in id order: `(from, to, kind,
 /// ticks, action ticks, jumps, tape)`; every node's cell, in id order; and
@@ -118,10 +119,11 @@ fn assert_exact_is_dijkstra(map: &NavMap, rng: &mut Rng, what: &str) {
     let opts = SearchOptions::default();
     for _ in 0..3 {
         let s = rng.below(nodes.len());
-        let dist = map.dijkstra(NodeId::new(s as u32));
+        let dist = search::dijkstra(map, NodeId::new(s as u32));
         for (g, d) in dist.iter().enumerate() {
             if let Some(d) = *d {
-                let b = map.lower_bound_ticks(NodeId::new(s as u32), NodeId::new(g as u32));
+                let b =
+                    search::lower_bound_ticks(map, NodeId::new(s as u32), NodeId::new(g as u32));
                 assert!(
                     b <= d,
                     "{what}: bound {b} > {d} ticks, {} -> {}",
@@ -132,7 +134,7 @@ fn assert_exact_is_dijkstra(map: &NavMap, rng: &mut Rng, what: &str) {
         }
         for _ in 0..12 {
             let g = rng.below(nodes.len());
-            let ticks = map.route_ticks(nodes[s], nodes[g], &opts).unwrap();
+            let ticks = search::route_ticks(map, nodes[s], nodes[g], &opts).unwrap();
             assert_eq!(ticks, dist[g], "{what}: {} -> {}", nodes[s], nodes[g]);
         }
     }
@@ -292,7 +294,7 @@ fn a_loaded_map_is_rebuilt_whole_on_its_first_edit_then_in_part() {
     let level = common::demo();
     let physics = Physics::agile();
     let built = NavMap::build(&level, &physics).unwrap();
-    let mut map = NavMap::from_bytes(&built.to_bytes(), &level, &physics).unwrap();
+    let mut map = navfile::from_bytes(&navfile::to_bytes(&built), &level, &physics).unwrap();
     let empty: Vec<Cell> = level.cells_of(Tile::Empty).step_by(97).take(2).collect();
     let (a, b) = (empty[0], empty[1]);
     let mut level = level;

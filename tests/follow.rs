@@ -4,6 +4,7 @@
 mod common;
 
 use platnav::{Body, Cell, Level, NavMap, PathFollower, Physics, Tile, follow::FollowOptions};
+use platnav::{find_path, search};
 
 fn demo_map() -> NavMap {
     NavMap::build(&common::demo(), &Physics::agile()).unwrap()
@@ -18,9 +19,7 @@ fn follow_the_plan(map: &NavMap) -> (platnav::Path, PathFollower, Body, Cell) {
         level.cells_of(Tile::Spawn).next().unwrap(),
         level.cells_of(Tile::Goal).next().unwrap(),
     );
-    let planned = map
-        .find_path(start, goal, &platnav::SearchOptions::default())
-        .unwrap();
+    let planned = find_path(map, start, goal, &platnav::SearchOptions::default()).unwrap();
     let mut f = PathFollower::new(FollowOptions::default());
     let mut body = Body::start(level, start, map.physics());
     for _ in 0..planned.ticks() {
@@ -103,7 +102,7 @@ fn chase(
     let mut enemies: Vec<(Body, PathFollower)> = starts
         .iter()
         .map(|&c| {
-            let c = map.snap(c, 4).expect("enemy start near a standable cell");
+            let c = search::snap(map, c, 4).expect("enemy start near a standable cell");
             (
                 Body::standing(c, p),
                 PathFollower::new(FollowOptions::default()),

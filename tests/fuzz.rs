@@ -7,6 +7,7 @@
 
 mod common;
 
+use platnav::io::navfile;
 use std::cell::Cell as StdCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
@@ -365,9 +366,9 @@ fn tiny_map() -> (Level, platnav::Physics, platnav::NavMap) {
 #[test]
 fn fuzz_navmap_json() {
     let (level, physics, map) = tiny_map();
-    let seeds = vec![map.to_json().unwrap().into_bytes()];
+    let seeds = vec![navfile::to_json(&map).unwrap().into_bytes()];
     assert_eq!(
-        fuzz("navmap json", &seeds, 9, |b| platnav::NavMap::from_json(
+        fuzz("navmap json", &seeds, 9, |b| navfile::from_json(
             &text(b),
             &level,
             &physics
@@ -381,10 +382,10 @@ fn fuzz_navmap_json() {
 #[test]
 fn fuzz_navmap_binary() {
     let (level, physics, map) = tiny_map();
-    let seeds = vec![map.to_bytes()];
+    let seeds = vec![navfile::to_bytes(&map)];
     assert_eq!(
         fuzz("navmap binary", &seeds, 10, |b| {
-            platnav::NavMap::from_bytes(b, &level, &physics).is_ok()
+            navfile::from_bytes(b, &level, &physics).is_ok()
         }),
         0
     );

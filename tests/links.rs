@@ -2,6 +2,7 @@
 
 mod common;
 
+use platnav::{find_path, search};
 use std::collections::HashSet;
 
 use platnav::{
@@ -35,9 +36,9 @@ fn assert_every_tape_replays(map: &NavMap) {
             link.to
         );
         assert_eq!(body.vx, 0.0, "{link:?}");
-        let sweep = map.sweep(link.id);
+        let sweep = search::sweep(map, link.id);
         assert!(sweep.contains(&link.from) && sweep.contains(&link.to));
-        let trajectory = map.trajectory(link.id);
+        let trajectory = search::trajectory(map, link.id);
         assert_eq!(trajectory.len(), link.ticks as usize + 1);
         assert_eq!(trajectory.last(), Some(&body));
     }
@@ -110,8 +111,7 @@ fn widest_gap(p: &Physics) -> usize {
             let level: Level = format!("{air}{}{}", row("."), row("^")).parse().unwrap();
             let map = common::build(&level, p);
             let goal = Cell::new(23 + gap as i32, 5);
-            map.find_path(Cell::new(1, 5), goal, &SearchOptions::default())
-                .is_ok()
+            find_path(&map, Cell::new(1, 5), goal, &SearchOptions::default()).is_ok()
         })
         .last()
         .unwrap_or(0)
@@ -213,7 +213,7 @@ fn runs_go_up_and_down_slopes() {
             LinkKind::WallJump,
         ]);
         let (start, goal) = (Cell::new(1, 7), Cell::new(22, 7));
-        let path = map.find_path(start, goal, &runs_only).unwrap();
+        let path = find_path(&map, start, goal, &runs_only).unwrap();
         assert!(path.replay(&level, &physics).stands_on(goal));
         // Over the top: the feet reach the plateau (y = 5) on the way.
         let mut body = Body::start(&level, start, &physics);
@@ -237,15 +237,13 @@ fn the_mechanics_fixture_is_crossed_over_the_hill_and_up_the_ladder() {
         let map = common::build(&level, &physics);
         assert_every_tape_replays(&map);
         let (start, goal) = (Cell::new(2, 11), Cell::new(31, 4));
-        let path = map
-            .find_path(start, goal, &SearchOptions::default())
-            .unwrap();
+        let path = find_path(&map, start, goal, &SearchOptions::default()).unwrap();
         assert!(path.replay(&level, &physics).stands_on(goal));
         let kinds: Vec<LinkKind> = path.steps().iter().map(|s| map.link(s.link).kind).collect();
         assert!(kinds.contains(&LinkKind::Climb), "{kinds:?}");
         // Without climbing there is no way up the wall.
         let no_climb = SearchOptions::default().with_forbid(vec![LinkKind::Climb]);
-        assert!(map.find_path(start, goal, &no_climb).is_err());
+        assert!(find_path(&map, start, goal, &no_climb).is_err());
     }
 }
 
@@ -287,7 +285,10 @@ fn double_and_wall_jumps_exist_only_when_the_physics_allows_them() {
     // The extra abilities reach cells the plain body cannot.
     let reach = |m: &NavMap| {
         let start = m.node(Cell::new(2, 3)).unwrap();
-        m.dijkstra(start).iter().filter(|d| d.is_some()).count()
+        search::dijkstra(m, start)
+            .iter()
+            .filter(|d| d.is_some())
+            .count()
     };
     assert!(reach(&agile) > reach(&plain));
 }
@@ -346,7 +347,10 @@ fn coarse_jumps_find_no_link_the_full_set_does_not_match_or_beat() {
         for (i, &a) in cells.iter().enumerate().step_by(7) {
             let b = cells[(i * 13 + 5) % cells.len()];
             let opts = SearchOptions::default();
-            match (full.find_path(a, b, &opts), coarse.find_path(a, b, &opts)) {
+            match (
+                find_path(&full, a, b, &opts),
+                find_path(&coarse, a, b, &opts),
+            ) {
                 (Ok(f), Ok(c)) => {
                     assert!(f.ticks() <= c.ticks(), "{a} -> {b}");
                     slower_routes += usize::from(f.ticks() < c.ticks());

@@ -5,6 +5,7 @@
 //! Ladder cases use `dt = 1/64` and `climb_speed = 8`, so a climbing tick
 //! moves exactly 1/8 tile and tick counts can be worked out by hand.
 
+use platnav::io::navfile;
 use platnav::{
     Body, Cell, Input, Level, Physics, Tile,
     level::SplitMix64,
@@ -836,7 +837,7 @@ fn saved_maps_carry_up_in_json_and_binary() {
     let dir = std::env::temp_dir().join(format!("platnav-up-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("map.json");
-    map.save(&json).unwrap();
+    navfile::save(&map, &json).unwrap();
     // Hold up on every tick: the letters 'a'..='l' become 'm'..='x'.
     let text = std::fs::read_to_string(&json).unwrap();
     let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -850,7 +851,7 @@ fn saved_maps_carry_up_in_json_and_binary() {
         l["inputs"] = up.into();
     }
     std::fs::write(&json, doc.to_string()).unwrap();
-    let loaded = NavMap::load(&json, &level, &p).unwrap();
+    let loaded = navfile::load(&json, &level, &p).unwrap();
     assert_eq!(loaded.link_count(), map.link_count());
     let tapes =
         |m: &NavMap| -> Vec<Vec<Input>> { m.links().map(|l| m.inputs(l.id).collect()).collect() };
@@ -865,8 +866,8 @@ fn saved_maps_carry_up_in_json_and_binary() {
         plain
     );
     let bin = dir.join("map.pnav");
-    loaded.save(&bin).unwrap();
-    let again = NavMap::load(&bin, &level, &p).unwrap();
+    navfile::save(&loaded, &bin).unwrap();
+    let again = navfile::load(&bin, &level, &p).unwrap();
     assert_eq!(tapes(&again), with_up);
     std::fs::remove_dir_all(&dir).unwrap();
 }

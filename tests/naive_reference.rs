@@ -8,6 +8,7 @@
 
 mod common;
 
+use platnav::search;
 use platnav_naive as naive;
 
 use std::path::Path;
@@ -175,7 +176,7 @@ fn generated_ladders_and_slopes() {
         );
         let map = NavMap::build(&level, &physics).unwrap();
         for l in map.links() {
-            let end = *map.trajectory(l.id).last().unwrap();
+            let end = *search::trajectory(&map, l.id).last().unwrap();
             assert!(
                 !end.dead && end.stands_on(l.to) && end.vx == 0.0,
                 "seed {seed}: {} {} -> {} does not replay: {end:?}",
@@ -214,7 +215,7 @@ fn generated_ladders_and_slopes() {
         touching += map
             .links()
             .filter(|l| {
-                map.trajectory(l.id).iter().any(|b| {
+                search::trajectory(&map, l.id).iter().any(|b| {
                     [Tile::SlopeRight, Tile::SlopeLeft, Tile::Ladder]
                         .into_iter()
                         .any(|t| b.overlaps_kind(&level, &physics, t))

@@ -4,6 +4,7 @@
 
 mod common;
 
+use platnav::{find_path, io::navfile};
 use std::path::Path;
 use std::time::Instant;
 
@@ -35,7 +36,7 @@ fn assert_same_answers(a: &NavMap, b: &NavMap, stride: usize) {
     {
         let _ = i;
         for &g in a.nodes().iter().step_by(3) {
-            let (pa, pb) = (a.find_path(s, g, &opts), b.find_path(s, g, &opts));
+            let (pa, pb) = (find_path(a, s, g, &opts), find_path(b, s, g, &opts));
             match (pa, pb) {
                 (Ok(pa), Ok(pb)) => {
                     assert_eq!(pa.inputs(), pb.inputs(), "{s} -> {g}");
@@ -73,12 +74,12 @@ fn a_failed_save_leaves_no_temporary_file_behind() {
     // over the directory fails, and the temporary must go.
     let target = dir.join("taken.pnav");
     std::fs::create_dir_all(&target).unwrap();
-    let err = map.save(&target).unwrap_err().to_string();
+    let err = navfile::save(&map, &target).unwrap_err().to_string();
     assert!(err.contains("taken.pnav"), "{err}");
     assert_eq!(leftovers(&dir), Vec::<String>::new());
     // A save that works leaves only the map.
     let ok = dir.join("ok.json");
-    map.save(&ok).unwrap();
+    navfile::save(&map, &ok).unwrap();
     assert!(ok.exists());
     assert_eq!(leftovers(&dir), Vec::<String>::new());
     std::fs::remove_dir_all(&dir).unwrap();
@@ -103,8 +104,8 @@ fn a_map_with_links_longer_than_4096_ticks_round_trips() {
     std::fs::create_dir_all(&dir).unwrap();
     for ext in ["json", "pnav"] {
         let file = dir.join(format!("long.{ext}"));
-        map.save(&file).unwrap();
-        let loaded = NavMap::load(&file, &level, &physics).unwrap();
+        navfile::save(&map, &file).unwrap();
+        let loaded = navfile::load(&file, &level, &physics).unwrap();
         assert_eq!(loaded.link_count(), map.link_count());
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -120,10 +121,10 @@ fn round_trip(name: &str, loaded: &LoadedLevel, physics: &Physics, stride: usize
     std::fs::create_dir_all(&dir).unwrap();
     for ext in ["json", "pnav"] {
         let file = dir.join(format!("{name}.{ext}"));
-        fresh.save(&file).unwrap();
+        navfile::save(&fresh, &file).unwrap();
         let size = std::fs::metadata(&file).unwrap().len();
         let t = Instant::now();
-        let loaded_map = NavMap::load(&file, level, physics).unwrap();
+        let loaded_map = navfile::load(&file, level, physics).unwrap();
         let load_time = t.elapsed();
         println!(
             "{name}.{ext}: {} links, {size} bytes, loaded in {:.1} ms",
@@ -191,29 +192,29 @@ fn tiled_json_and_png_mask_levels_round_trip() {
 fn a_map_for_another_level_or_physics_is_refused() {
     let level = common::demo();
     let map = NavMap::build(&level, &Physics::agile()).unwrap();
-    let json = map.to_json().unwrap();
-    let bytes = map.to_bytes();
+    let json = navfile::to_json(&map).unwrap();
+    let bytes = navfile::to_bytes(&map);
     let mut other = level.clone();
     other.set(Cell::new(10, 10), platnav::Tile::Solid);
     assert!(matches!(
-        NavMap::from_json(&json, &other, &Physics::agile()),
+        navfile::from_json(&json, &other, &Physics::agile()),
         Err(NavFileError::LevelMismatch { .. })
     ));
     assert!(matches!(
-        NavMap::from_bytes(&bytes, &other, &Physics::agile()),
+        navfile::from_bytes(&bytes, &other, &Physics::agile()),
         Err(NavFileError::LevelMismatch { .. })
     ));
     assert!(matches!(
-        NavMap::from_json(&json, &level, &Physics::default()),
+        navfile::from_json(&json, &level, &Physics::default()),
         Err(NavFileError::PhysicsMismatch { .. })
     ));
     assert!(matches!(
-        NavMap::from_bytes(&bytes, &level, &Physics::default()),
+        navfile::from_bytes(&bytes, &level, &Physics::default()),
         Err(NavFileError::PhysicsMismatch { .. })
     ));
     let newer = json.replacen("\"version\":1", "\"version\":2", 1);
     assert!(matches!(
-        NavMap::from_json(&newer, &level, &Physics::agile()),
+        navfile::from_json(&newer, &level, &Physics::agile()),
         Err(NavFileError::Version { found: 2 })
     ));
 }
@@ -223,11 +224,11 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
     let level = common::demo();
     let p = Physics::agile();
     let map = NavMap::build(&level, &p).unwrap();
-    let bytes = map.to_bytes();
+    let bytes = navfile::to_bytes(&map);
     // Every truncation is an error.
     for cut in (0..bytes.len()).step_by(997) {
         assert!(
-            NavMap::from_bytes(&bytes[..cut], &level, &p).is_err(),
+            navfile::from_bytes(&bytes[..cut], &level, &p).is_err(),
             "cut at {cut}"
         );
     }
@@ -237,21 +238,21 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
     let mut bad = bytes.clone();
     let tape_start = 8 + 4 + 8 + 8 + 4 + 1 + 16 + 4 + 1 + 4;
     bad[tape_start + 3] = 10; // move right, jump held
-    let loaded = NavMap::from_bytes(&bad, &level, &p).unwrap();
-    let err = loaded.verify().unwrap_err();
+    let loaded = navfile::from_bytes(&bad, &level, &p).unwrap();
+    let err = navfile::verify(&loaded).unwrap_err();
     assert!(matches!(err, NavFileError::BadLink { .. }), "{err}");
     assert_paths_replay(&loaded, &level, &p);
     // Same in JSON: rewrite the first tape to idle.
-    let json = map.to_json().unwrap();
+    let json = navfile::to_json(&map).unwrap();
     let first = json.find("\"inputs\":\"").unwrap() + 10;
     let end = first + json[first..].find('"').unwrap();
     let idle = "e".repeat(end - first);
     let tampered = format!("{}{}{}", &json[..first], idle, &json[end..]);
-    let loaded = NavMap::from_json(&tampered, &level, &p).unwrap();
-    let err = loaded.verify().unwrap_err();
+    let loaded = navfile::from_json(&tampered, &level, &p).unwrap();
+    let err = navfile::verify(&loaded).unwrap_err();
     assert!(err.to_string().contains("does not take the body"), "{err}");
     assert_paths_replay(&loaded, &level, &p);
-    assert!(map.verify().is_ok());
+    assert!(navfile::verify(&map).is_ok());
     // A tape byte outside the code table (the first past it, or far
     // past) is refused at load.
     for byte in [24, 200] {
@@ -259,22 +260,22 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
         bad[tape_start + 3] = byte;
         assert!(
             matches!(
-                NavMap::from_bytes(&bad, &level, &p),
+                navfile::from_bytes(&bad, &level, &p),
                 Err(NavFileError::BadLink { index: 0, .. })
             ),
             "{byte}"
         );
     }
-    assert!(NavMap::from_json("{}", &level, &p).is_err());
-    assert!(NavMap::from_bytes(b"PLATNAV\0\x01\0\0\0", &level, &p).is_err());
+    assert!(navfile::from_json("{}", &level, &p).is_err());
+    assert!(navfile::from_bytes(b"PLATNAV\0\x01\0\0\0", &level, &p).is_err());
     // A huge declared link count is refused before allocating.
     let mut huge = bytes[..32].to_vec();
     huge.extend_from_slice(&u32::MAX.to_le_bytes());
     assert!(matches!(
-        NavMap::from_bytes(&huge, &level, &p),
+        navfile::from_bytes(&huge, &level, &p),
         Err(NavFileError::Malformed(_))
     ));
-    let err = NavMap::load(Path::new("no/such/map.pnav"), &level, &p).unwrap_err();
+    let err = navfile::load(Path::new("no/such/map.pnav"), &level, &p).unwrap_err();
     assert!(err.to_string().starts_with("no/such/map.pnav: "), "{err}");
 }
 
@@ -287,8 +288,9 @@ fn all_18_smb_levels_round_trip_and_answer_identically() {
     let check = |path: &std::path::PathBuf| {
         let level = platnav::Level::load_vglc(path, &legend).unwrap();
         let fresh = NavMap::build(&level, &physics).unwrap();
-        let from_json = NavMap::from_json(&fresh.to_json().unwrap(), &level, &physics).unwrap();
-        let from_bytes = NavMap::from_bytes(&fresh.to_bytes(), &level, &physics).unwrap();
+        let from_json =
+            navfile::from_json(&navfile::to_json(&fresh).unwrap(), &level, &physics).unwrap();
+        let from_bytes = navfile::from_bytes(&navfile::to_bytes(&fresh), &level, &physics).unwrap();
         for loaded in [&from_json, &from_bytes] {
             assert_same_answers(&fresh, loaded, fresh.node_count() / 4 + 1);
         }
@@ -311,7 +313,7 @@ fn assert_paths_replay(map: &NavMap, level: &platnav::Level, p: &Physics) {
     let mut found = 0;
     for &a in nodes.iter().step_by(step) {
         for &b in nodes.iter().step_by(step) {
-            if let Ok(path) = map.find_path(a, b, &opts) {
+            if let Ok(path) = find_path(map, a, b, &opts) {
                 found += 1;
                 let end = path.replay(level, p);
                 assert!(end.stands_on(b), "{a} -> {b} ends at {end:?}");

@@ -5,6 +5,7 @@
 //! body. See `levels/real/SOURCE.md` and `levels/sq2/SOURCE.md`.
 #![cfg(all(feature = "tiled", feature = "ldtk"))]
 
+use platnav::{find_path, search};
 use std::path::Path;
 
 use platnav::{
@@ -42,10 +43,8 @@ fn region(l: &LoadedLevel, (c0, r0, c1, r1): (usize, usize, usize, usize)) -> St
 /// travel time), which replays to stand on that cell; returns its goal.
 fn farthest_path(l: &LoadedLevel, physics: &Physics, start: Cell) -> Cell {
     let map = NavMap::build(&l.level, physics).unwrap();
-    let s = map
-        .snap(start, 8)
-        .expect("the start snaps to standing ground");
-    let dist = map.dijkstra(map.node(s).unwrap());
+    let s = search::snap(&map, start, 8).expect("the start snaps to standing ground");
+    let dist = search::dijkstra(&map, map.node(s).unwrap());
     let (goal, _) = map
         .nodes()
         .iter()
@@ -54,8 +53,7 @@ fn farthest_path(l: &LoadedLevel, physics: &Physics, start: Cell) -> Cell {
         .max_by_key(|a| a.1)
         .unwrap();
     assert_ne!(goal, s, "nothing reachable from the start");
-    let path = map
-        .find_path(s, goal, &SearchOptions::default())
+    let path = find_path(&map, s, goal, &SearchOptions::default())
         .unwrap_or_else(|e| panic!("{s} -> {goal}: {e}"));
     assert!(!path.steps().is_empty());
     let end = path.replay(&l.level, physics);

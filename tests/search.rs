@@ -5,6 +5,7 @@ mod common;
 
 use platnav::search::Endpoint;
 use platnav::{Cell, Level, LinkKind, NavMap, PathError, Physics, SearchOptions};
+use platnav::{find_path, search};
 
 /// Checks every start/goal pair (or every `stride`-th start) of a map.
 fn check_all_pairs(map: &NavMap, stride: usize) -> usize {
@@ -16,15 +17,15 @@ fn check_all_pairs(map: &NavMap, stride: usize) -> usize {
         if i % stride != 0 {
             continue;
         }
-        let dist = map.dijkstra(map.node(s).unwrap());
+        let dist = search::dijkstra(map, map.node(s).unwrap());
         for &g in &nodes {
             let d = dist[map.node(g).unwrap().index()];
-            let ex = map.route_ticks(s, g, &exact).unwrap();
+            let ex = search::route_ticks(map, s, g, &exact).unwrap();
             assert_eq!(ex, d, "exact vs Dijkstra {s} -> {g}");
-            if let (Some(b), Some(e)) = (map.route_ticks(s, g, &beam).unwrap(), ex) {
+            if let (Some(b), Some(e)) = (search::route_ticks(map, s, g, &beam).unwrap(), ex) {
                 assert!(b >= e, "beam {b} cheaper than exact {e} for {s} -> {g}");
             }
-            match (map.find_path(s, g, &exact), d) {
+            match (find_path(map, s, g, &exact), d) {
                 (Ok(path), Some(_)) => {
                     let end = path.replay(map.level(), map.physics());
                     assert!(
@@ -71,9 +72,13 @@ fn every_path_replays_to_its_goal_on_seeded_random_levels() {
 #[test]
 fn a_path_is_a_chain_of_links_from_start_to_goal() {
     let map = common::build(&common::demo(), &Physics::agile());
-    let path = map
-        .find_path(Cell::new(2, 3), Cell::new(43, 3), &SearchOptions::default())
-        .unwrap();
+    let path = find_path(
+        &map,
+        Cell::new(2, 3),
+        Cell::new(43, 3),
+        &SearchOptions::default(),
+    )
+    .unwrap();
     let steps = path.steps();
     assert!(steps.len() >= 2);
     assert_eq!(steps[0].from, path.start());
@@ -89,10 +94,10 @@ fn a_path_is_a_chain_of_links_from_start_to_goal() {
 fn forbidden_link_kinds_are_not_used() {
     let map = common::build(&common::demo(), &Physics::agile());
     let (s, g) = (Cell::new(2, 3), Cell::new(43, 3));
-    let all = map.find_path(s, g, &SearchOptions::default()).unwrap();
+    let all = find_path(&map, s, g, &SearchOptions::default()).unwrap();
     assert!(all.steps().iter().any(|st| st.kind == LinkKind::DoubleJump));
     let opts = SearchOptions::default().with_forbid(vec![LinkKind::DoubleJump]);
-    let without = map.find_path(s, g, &opts).unwrap();
+    let without = find_path(&map, s, g, &opts).unwrap();
     assert!(
         without
             .steps()
@@ -107,12 +112,12 @@ fn forbidden_link_kinds_are_not_used() {
 fn a_jump_cap_is_respected_and_can_make_a_goal_unreachable() {
     let map = common::build(&common::demo(), &Physics::agile());
     let (s, g) = (Cell::new(2, 3), Cell::new(43, 3));
-    let free = map.find_path(s, g, &SearchOptions::default()).unwrap();
+    let free = find_path(&map, s, g, &SearchOptions::default()).unwrap();
     let used = free.jump_count(&map);
     assert!(used >= 2);
     for cap in [used + 2, used, used - 1] {
         let opts = SearchOptions::default().with_max_jumps(Some(cap));
-        match map.find_path(s, g, &opts) {
+        match find_path(&map, s, g, &opts) {
             Ok(p) => {
                 assert!(p.jump_count(&map) <= cap);
                 assert!(p.ticks() >= free.ticks());
@@ -123,7 +128,7 @@ fn a_jump_cap_is_respected_and_can_make_a_goal_unreachable() {
     }
     let none = SearchOptions::default().with_max_jumps(Some(0));
     assert!(matches!(
-        map.find_path(s, g, &none),
+        find_path(&map, s, g, &none),
         Err(PathError::Unreachable { .. })
     ));
 }
@@ -135,29 +140,39 @@ fn endpoints_off_the_map_in_walls_or_in_the_air_snap_to_the_nearest_standable_ce
         .unwrap();
     let map = common::build(&level, &Physics::default());
     // In the air above the platform: snaps down onto it.
-    assert_eq!(map.snap(Cell::new(3, 0), 8), Some(Cell::new(3, 2)));
+    assert_eq!(
+        search::snap(&map, Cell::new(3, 0), 8),
+        Some(Cell::new(3, 2))
+    );
     // Inside the platform: the nearest standable cell.
-    let in_wall = map.snap(Cell::new(3, 3), 8).unwrap();
+    let in_wall = search::snap(&map, Cell::new(3, 3), 8).unwrap();
     assert!(map.node(in_wall).is_some());
     assert!((in_wall.row - 3).abs() <= 1);
     // Off the map to the left.
-    assert_eq!(map.snap(Cell::new(-2, 5), 8), Some(Cell::new(0, 5)));
+    assert_eq!(
+        search::snap(&map, Cell::new(-2, 5), 8),
+        Some(Cell::new(0, 5))
+    );
     // Too far away.
-    assert_eq!(map.snap(Cell::new(-100, 5), 8), None);
-    let path = map
-        .find_path(Cell::new(-2, 5), Cell::new(3, 0), &SearchOptions::default())
-        .unwrap();
+    assert_eq!(search::snap(&map, Cell::new(-100, 5), 8), None);
+    let path = find_path(
+        &map,
+        Cell::new(-2, 5),
+        Cell::new(3, 0),
+        &SearchOptions::default(),
+    )
+    .unwrap();
     assert_eq!(
         (path.start(), path.goal()),
         (Cell::new(0, 5), Cell::new(3, 2))
     );
-    let err = map
-        .find_path(
-            Cell::new(-100, 5),
-            Cell::new(3, 2),
-            &SearchOptions::default(),
-        )
-        .unwrap_err();
+    let err = find_path(
+        &map,
+        Cell::new(-100, 5),
+        Cell::new(3, 2),
+        &SearchOptions::default(),
+    )
+    .unwrap_err();
     assert!(
         matches!(
             err,
@@ -170,7 +185,7 @@ fn endpoints_off_the_map_in_walls_or_in_the_air_snap_to_the_nearest_standable_ce
     );
     let no_snap = SearchOptions::default().with_snap_radius(0);
     assert!(matches!(
-        map.find_path(Cell::new(3, 0), Cell::new(3, 2), &no_snap),
+        find_path(&map, Cell::new(3, 0), Cell::new(3, 2), &no_snap),
         Err(PathError::InvalidEndpoint { .. })
     ));
 }
@@ -179,7 +194,7 @@ fn endpoints_off_the_map_in_walls_or_in_the_air_snap_to_the_nearest_standable_ce
 fn an_exhausted_budget_is_an_error_with_counts() {
     let map = common::build(&common::demo(), &Physics::agile());
     let opts = SearchOptions::default().with_max_expansions(3);
-    match map.find_path(Cell::new(2, 3), Cell::new(43, 3), &opts) {
+    match find_path(&map, Cell::new(2, 3), Cell::new(43, 3), &opts) {
         Err(PathError::BudgetExhausted { limit: 3, stats }) => assert_eq!(stats.expanded, 3),
         other => panic!("{other:?}"),
     }
@@ -190,7 +205,12 @@ fn an_unreachable_goal_reports_the_cells_used_and_stats() {
     // A sealed room on the right.
     let level: Level = "....#...\n....#...\n....#...\n########\n".parse().unwrap();
     let map = common::build(&level, &Physics::default());
-    match map.find_path(Cell::new(1, 2), Cell::new(6, 2), &SearchOptions::default()) {
+    match find_path(
+        &map,
+        Cell::new(1, 2),
+        Cell::new(6, 2),
+        &SearchOptions::default(),
+    ) {
         Err(PathError::Unreachable { start, goal, stats }) => {
             assert_eq!((start, goal), (Cell::new(1, 2), Cell::new(6, 2)));
             assert!(stats.expanded >= 4);
@@ -203,9 +223,9 @@ fn an_unreachable_goal_reports_the_cells_used_and_stats() {
 fn stats_count_expansions_and_pruning() {
     let map = common::build(&common::demo(), &Physics::agile());
     let (s, g) = (Cell::new(2, 3), Cell::new(43, 3));
-    let exact = map.find_path(s, g, &SearchOptions::default()).unwrap();
+    let exact = find_path(&map, s, g, &SearchOptions::default()).unwrap();
     assert!(exact.stats().expanded > 0 && exact.stats().pruned > 0);
-    let narrow = map.find_path(s, g, &SearchOptions::beam(1));
+    let narrow = find_path(&map, s, g, &SearchOptions::beam(1));
     if let Ok(p) = narrow {
         assert!(p.ticks() >= exact.ticks());
     }
@@ -222,9 +242,13 @@ fn landmark_bounds_are_consistent_lower_bounds_and_not_trivial() {
         let mut tight = 0u64;
         let mut total = 0u64;
         for s in (0..n).step_by(3) {
-            let dist = map.dijkstra(platnav::NodeId::new(s));
+            let dist = search::dijkstra(&map, platnav::NodeId::new(s));
             for t in 0..n {
-                let b = map.lower_bound_ticks(platnav::NodeId::new(s), platnav::NodeId::new(t));
+                let b = search::lower_bound_ticks(
+                    &map,
+                    platnav::NodeId::new(s),
+                    platnav::NodeId::new(t),
+                );
                 if let Some(d) = dist[t as usize] {
                     assert!(b <= d, "bound {b} over the route's {d} ticks, {s} -> {t}");
                     tight += u64::from(b);
@@ -235,8 +259,8 @@ fn landmark_bounds_are_consistent_lower_bounds_and_not_trivial() {
         // Consistency along every link: h(v) <= ticks + h(w).
         for t in (0..n).step_by(5) {
             for l in map.links() {
-                let hv = map.lower_bound_ticks(l.source, platnav::NodeId::new(t));
-                let hw = map.lower_bound_ticks(l.target, platnav::NodeId::new(t));
+                let hv = search::lower_bound_ticks(&map, l.source, platnav::NodeId::new(t));
+                let hw = search::lower_bound_ticks(&map, l.target, platnav::NodeId::new(t));
                 assert!(hv <= l.ticks + hw, "inconsistent along {l:?} toward {t}");
             }
         }
@@ -252,7 +276,7 @@ fn smb_1_1_with_a_replan() -> (NavMap, Cell, Cell) {
     let level = common::smb_1_1();
     let map = common::build(&level, &Physics::smb());
     let (s, g) = (Cell::new(22, 4), Cell::new(166, 12));
-    let path = map.find_path(s, g, &SearchOptions::default()).unwrap();
+    let path = find_path(&map, s, g, &SearchOptions::default()).unwrap();
     assert_eq!(path.stats().replans, 1, "the fixture lost its re-plan");
     (map, s, g)
 }
@@ -261,30 +285,33 @@ fn smb_1_1_with_a_replan() -> (NavMap, Cell, Cell) {
 fn running_out_of_replans_is_its_own_error_not_unreachable() {
     let (map, s, g) = smb_1_1_with_a_replan();
     let no_replans = SearchOptions::default().with_max_replans(0);
-    match map.find_path(s, g, &no_replans) {
+    match find_path(&map, s, g, &no_replans) {
         Err(PathError::ReplanLimit {
             start, goal, limit, ..
         }) => assert_eq!((start, goal, limit), (s, g, 0)),
         other => panic!("{:?}", other.map(|p| p.ticks())),
     }
     // The graph does have a route.
-    assert!(map.route_ticks(s, g, &no_replans).unwrap().is_some());
+    assert!(
+        search::route_ticks(&map, s, g, &no_replans)
+            .unwrap()
+            .is_some()
+    );
 }
 
 #[test]
 fn the_expansion_budget_is_per_call_replans_included() {
     let (map, s, g) = smb_1_1_with_a_replan();
-    let total = map
-        .find_path(s, g, &SearchOptions::default())
+    let total = find_path(&map, s, g, &SearchOptions::default())
         .unwrap()
         .stats()
         .expanded;
     let enough = SearchOptions::default().with_max_expansions(total);
-    assert!(map.find_path(s, g, &enough).is_ok());
+    assert!(find_path(&map, s, g, &enough).is_ok());
     // Each of the two searches alone expands fewer than this, but the call
     // as a whole more.
     let short = SearchOptions::default().with_max_expansions(total - 1);
-    match map.find_path(s, g, &short) {
+    match find_path(&map, s, g, &short) {
         Err(PathError::BudgetExhausted { limit, stats }) => {
             assert_eq!(limit, total - 1);
             assert_eq!(stats.expanded, total - 1);
@@ -299,13 +326,16 @@ fn route_ticks_snaps_its_endpoints_like_find_path() {
     // (3, 1) is in the air above the spawn's standing cell (2, 3).
     let (s, g) = (Cell::new(3, 1), Cell::new(43, 3));
     let options = SearchOptions::default();
-    let path = map.find_path(s, g, &options).unwrap();
-    let ticks = map.route_ticks(s, g, &options).unwrap();
-    assert_eq!(ticks, map.route_ticks(path.start(), g, &options).unwrap());
+    let path = find_path(&map, s, g, &options).unwrap();
+    let ticks = search::route_ticks(&map, s, g, &options).unwrap();
+    assert_eq!(
+        ticks,
+        search::route_ticks(&map, path.start(), g, &options).unwrap()
+    );
     assert!(ticks.is_some());
     let no_snap = SearchOptions::default().with_snap_radius(0);
     assert!(matches!(
-        map.route_ticks(s, g, &no_snap),
+        search::route_ticks(&map, s, g, &no_snap),
         Err(PathError::InvalidEndpoint { .. })
     ));
 }

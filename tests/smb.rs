@@ -4,6 +4,7 @@
 mod common;
 
 use platnav::{Cell, Level, NavMap, Physics, SearchOptions};
+use platnav::{find_path, search};
 
 /// The standing cell nearest column 2 (lowest first on ties).
 fn start_cell(map: &NavMap) -> Cell {
@@ -27,14 +28,14 @@ fn completes(name: &str, level: &Level) -> Result<(), String> {
     if goals.is_empty() {
         return Err(format!("{name}: no standing cell in the last 3 columns"));
     }
-    let dist = map.dijkstra(map.node(start).unwrap());
+    let dist = search::dijkstra(&map, map.node(start).unwrap());
     let mut tried = 0;
     for g in goals {
         if dist[map.node(g).unwrap().index()].is_none() {
             continue;
         }
         tried += 1;
-        if let Ok(path) = map.find_path(start, g, &SearchOptions::default()) {
+        if let Ok(path) = find_path(&map, start, g, &SearchOptions::default()) {
             let end = path.replay(level, &physics);
             assert!(
                 end.stands_on(g) && !end.dead,

@@ -1,6 +1,7 @@
 //! The real Tiled level from sq2 loads through the TMX loader.
 #![cfg(feature = "tiled")]
 
+use platnav::{find_path, search};
 use std::path::Path;
 
 use platnav::{
@@ -73,8 +74,8 @@ fn sq2_level_01_climbs_out_of_the_pit_and_stops_at_a_jump_pad() {
         ),
     ] {
         let map = NavMap::build(&loaded.level, &physics).unwrap();
-        let start = map.snap(spawn, 8).unwrap();
-        let out = map.find_path(start, Cell::new(43, 34), &search).unwrap();
+        let start = search::snap(&map, spawn, 8).unwrap();
+        let out = find_path(&map, start, Cell::new(43, 34), &search).unwrap();
         assert!(
             out.steps().iter().any(|s| s.kind == LinkKind::Climb),
             "out of the pit without climbing"
@@ -83,9 +84,9 @@ fn sq2_level_01_climbs_out_of_the_pit_and_stops_at_a_jump_pad() {
             out.replay(map.level(), map.physics())
                 .stands_on(Cell::new(43, 34))
         );
-        let across = map.find_path(start, far, &search).unwrap();
+        let across = find_path(&map, start, far, &search).unwrap();
         assert!(across.replay(map.level(), map.physics()).stands_on(far));
-        let goal = map.find_path(start, loaded.goals[0], &search);
+        let goal = find_path(&map, start, loaded.goals[0], &search);
         assert!(
             matches!(goal, Err(PathError::Unreachable { .. })),
             "{goal:?}"

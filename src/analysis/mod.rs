@@ -10,9 +10,12 @@ mod reach;
 mod report;
 mod tune;
 
-pub use reach::{Reach, Regions};
-pub use report::{Diagnosis, GoalReport, MissingLink, Report, ReportOptions};
-pub use tune::{Endpoints, Evaluation, Least, Param, SNAP_RADIUS, bisect, evaluate, least_value};
+pub use reach::{Reach, Regions, reachable_from, regions, traps};
+pub use report::{Diagnosis, GoalReport, MissingLink, Report, ReportOptions, report};
+pub use tune::{
+    Endpoints, Evaluation, Least, Param, SNAP_RADIUS, bisect, build_from, default_goals,
+    default_start, evaluate, first_goal_found, least_value, resolve,
+};
 
 use crate::level::Cell;
 use crate::physics::PhysicsError;

@@ -6,9 +6,9 @@ use super::tune::{Endpoints, Param};
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
 use crate::links::LinkKind;
-use crate::search::SearchOptions;
+use crate::search::{SearchOptions, find_path};
 
-/// How [`NavMap::report`] works.
+/// How [`report`](crate::analysis::report) works.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ReportOptions {
@@ -136,83 +136,80 @@ pub struct Report {
     pub completable: bool,
 }
 
-impl NavMap {
-    /// Reports on the level from `endpoints` (defaults: see
-    /// [`NavMap::default_start`], [`NavMap::default_goals`]). The map should
-    /// be a full [`NavMap::build`] map, so that regions cover every cell.
-    ///
-    /// ```
-    /// use platnav::analysis::{Endpoints, ReportOptions};
-    /// use platnav::{Level, NavMap, Physics};
-    ///
-    /// // The goal is sealed in a room of its own.
-    /// let level: Level = [
-    ///     "...........",
-    ///     "..#######..",
-    ///     "..#.....#..",
-    ///     "..#.....#..",
-    ///     "..#..G..#..",
-    ///     "..#######..",
-    ///     "...........",
-    ///     ".S.........",
-    ///     "###########",
-    /// ]
-    /// .join("\n")
-    /// .parse()?;
-    /// let map = NavMap::build(&level, &Physics::default())?;
-    /// let report = map.report(&Endpoints::default(), &ReportOptions::default())?;
-    /// assert!(!report.completable);
-    /// assert!(report.reachable_fraction < 1.0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`AnalysisError::NoStart`] when the start does not snap to standing
-    /// ground.
-    pub fn report(
-        &self,
-        endpoints: &Endpoints,
-        options: &ReportOptions,
-    ) -> Result<Report, AnalysisError> {
-        let (start, goals) = self.resolve(endpoints)?;
-        let reach = self
-            .reachable_from(start)
-            .ok_or(AnalysisError::NoStart { cell: Some(start) })?;
-        let regions = self.regions();
-        let mut region_sizes = regions.sizes().to_vec();
-        region_sizes.sort_unstable_by(|a, b| b.cmp(a));
-        let start_region_size = regions.sizes()[regions.of(reach.start())];
-        let mut diagnoser = Diagnosers::new(self, start, options);
-        let mut goal_reports = Vec::with_capacity(goals.len());
-        for &goal in &goals {
-            let found = self.find_path(start, goal, &options.search).ok();
-            let diagnosis = match (&found, options.diagnose) {
-                (None, true) => Some(diagnoser.diagnose(&reach, goal)),
-                _ => None,
-            };
-            goal_reports.push(GoalReport {
-                goal,
-                found: found.is_some(),
-                cost: found.as_ref().map(crate::Path::cost),
-                links: found.as_ref().map(|p| p.steps().len()),
-                diagnosis,
-            });
-        }
-        Ok(Report {
-            start,
-            jump_height: self.physics().jump_height(),
-            standing_cells: self.node_count(),
-            reachable_cells: reach.len(),
-            reachable_fraction: reach.fraction(),
-            regions: regions.count(),
-            region_sizes,
-            start_region_size,
-            traps: reach.traps(self),
-            unreachable: reach.unreachable_cells(self),
-            completable: goal_reports.iter().any(|g| g.found),
-            goals: goal_reports,
-        })
+/// Reports on the level from `endpoints` (defaults: see
+/// [`default_start`](crate::analysis::default_start), [`default_goals`](crate::analysis::default_goals)). The map should
+/// be a full [`NavMap::build`] map, so that regions cover every cell.
+///
+/// ```
+/// use platnav::analysis::{Endpoints, ReportOptions, report};
+/// use platnav::{Level, NavMap, Physics};
+///
+/// // The goal is sealed in a room of its own.
+/// let level: Level = [
+///     "...........",
+///     "..#######..",
+///     "..#.....#..",
+///     "..#.....#..",
+///     "..#..G..#..",
+///     "..#######..",
+///     "...........",
+///     ".S.........",
+///     "###########",
+/// ]
+/// .join("\n")
+/// .parse()?;
+/// let map = NavMap::build(&level, &Physics::default())?;
+/// let report = report(&map, &Endpoints::default(), &ReportOptions::default())?;
+/// assert!(!report.completable);
+/// assert!(report.reachable_fraction < 1.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`AnalysisError::NoStart`] when the start does not snap to standing
+/// ground.
+pub fn report(
+    map: &NavMap,
+    endpoints: &Endpoints,
+    options: &ReportOptions,
+) -> Result<Report, AnalysisError> {
+    let (start, goals) = super::resolve(map, endpoints)?;
+    let reach =
+        super::reachable_from(map, start).ok_or(AnalysisError::NoStart { cell: Some(start) })?;
+    let regions = super::regions(map);
+    let mut region_sizes = regions.sizes().to_vec();
+    region_sizes.sort_unstable_by(|a, b| b.cmp(a));
+    let start_region_size = regions.sizes()[regions.of(reach.start())];
+    let mut diagnoser = Diagnosers::new(map, start, options);
+    let mut goal_reports = Vec::with_capacity(goals.len());
+    for &goal in &goals {
+        let found = find_path(map, start, goal, &options.search).ok();
+        let diagnosis = match (&found, options.diagnose) {
+            (None, true) => Some(diagnoser.diagnose(&reach, goal)),
+            _ => None,
+        };
+        goal_reports.push(GoalReport {
+            goal,
+            found: found.is_some(),
+            cost: found.as_ref().map(crate::Path::cost),
+            links: found.as_ref().map(|p| p.steps().len()),
+            diagnosis,
+        });
     }
+    Ok(Report {
+        start,
+        jump_height: map.physics().jump_height(),
+        standing_cells: map.node_count(),
+        reachable_cells: reach.len(),
+        reachable_fraction: reach.fraction(),
+        regions: regions.count(),
+        region_sizes,
+        start_region_size,
+        traps: reach.traps(map),
+        unreachable: reach.unreachable_cells(map),
+        completable: goal_reports.iter().any(|g| g.found),
+        goals: goal_reports,
+    })
 }
 
 /// Bisection on one parameter (jump height or run speed) with a cache of
@@ -268,7 +265,7 @@ impl<'a> Diagnoser<'a> {
             Some(i) => i,
             None => {
                 let physics = self.param.apply(self.map.physics(), v);
-                let m = NavMap::build_from(self.map.level(), &physics, Some(self.start)).ok()?;
+                let m = super::build_from(self.map.level(), &physics, Some(self.start)).ok()?;
                 self.tried.push((v, m));
                 self.tried.len() - 1
             }
@@ -279,7 +276,7 @@ impl<'a> Diagnoser<'a> {
     fn reaches(&mut self, v: f64, goal: Cell) -> bool {
         let start = self.start;
         self.map_at(v)
-            .and_then(|m| Some((m.reachable_from(start)?, m.node(goal)?)))
+            .and_then(|m| Some((super::reachable_from(m, start)?, m.node(goal)?)))
             .is_some_and(|(r, g)| r.contains(g))
     }
 
@@ -373,7 +370,7 @@ fn first_missing_link(
     start: Cell,
     goal: Cell,
 ) -> Option<MissingLink> {
-    let links: Vec<LinkId> = match relaxed.find_path(start, goal, &SearchOptions::default()) {
+    let links: Vec<LinkId> = match find_path(relaxed, start, goal, &SearchOptions::default()) {
         Ok(p) => p.steps().iter().map(|s| s.link).collect(),
         Err(_) => bfs_links(relaxed, relaxed.node(start)?, relaxed.node(goal)?)?,
     };

@@ -12,7 +12,7 @@ use crate::graph::NavMap;
 use crate::level::{Cell, Level};
 use crate::links::{BuildCache, LinkOptions, links_from};
 use crate::physics::{Physics, PhysicsError};
-use crate::search::SearchOptions;
+use crate::search::{SearchOptions, find_path, snap};
 
 /// A physics parameter a sweep or a bisection can vary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -122,7 +122,7 @@ impl FromStr for Param {
 }
 
 /// Where a level is played from and to. Empty fields fall back to the
-/// level's defaults ([`NavMap::default_start`], [`NavMap::default_goals`]).
+/// level's defaults ([`default_start`](crate::analysis::default_start), [`default_goals`](crate::analysis::default_goals)).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Endpoints {
     /// The start cell (snapped to the nearest standable cell).
@@ -134,165 +134,163 @@ pub struct Endpoints {
 /// How far (cells) a start or goal that is not standable is snapped.
 pub const SNAP_RADIUS: u32 = 8;
 
-impl NavMap {
-    /// The default start: the level's [`crate::Tile::Spawn`] cell snapped to
-    /// standing ground, else the bottom-most standable cell nearest column 2.
-    /// `None` when nothing is standable.
-    #[must_use]
-    pub fn default_start(&self) -> Option<Cell> {
-        if let Some(spawn) = self.level().cells_of(crate::Tile::Spawn).next()
-            && let Some(c) = self.snap(spawn, SNAP_RADIUS)
-        {
-            return Some(c);
-        }
-        self.nodes()
+/// The default start: the level's [`crate::Tile::Spawn`] cell snapped to
+/// standing ground, else the bottom-most standable cell nearest column 2.
+/// `None` when nothing is standable.
+#[must_use]
+pub fn default_start(map: &NavMap) -> Option<Cell> {
+    if let Some(spawn) = map.level().cells_of(crate::Tile::Spawn).next()
+        && let Some(c) = snap(map, spawn, SNAP_RADIUS)
+    {
+        return Some(c);
+    }
+    map.nodes()
+        .iter()
+        .copied()
+        .min_by_key(|c| ((c.col - 2).abs(), -c.row, c.col))
+}
+
+/// The default goals: the level's [`crate::Tile::Goal`] cells snapped to
+/// standing ground, else (for levels without markers, like the VGLC
+/// Super Mario Bros levels) every standable cell in the last 3 columns.
+#[must_use]
+pub fn default_goals(map: &NavMap) -> Vec<Cell> {
+    let mut goals: Vec<Cell> = map
+        .level()
+        .cells_of(crate::Tile::Goal)
+        .filter_map(|g| snap(map, g, SNAP_RADIUS))
+        .collect();
+    if goals.is_empty() {
+        let first = map.level().width() as i32 - 3;
+        goals = map
+            .nodes()
             .iter()
             .copied()
-            .min_by_key(|c| ((c.col - 2).abs(), -c.row, c.col))
-    }
-
-    /// The default goals: the level's [`crate::Tile::Goal`] cells snapped to
-    /// standing ground, else (for levels without markers, like the VGLC
-    /// Super Mario Bros levels) every standable cell in the last 3 columns.
-    #[must_use]
-    pub fn default_goals(&self) -> Vec<Cell> {
-        let mut goals: Vec<Cell> = self
-            .level()
-            .cells_of(crate::Tile::Goal)
-            .filter_map(|g| self.snap(g, SNAP_RADIUS))
+            .filter(|c| c.col >= first)
             .collect();
-        if goals.is_empty() {
-            let first = self.level().width() as i32 - 3;
-            goals = self
-                .nodes()
-                .iter()
-                .copied()
-                .filter(|c| c.col >= first)
-                .collect();
-        }
-        goals.sort_unstable();
-        goals.dedup();
-        goals
     }
+    goals.sort_unstable();
+    goals.dedup();
+    goals
+}
 
-    /// Resolves `endpoints` on this map: the snapped start and the snapped,
-    /// deduplicated goals (goals that snap nowhere are dropped).
-    ///
-    /// # Errors
-    /// [`AnalysisError::NoStart`] when the start does not snap to a
-    /// standable cell (or the level has none).
-    pub fn resolve(&self, endpoints: &Endpoints) -> Result<(Cell, Vec<Cell>), AnalysisError> {
-        let start = match endpoints.start {
-            Some(c) => self.snap(c, SNAP_RADIUS),
-            None => self.default_start(),
-        }
-        .ok_or(AnalysisError::NoStart {
-            cell: endpoints.start,
-        })?;
-        let goals = if endpoints.goals.is_empty() {
-            self.default_goals()
-        } else {
-            let mut g: Vec<Cell> = endpoints
-                .goals
-                .iter()
-                .filter_map(|&g| self.snap(g, SNAP_RADIUS))
-                .collect();
-            g.sort_unstable();
-            g.dedup();
-            g
-        };
-        Ok((start, goals))
+/// Resolves `endpoints` on this map: the snapped start and the snapped,
+/// deduplicated goals (goals that snap nowhere are dropped).
+///
+/// # Errors
+/// [`AnalysisError::NoStart`] when the start does not snap to a
+/// standable cell (or the level has none).
+pub fn resolve(map: &NavMap, endpoints: &Endpoints) -> Result<(Cell, Vec<Cell>), AnalysisError> {
+    let start = match endpoints.start {
+        Some(c) => snap(map, c, SNAP_RADIUS),
+        None => default_start(map),
     }
+    .ok_or(AnalysisError::NoStart {
+        cell: endpoints.start,
+    })?;
+    let goals = if endpoints.goals.is_empty() {
+        default_goals(map)
+    } else {
+        let mut g: Vec<Cell> = endpoints
+            .goals
+            .iter()
+            .filter_map(|&g| snap(map, g, SNAP_RADIUS))
+            .collect();
+        g.sort_unstable();
+        g.dedup();
+        g
+    };
+    Ok((start, goals))
+}
 
-    /// A map with links only out of the cells reachable from `start` (snapped
-    /// like [`NavMap::find_path`] does; `None` for the level's default
-    /// start). Every standable cell is still a node, so reachability,
-    /// traps and paths from the start are the same as on the full
-    /// [`NavMap::build`] map, at the cost of only the part the body can get
-    /// to. Regions of the unreached part are not meaningful.
-    ///
-    /// # Errors
-    /// [`PhysicsError`] when `physics` fails [`Physics::validate`].
-    pub fn build_from(
-        level: &Level,
-        physics: &Physics,
-        start: Option<Cell>,
-    ) -> Result<Self, PhysicsError> {
-        physics.validate()?;
-        let classes = Classification::new(level, physics);
-        let nodes: Vec<Cell> = classes.standable_cells().collect();
-        let empty = vec![Vec::new(); nodes.len()];
-        let bare = Self::assemble(
-            level.clone(),
-            physics.clone(),
-            classes.clone(),
-            nodes.clone(),
-            empty,
-        );
-        let s = match start {
-            Some(c) => bare.snap(c, SNAP_RADIUS),
-            None => bare.default_start(),
-        };
-        let mut per_node = vec![Vec::new(); nodes.len()];
-        if let Some(s) = s.and_then(|c| bare.node(c)) {
-            let options = LinkOptions::default();
-            let cache = BuildCache::new();
-            let mut worker = cache.worker();
-            let mut seen = vec![false; nodes.len()];
-            seen[s.0 as usize] = true;
-            let mut queue = VecDeque::from([s]);
-            while let Some(v) = queue.pop_front() {
-                let links = links_from(
-                    level,
-                    physics,
-                    &classes,
-                    nodes[v.0 as usize],
-                    &options,
-                    &mut worker,
-                );
-                for l in &links {
-                    if let Some(t) = bare.node(l.to)
-                        && !seen[t.0 as usize]
-                    {
-                        seen[t.0 as usize] = true;
-                        queue.push_back(t);
-                    }
+/// A map with links only out of the cells reachable from `start` (snapped
+/// like [`find_path`](crate::find_path) does; `None` for the level's default
+/// start). Every standable cell is still a node, so reachability,
+/// traps and paths from the start are the same as on the full
+/// [`NavMap::build`] map, at the cost of only the part the body can get
+/// to. Regions of the unreached part are not meaningful.
+///
+/// # Errors
+/// [`PhysicsError`] when `physics` fails [`Physics::validate`].
+pub fn build_from(
+    level: &Level,
+    physics: &Physics,
+    start: Option<Cell>,
+) -> Result<NavMap, PhysicsError> {
+    physics.validate()?;
+    let classes = Classification::new(level, physics);
+    let nodes: Vec<Cell> = classes.standable_cells().collect();
+    let empty = vec![Vec::new(); nodes.len()];
+    let bare = NavMap::assemble(
+        level.clone(),
+        physics.clone(),
+        classes.clone(),
+        nodes.clone(),
+        empty,
+    );
+    let s = match start {
+        Some(c) => snap(&bare, c, SNAP_RADIUS),
+        None => super::default_start(&bare),
+    };
+    let mut per_node = vec![Vec::new(); nodes.len()];
+    if let Some(s) = s.and_then(|c| bare.node(c)) {
+        let options = LinkOptions::default();
+        let cache = BuildCache::new();
+        let mut worker = cache.worker();
+        let mut seen = vec![false; nodes.len()];
+        seen[s.0 as usize] = true;
+        let mut queue = VecDeque::from([s]);
+        while let Some(v) = queue.pop_front() {
+            let links = links_from(
+                level,
+                physics,
+                &classes,
+                nodes[v.0 as usize],
+                &options,
+                &mut worker,
+            );
+            for l in &links {
+                if let Some(t) = bare.node(l.to)
+                    && !seen[t.0 as usize]
+                {
+                    seen[t.0 as usize] = true;
+                    queue.push_back(t);
                 }
-                per_node[v.0 as usize] = links;
             }
+            per_node[v.0 as usize] = links;
         }
-        Ok(Self::assemble(
-            level.clone(),
-            physics.clone(),
-            classes,
-            nodes,
-            per_node,
-        ))
     }
+    Ok(NavMap::assemble(
+        level.clone(),
+        physics.clone(),
+        classes,
+        nodes,
+        per_node,
+    ))
+}
 
-    /// Tries the reachable `goals` in order of distance from `start` and
-    /// returns the first that [`NavMap::find_path`] proves, with its path's
-    /// cost in seconds.
-    #[must_use]
-    pub fn first_goal_found(
-        &self,
-        start: Cell,
-        goals: &[Cell],
-        options: &SearchOptions,
-    ) -> Option<(Cell, f64)> {
-        let reach = self.reachable_from(start)?;
-        let mut candidates: Vec<Cell> = goals
-            .iter()
-            .copied()
-            .filter(|&g| self.node(g).is_some_and(|n| reach.contains(n)))
-            .collect();
-        candidates.sort_by_key(|g| (g.col - start.col).abs() + (g.row - start.row).abs());
-        candidates.into_iter().find_map(|g| {
-            self.find_path(start, g, options)
-                .ok()
-                .map(|p| (g, p.cost()))
-        })
-    }
+/// Tries the reachable `goals` in order of distance from `start` and
+/// returns the first that [`find_path`](crate::find_path) proves, with its path's
+/// cost in seconds.
+#[must_use]
+pub fn first_goal_found(
+    map: &NavMap,
+    start: Cell,
+    goals: &[Cell],
+    options: &SearchOptions,
+) -> Option<(Cell, f64)> {
+    let reach = super::reachable_from(map, start)?;
+    let mut candidates: Vec<Cell> = goals
+        .iter()
+        .copied()
+        .filter(|&g| map.node(g).is_some_and(|n| reach.contains(n)))
+        .collect();
+    candidates.sort_by_key(|g| (g.col - start.col).abs() + (g.row - start.row).abs());
+    candidates.into_iter().find_map(|g| {
+        find_path(map, start, g, options)
+            .ok()
+            .map(|p| (g, p.cost()))
+    })
 }
 
 /// A level's summary under one physics profile: one row of a sweep.
@@ -310,7 +308,7 @@ pub struct Evaluation {
 }
 
 /// Builds as much of the map as the body can reach from the start (see
-/// [`NavMap::build_from`]) and evaluates the level: completable, reachable
+/// [`build_from`](crate::analysis::build_from)) and evaluates the level: completable, reachable
 /// fraction, trap count. Sequential; callers parallelize over levels and
 /// parameter values.
 ///
@@ -322,14 +320,12 @@ pub fn evaluate(
     physics: &Physics,
     endpoints: &Endpoints,
 ) -> Result<Evaluation, AnalysisError> {
-    let map = NavMap::build_from(level, physics, endpoints.start)?;
-    let (start, goals) = map.resolve(endpoints)?;
-    let reach = map
-        .reachable_from(start)
-        .ok_or(AnalysisError::NoStart { cell: Some(start) })?;
-    let completable = map
-        .first_goal_found(start, &goals, &SearchOptions::default())
-        .is_some();
+    let map = super::build_from(level, physics, endpoints.start)?;
+    let (start, goals) = super::resolve(&map, endpoints)?;
+    let reach =
+        super::reachable_from(&map, start).ok_or(AnalysisError::NoStart { cell: Some(start) })?;
+    let completable =
+        super::first_goal_found(&map, start, &goals, &SearchOptions::default()).is_some();
     Ok(Evaluation {
         completable,
         reachable_fraction: reach.fraction(),

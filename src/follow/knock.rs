@@ -1,6 +1,7 @@
 //! Knock chases: a [`PathFollower`] chasing a goal while the game knocks
 //! its body around, counted. See [`knock_chases`].
 
+use crate::search;
 use std::time::Instant;
 
 use crate::graph::{NavMap, NodeId};
@@ -149,7 +150,7 @@ pub fn knock_chases(map: &NavMap, options: &KnockOptions) -> KnockReport {
         let mut pick = None;
         for _ in 0..16 {
             let s = NodeId(rng.below(n) as u32);
-            let dist = map.dijkstra(s);
+            let dist = search::dijkstra(map, s);
             let reachable: Vec<usize> = (0..dist.len())
                 .filter(|&g| g != s.0 as usize && dist[g].is_some())
                 .collect();

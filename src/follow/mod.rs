@@ -14,6 +14,7 @@ use crate::level::Cell;
 use crate::physics::{Body, Input};
 use crate::search::Path;
 use crate::search::SearchOptions;
+use crate::search::{self, find_path};
 use recovery::{Outlook, Search, Settled};
 
 /// How a [`PathFollower`] plans and how strictly it checks the body.
@@ -143,7 +144,7 @@ struct Plan {
 /// the ones the held program gave). A re-plan costs one search.
 ///
 /// A target that is not standable (a player in mid-air) snaps to the nearest
-/// standable cell, as in [`NavMap::find_path`]. An unreachable target is not
+/// standable cell, as in [`find_path`]. An unreachable target is not
 /// searched for again until the body's cell or the target's cell changes.
 #[derive(Debug, Clone, Default)]
 pub struct PathFollower {
@@ -276,7 +277,7 @@ impl PathFollower {
             return Input::IDLE;
         }
         self.notice_edits(map);
-        let goal = map.snap(target, self.options.search.snap_radius);
+        let goal = search::snap(map, target, self.options.search.snap_radius);
         if goal != self.goal {
             self.goal = goal;
             self.pending = true;
@@ -395,7 +396,7 @@ impl PathFollower {
             return Input::IDLE;
         }
         let p = map.physics();
-        match map.find_path(cell, goal, &self.options.search) {
+        match find_path(map, cell, goal, &self.options.search) {
             Ok(path) if !path.inputs().is_empty() => {
                 self.plans += 1;
                 self.pending = false;

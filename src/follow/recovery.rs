@@ -7,6 +7,7 @@ use crate::graph::{NavMap, NodeId};
 use crate::level::{Cell, Level, Tile};
 use crate::links::settle_input;
 use crate::physics::{Body, Input, Physics};
+use crate::search;
 
 /// The longest flight a recovery program is followed for (20 s at 60
 /// ticks a second); a program still in the air by then is *open*.
@@ -99,7 +100,7 @@ pub enum RecoverySwitch {
 /// proves cannot reach the goal, then a landing whose settle leaves the
 /// ground (it recovers again from there), then an open program; among
 /// clean landings, the one with the fewest ticks to land and settle plus
-/// [`crate::NavMap::lower_bound_ticks`] from the landing cell to the goal.
+/// [`lower_bound_ticks`](crate::search::lower_bound_ticks) from the landing cell to the goal.
 /// When every program dies, the body is falling to death
 /// ([`crate::follow::FollowState::FallingToDeath`]) and the follower holds the
 /// program that dies last.
@@ -608,7 +609,7 @@ impl Search {
                             _ => false,
                         };
                         let lb = match (node, self.goal) {
-                            (Some(n), Some(g)) => map.lower_bound_ticks(n, g),
+                            (Some(n), Some(g)) => search::lower_bound_ticks(map, n, g),
                             _ => 0,
                         };
                         c.class = u8::from(unreachable);

@@ -291,8 +291,9 @@ impl Landmarks {
         }
     }
 
-    /// A lower bound on the ticks of any route from `v` to `t`.
-    #[inline]
+    /// A lower bound on the ticks of any route from `v` to `t` (the tests'
+    /// shorthand for [`Landmarks::bound_to`] a prepared goal).
+    #[cfg(test)]
     pub fn bound(&self, v: u32, t: u32) -> u32 {
         self.bound_to(v, &self.goal(t))
     }

@@ -1,6 +1,6 @@
 //! An exact memo of link performances, for the replay that proves a path.
 //!
-//! [`crate::NavMap::find_path`] performs every link of a path on the
+//! [`find_path`](crate::find_path) performs every link of a path on the
 //! reference [`Body`] from the state the previous link left it in, and
 //! checks where it ends. That performance is a pure function of the link
 //! and the start state: the link's stored tape up to the settle slack, then

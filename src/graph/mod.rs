@@ -5,7 +5,7 @@
 //! per-node offset table (CSR), which is all the search reads; every link's
 //! input tape is run-length encoded (`graph::tape`) in one shared byte
 //! arena; action ticks sit in a side array. Sweeps and trajectories are not
-//! stored: [`NavMap::sweep`] and [`NavMap::trajectory`] replay the tape.
+//! stored: [`sweep`](crate::search::sweep) and [`trajectory`](crate::search::trajectory) replay the tape.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::classify::{Classification, NodeType};
 use crate::level::{Cell, Level};
 use crate::links::{BuildCache, BuildProgress, Link, LinkKind, LinkOptions, links_recorded};
-use crate::physics::{Body, Physics, reads::Reads};
+use crate::physics::{Physics, reads::Reads};
 
 mod build;
 pub(crate) mod edge;
@@ -76,7 +76,7 @@ impl LinkId {
 }
 
 /// Everything about one link of a [`NavMap`] except its input tape
-/// ([`NavMap::inputs`]) and its sweep ([`NavMap::sweep`]). A small `Copy`
+/// ([`NavMap::inputs`]) and its sweep ([`sweep`](crate::search::sweep)). A small `Copy`
 /// value assembled from the map's compact storage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LinkInfo {
@@ -690,21 +690,6 @@ impl NavMap {
         }
     }
 
-    /// A lower bound on the ticks of any route from `from` to `to`, in
-    /// whole ticks: the larger of the columns to cross at top speed and the
-    /// landmark bound, as the exact search uses them (0 for ids off the
-    /// map). Admissible and consistent, so A* with it returns cheapest
-    /// routes.
-    #[must_use]
-    pub fn lower_bound_ticks(&self, from: NodeId, to: NodeId) -> u32 {
-        if from.0 as usize >= self.nodes.len() || to.0 as usize >= self.nodes.len() {
-            return 0;
-        }
-        let cols = (self.cell(from).col - self.cell(to).col).unsigned_abs();
-        let across = (f64::from(cols) * self.ticks_per_col).floor() as u32;
-        across.max(self.landmarks.bound(from.0, to.0))
-    }
-
     /// True when the landmark table proves that no route leads from `from`
     /// to `to` (false proves nothing).
     pub(crate) fn cannot_reach(&self, from: NodeId, to: NodeId) -> bool {
@@ -758,35 +743,6 @@ impl NavMap {
         Tape::new(runs, usize::from(self.edges[i].ticks))
     }
 
-    /// The body's state before and after each tick of a link's canonical
-    /// performance (from exactly standing on its source cell), for drawing
-    /// its trajectory: `ticks + 1` states.
-    #[must_use]
-    pub fn trajectory(&self, id: LinkId) -> Vec<Body> {
-        let from = self.link(id).from;
-        let mut body = Body::start(&self.level, from, &self.physics);
-        let mut out = Vec::with_capacity(self.ticks(id) as usize + 1);
-        out.push(body);
-        for input in self.inputs(id) {
-            body.step(&self.level, &self.physics, input);
-            out.push(body);
-        }
-        out
-    }
-
-    /// Every cell the body's box overlaps while performing a link from
-    /// standing on its source cell, sorted. Computed by replaying the tape
-    /// (sweeps are not stored).
-    #[must_use]
-    pub fn sweep(&self, id: LinkId) -> Vec<Cell> {
-        crate::links::sweep_cells(
-            &self.level,
-            &self.physics,
-            self.link(id).from,
-            self.inputs(id),
-        )
-    }
-
     /// Bytes the map holds on the heap: its level, node types, nodes, the
     /// cell-to-node table, the offset tables, the link records, the tape
     /// arena and, once a path has been queried, the replay memo (at most
@@ -822,16 +778,6 @@ impl NavMap {
         self.reads.bytes()
     }
 
-    /// The replay memo's lookups so far as `(hits, misses)`: each link of a
-    /// path [`NavMap::find_path`] proves is one lookup, a hit when the same
-    /// link was performed before from the bit-identical start state (its
-    /// cached outcome is then used, and checked, instead of stepping the
-    /// body again). For measuring; a clone of the map starts at zero.
-    #[must_use]
-    pub fn replay_memo_counts(&self) -> (u64, u64) {
-        self.memo.counts()
-    }
-
     pub(crate) fn labels(&self) -> &crate::graph::pool::ScratchPool {
         &self.labels
     }
@@ -848,32 +794,6 @@ impl NavMap {
             n[e.kind as usize] += 1;
         }
         LinkKind::ALL.map(|k| (k, n[k as usize]))
-    }
-
-    /// Least ticks from `start` to every node over the map's links
-    /// (plain Dijkstra; `None` where unreachable). The oracle for the search.
-    #[must_use]
-    pub fn dijkstra(&self, start: NodeId) -> Vec<Option<u32>> {
-        use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
-        let mut dist: Vec<Option<u32>> = vec![None; self.nodes.len()];
-        let mut heap = BinaryHeap::new();
-        dist[start.0 as usize] = Some(0);
-        heap.push(Reverse((0u32, start.0)));
-        while let Some(Reverse((d, n))) = heap.pop() {
-            if dist[n as usize].is_some_and(|best| d > best) {
-                continue;
-            }
-            for e in self.edges_from(n) {
-                let t = e.target as usize;
-                let nd = d + u32::from(e.ticks);
-                if dist[t].is_none_or(|best| nd < best) {
-                    dist[t] = Some(nd);
-                    heap.push(Reverse((nd, t as u32)));
-                }
-            }
-        }
-        dist
     }
 }
 

@@ -15,12 +15,12 @@
 //! [`MAX_LINK_TICKS`], an action phase inside it) and every tape byte. It
 //! does not replay the tapes, which is what made loading as slow as
 //! building: a link's tape is first performed when a path uses it, and
-//! [`NavMap::find_path`] performs every path's whole tape on the reference
+//! [`find_path`](crate::find_path) performs every path's whole tape on the reference
 //! body before returning it, banning a link that fails and searching again.
 //! So a tampered tape can make a query slower, or fail with
 //! [`crate::PathError::ReplanLimit`], but can never yield a path that does
 //! not replay. A file also cannot lie about a link's cost: its ticks are its
-//! tape's length. [`NavMap::verify`] replays every tape at once (and
+//! tape's length. [`verify`] replays every tape at once (and
 //! recounts its jumps), for callers that want a bad file refused up front,
 //! as `platnav links --map FILE --verify` does.
 //!
@@ -167,279 +167,271 @@ struct RawLink {
     inputs: Vec<Input>,
 }
 
-impl NavMap {
-    /// The map as JSON (see the module docs).
-    ///
-    /// # Errors
-    /// [`NavFileError::Encode`] if serialization fails.
-    pub fn to_json(&self) -> Result<String, NavFileError> {
-        let doc = JsonMap {
-            format: FORMAT_NAME.into(),
-            version: NAVMAP_FORMAT_VERSION,
-            level_fingerprint: format!("{:016x}", self.level().fingerprint()),
-            physics_fingerprint: format!("{:016x}", self.physics().fingerprint()),
-            width: self.level().width(),
-            height: self.level().height(),
-            physics: self.physics().clone(),
-            links: self
-                .links()
-                .map(|l| JsonLink {
-                    kind: l.kind,
-                    from: l.from.into(),
-                    to: l.to.into(),
-                    action_ticks: l.action_ticks,
-                    jumps: l.jumps,
-                    inputs: self
-                        .inputs(l.id)
-                        .map(|i| char::from(b'a' + pack(i)))
-                        .collect(),
-                })
-                .collect(),
-        };
-        serde_json::to_string(&doc).map_err(NavFileError::Encode)
-    }
-
-    /// Reads a JSON map saved for `level` and `physics`.
-    ///
-    /// # Errors
-    /// [`NavFileError`]: malformed content, another version, a level or
-    /// physics mismatch, or a link the body does not perform.
-    pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<Self, NavFileError> {
-        let doc: JsonMap = serde_json::from_str(text).map_err(NavFileError::Json)?;
-        if doc.format != FORMAT_NAME {
-            return Err(NavFileError::Malformed(format!("format {:?}", doc.format)));
-        }
-        if doc.version != NAVMAP_FORMAT_VERSION {
-            return Err(NavFileError::Version { found: doc.version });
-        }
-        let hex = |s: &str| {
-            u64::from_str_radix(s, 16)
-                .map_err(|_| NavFileError::Malformed(format!("fingerprint {s:?}")))
-        };
-        check_prints(
-            hex(&doc.level_fingerprint)?,
-            hex(&doc.physics_fingerprint)?,
-            level,
-            physics,
-        )?;
-        if doc.physics != *physics {
-            return Err(NavFileError::PhysicsMismatch {
-                found: doc.physics.fingerprint(),
-                expected: physics.fingerprint(),
-            });
-        }
-        let raw = doc
-            .links
-            .into_iter()
-            .enumerate()
-            .map(|(index, l)| {
-                let inputs = l
-                    .inputs
-                    .bytes()
-                    .map(|b| b.checked_sub(b'a').and_then(unpack))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| NavFileError::BadLink {
-                        index,
-                        reason: "inputs hold a character outside 'a'..='x'".into(),
-                    })?;
-                Ok(RawLink {
-                    kind: l.kind,
-                    from: l.from.into(),
-                    to: l.to.into(),
-                    action_ticks: l.action_ticks,
-                    jumps: l.jumps,
-                    inputs,
-                })
+/// The map as JSON (see the module docs).
+///
+/// # Errors
+/// [`NavFileError::Encode`] if serialization fails.
+pub fn to_json(map: &NavMap) -> Result<String, NavFileError> {
+    let doc = JsonMap {
+        format: FORMAT_NAME.into(),
+        version: NAVMAP_FORMAT_VERSION,
+        level_fingerprint: format!("{:016x}", map.level().fingerprint()),
+        physics_fingerprint: format!("{:016x}", map.physics().fingerprint()),
+        width: map.level().width(),
+        height: map.level().height(),
+        physics: map.physics().clone(),
+        links: map
+            .links()
+            .map(|l| JsonLink {
+                kind: l.kind,
+                from: l.from.into(),
+                to: l.to.into(),
+                action_ticks: l.action_ticks,
+                jumps: l.jumps,
+                inputs: map
+                    .inputs(l.id)
+                    .map(|i| char::from(b'a' + pack(i)))
+                    .collect(),
             })
-            .collect::<Result<Vec<_>, NavFileError>>()?;
-        assemble(raw, level, physics)
-    }
+            .collect(),
+    };
+    serde_json::to_string(&doc).map_err(NavFileError::Encode)
+}
 
-    /// The map in the compact binary form: a magic, the version, the
-    /// fingerprints, then per link its kind, ends, action ticks, jumps and
-    /// packed tape (little-endian).
-    #[must_use]
-    ///
-    /// ```
-    /// use platnav::{Level, NavMap, Physics};
-    ///
-    /// let level: Level = "..........\n.S..##..G.\n##########".parse()?;
-    /// let physics = Physics::default();
-    /// let map = NavMap::build(&level, &physics)?;
-    /// let bytes = map.to_bytes();
-    /// // Loading checks the file against the level and physics it is for.
-    /// let loaded = NavMap::from_bytes(&bytes, &level, &physics)?;
-    /// assert_eq!(loaded.link_count(), map.link_count());
-    /// assert!(NavMap::from_bytes(&bytes, &level, &Physics::agile()).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out =
-            Vec::with_capacity(64 + self.links().map(|l| 26 + l.ticks as usize).sum::<usize>());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&NAVMAP_FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&self.level().fingerprint().to_le_bytes());
-        out.extend_from_slice(&self.physics().fingerprint().to_le_bytes());
-        out.extend_from_slice(&(self.link_count() as u32).to_le_bytes());
-        for l in self.links() {
-            out.push(l.kind as u8);
-            for v in [l.from.col, l.from.row, l.to.col, l.to.row] {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-            out.extend_from_slice(&l.action_ticks.to_le_bytes());
-            out.push(l.jumps);
-            out.extend_from_slice(&l.ticks.to_le_bytes());
-            out.extend(self.inputs(l.id).map(pack));
-        }
-        out
+/// Reads a JSON map saved for `level` and `physics`.
+///
+/// # Errors
+/// [`NavFileError`]: malformed content, another version, a level or
+/// physics mismatch, or a link the body does not perform.
+pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<NavMap, NavFileError> {
+    let doc: JsonMap = serde_json::from_str(text).map_err(NavFileError::Json)?;
+    if doc.format != FORMAT_NAME {
+        return Err(NavFileError::Malformed(format!("format {:?}", doc.format)));
     }
-
-    /// Reads the binary form saved for `level` and `physics`.
-    ///
-    /// # Errors
-    /// As [`NavMap::from_json`].
-    pub fn from_bytes(
-        bytes: &[u8],
-        level: &Level,
-        physics: &Physics,
-    ) -> Result<Self, NavFileError> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(8)? != MAGIC {
-            return Err(NavFileError::Malformed("bad magic".into()));
-        }
-        let version = r.u32()?;
-        if version != NAVMAP_FORMAT_VERSION {
-            return Err(NavFileError::Version { found: version });
-        }
-        let (lp, pp) = (r.u64()?, r.u64()?);
-        check_prints(lp, pp, level, physics)?;
-        let count = r.u32()? as usize;
-        // Each link takes at least 26 bytes: do not trust `count` further.
-        if count > bytes.len() / 26 {
-            return Err(NavFileError::Malformed(format!(
-                "{count} links in {} bytes",
-                bytes.len()
-            )));
-        }
-        let mut raw = Vec::with_capacity(count);
-        // Each byte's input (checked below to be one of the codes).
-        let inputs_of: [Input; 256] =
-            std::array::from_fn(|b| u8::try_from(b).ok().and_then(unpack).unwrap_or_default());
-        for index in 0..count {
-            let kind = LinkKind::ALL
-                .get(usize::from(r.u8()?))
-                .copied()
+    if doc.version != NAVMAP_FORMAT_VERSION {
+        return Err(NavFileError::Version { found: doc.version });
+    }
+    let hex = |s: &str| {
+        u64::from_str_radix(s, 16)
+            .map_err(|_| NavFileError::Malformed(format!("fingerprint {s:?}")))
+    };
+    check_prints(
+        hex(&doc.level_fingerprint)?,
+        hex(&doc.physics_fingerprint)?,
+        level,
+        physics,
+    )?;
+    if doc.physics != *physics {
+        return Err(NavFileError::PhysicsMismatch {
+            found: doc.physics.fingerprint(),
+            expected: physics.fingerprint(),
+        });
+    }
+    let raw = doc
+        .links
+        .into_iter()
+        .enumerate()
+        .map(|(index, l)| {
+            let inputs = l
+                .inputs
+                .bytes()
+                .map(|b| b.checked_sub(b'a').and_then(unpack))
+                .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| NavFileError::BadLink {
                     index,
-                    reason: "unknown kind".into(),
+                    reason: "inputs hold a character outside 'a'..='x'".into(),
                 })?;
-            let from = Cell::new(r.i32()?, r.i32()?);
-            let to = Cell::new(r.i32()?, r.i32()?);
-            let action_ticks = r.u32()?;
-            let jumps = r.u8()?;
-            let n = r.u32()? as usize;
-            if n > MAX_LINK_TICKS {
-                return Err(NavFileError::BadLink {
-                    index,
-                    reason: format!("{n} ticks exceeds {MAX_LINK_TICKS}"),
-                });
-            }
-            let tape = r.take(n)?;
-            if tape.iter().any(|&b| b >= crate::graph::tape::CODES) {
-                return Err(NavFileError::BadLink {
-                    index,
-                    reason: "bad input byte".into(),
-                });
-            }
-            let inputs = tape.iter().map(|&b| inputs_of[usize::from(b)]).collect();
-            raw.push(RawLink {
-                kind,
-                from,
-                to,
-                action_ticks,
-                jumps,
+            Ok(RawLink {
+                kind: l.kind,
+                from: l.from.into(),
+                to: l.to.into(),
+                action_ticks: l.action_ticks,
+                jumps: l.jumps,
                 inputs,
+            })
+        })
+        .collect::<Result<Vec<_>, NavFileError>>()?;
+    assemble(raw, level, physics)
+}
+
+/// The map in the compact binary form: a magic, the version, the
+/// fingerprints, then per link its kind, ends, action ticks, jumps and
+/// packed tape (little-endian).
+///
+/// ```
+/// use platnav::io::navfile::{from_bytes, to_bytes};
+/// use platnav::{Level, NavMap, Physics};
+///
+/// let level: Level = "..........\n.S..##..G.\n##########".parse()?;
+/// let physics = Physics::default();
+/// let map = NavMap::build(&level, &physics)?;
+/// let bytes = to_bytes(&map);
+/// // Loading checks the file against the level and physics it is for.
+/// let loaded = from_bytes(&bytes, &level, &physics)?;
+/// assert_eq!(loaded.link_count(), map.link_count());
+/// assert!(from_bytes(&bytes, &level, &Physics::agile()).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn to_bytes(map: &NavMap) -> Vec<u8> {
+    let mut out =
+        Vec::with_capacity(64 + map.links().map(|l| 26 + l.ticks as usize).sum::<usize>());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&NAVMAP_FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&map.level().fingerprint().to_le_bytes());
+    out.extend_from_slice(&map.physics().fingerprint().to_le_bytes());
+    out.extend_from_slice(&(map.link_count() as u32).to_le_bytes());
+    for l in map.links() {
+        out.push(l.kind as u8);
+        for v in [l.from.col, l.from.row, l.to.col, l.to.row] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&l.action_ticks.to_le_bytes());
+        out.push(l.jumps);
+        out.extend_from_slice(&l.ticks.to_le_bytes());
+        out.extend(map.inputs(l.id).map(pack));
+    }
+    out
+}
+
+/// Reads the binary form saved for `level` and `physics`.
+///
+/// # Errors
+/// As [`from_json`].
+pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavMap, NavFileError> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8)? != MAGIC {
+        return Err(NavFileError::Malformed("bad magic".into()));
+    }
+    let version = r.u32()?;
+    if version != NAVMAP_FORMAT_VERSION {
+        return Err(NavFileError::Version { found: version });
+    }
+    let (lp, pp) = (r.u64()?, r.u64()?);
+    check_prints(lp, pp, level, physics)?;
+    let count = r.u32()? as usize;
+    // Each link takes at least 26 bytes: do not trust `count` further.
+    if count > bytes.len() / 26 {
+        return Err(NavFileError::Malformed(format!(
+            "{count} links in {} bytes",
+            bytes.len()
+        )));
+    }
+    let mut raw = Vec::with_capacity(count);
+    // Each byte's input (checked below to be one of the codes).
+    let inputs_of: [Input; 256] =
+        std::array::from_fn(|b| u8::try_from(b).ok().and_then(unpack).unwrap_or_default());
+    for index in 0..count {
+        let kind = LinkKind::ALL
+            .get(usize::from(r.u8()?))
+            .copied()
+            .ok_or_else(|| NavFileError::BadLink {
+                index,
+                reason: "unknown kind".into(),
+            })?;
+        let from = Cell::new(r.i32()?, r.i32()?);
+        let to = Cell::new(r.i32()?, r.i32()?);
+        let action_ticks = r.u32()?;
+        let jumps = r.u8()?;
+        let n = r.u32()? as usize;
+        if n > MAX_LINK_TICKS {
+            return Err(NavFileError::BadLink {
+                index,
+                reason: format!("{n} ticks exceeds {MAX_LINK_TICKS}"),
             });
         }
-        if r.at != bytes.len() {
-            return Err(NavFileError::Malformed("trailing bytes".into()));
+        let tape = r.take(n)?;
+        if tape.iter().any(|&b| b >= crate::graph::tape::CODES) {
+            return Err(NavFileError::BadLink {
+                index,
+                reason: "bad input byte".into(),
+            });
         }
-        assemble(raw, level, physics)
+        let inputs = tape.iter().map(|&b| inputs_of[usize::from(b)]).collect();
+        raw.push(RawLink {
+            kind,
+            from,
+            to,
+            action_ticks,
+            jumps,
+            inputs,
+        });
     }
-
-    /// Saves the map: binary for a `.pnav` file, JSON otherwise, with
-    /// [`crate::io::files::write_atomically`], so a failed save leaves no half-written map.
-    ///
-    /// # Errors
-    /// [`NavFileError::File`] with the I/O or encoding error.
-    pub fn save(&self, path: &FsPath) -> Result<(), NavFileError> {
-        let bytes = if path.extension().is_some_and(|e| e == "pnav") {
-            self.to_bytes()
-        } else {
-            self.to_json()
-                .map_err(|e| NavFileError::File {
-                    path: path.to_path_buf(),
-                    source: Box::new(e),
-                })?
-                .into_bytes()
-        };
-        crate::io::files::write_atomically(path, &bytes).map_err(|e| NavFileError::File {
-            path: path.to_path_buf(),
-            source: Box::new(NavFileError::Io(e)),
-        })
+    if r.at != bytes.len() {
+        return Err(NavFileError::Malformed("trailing bytes".into()));
     }
+    assemble(raw, level, physics)
+}
 
-    /// Loads a map saved by [`NavMap::save`] for `level` and `physics`
-    /// (binary for `.pnav`, JSON otherwise).
-    ///
-    /// # Errors
-    /// [`NavFileError::File`] naming the file.
-    pub fn load(path: &FsPath, level: &Level, physics: &Physics) -> Result<Self, NavFileError> {
-        let wrap = |e: NavFileError| NavFileError::File {
-            path: path.to_path_buf(),
-            source: Box::new(e),
-        };
-        let bytes = crate::io::files::read_bytes(path).map_err(|e| wrap(NavFileError::Read(e)))?;
-        if path.extension().is_some_and(|e| e == "pnav") {
-            Self::from_bytes(&bytes, level, physics).map_err(wrap)
-        } else {
-            let text = std::str::from_utf8(&bytes).map_err(|e| wrap(NavFileError::Utf8(e)))?;
-            Self::from_json(text, level, physics).map_err(wrap)
-        }
+/// Saves the map: binary for a `.pnav` file, JSON otherwise, with
+/// [`crate::io::files::write_atomically`], so a failed save leaves no half-written map.
+///
+/// # Errors
+/// [`NavFileError::File`] with the I/O or encoding error.
+pub fn save(map: &NavMap, path: &FsPath) -> Result<(), NavFileError> {
+    let bytes = if path.extension().is_some_and(|e| e == "pnav") {
+        to_bytes(map)
+    } else {
+        to_json(map)
+            .map_err(|e| NavFileError::File {
+                path: path.to_path_buf(),
+                source: Box::new(e),
+            })?
+            .into_bytes()
+    };
+    crate::io::files::write_atomically(path, &bytes).map_err(|e| NavFileError::File {
+        path: path.to_path_buf(),
+        source: Box::new(NavFileError::Io(e)),
+    })
+}
+
+/// Loads a map saved by [`save`] for `level` and `physics`
+/// (binary for `.pnav`, JSON otherwise).
+///
+/// # Errors
+/// [`NavFileError::File`] naming the file.
+pub fn load(path: &FsPath, level: &Level, physics: &Physics) -> Result<NavMap, NavFileError> {
+    let wrap = |e: NavFileError| NavFileError::File {
+        path: path.to_path_buf(),
+        source: Box::new(e),
+    };
+    let bytes = crate::io::files::read_bytes(path).map_err(|e| wrap(NavFileError::Read(e)))?;
+    if path.extension().is_some_and(|e| e == "pnav") {
+        from_bytes(&bytes, level, physics).map_err(wrap)
+    } else {
+        let text = std::str::from_utf8(&bytes).map_err(|e| wrap(NavFileError::Utf8(e)))?;
+        from_json(text, level, physics).map_err(wrap)
     }
 }
 
-impl NavMap {
-    /// Replays every link's tape on the reference body, checking that it
-    /// takes the body from its source to standing still on its target with
-    /// the jumps it claims: the check loading leaves to each link's first
-    /// use (see the module's trust model). A map built here always passes.
-    ///
-    /// # Errors
-    /// [`NavFileError::BadLink`] naming the first link, in id order, whose
-    /// tape does not perform it.
-    pub fn verify(&self) -> Result<(), NavFileError> {
-        let (level, physics) = (self.level(), self.physics());
-        for (index, l) in self.links().enumerate() {
-            let bad = |reason: String| NavFileError::BadLink { index, reason };
-            let (end, jumps) =
-                crate::links::perform(level, physics, l.from, self.inputs(l.id), |_| {});
-            let body = crate::links::in_level(level, l.from, &end);
-            if body.dead || !body.stands_on(l.to) || body.vx != 0.0 {
-                return Err(bad(format!(
-                    "its tape does not take the body from {} to {}",
-                    l.from, l.to
-                )));
-            }
-            if jumps != u32::from(l.jumps) {
-                return Err(bad(format!(
-                    "it claims {} jumps but its tape makes {jumps}",
-                    l.jumps
-                )));
-            }
+/// Replays every link's tape on the reference body, checking that it
+/// takes the body from its source to standing still on its target with
+/// the jumps it claims: the check loading leaves to each link's first
+/// use (see the module's trust model). A map built here always passes.
+///
+/// # Errors
+/// [`NavFileError::BadLink`] naming the first link, in id order, whose
+/// tape does not perform it.
+pub fn verify(map: &NavMap) -> Result<(), NavFileError> {
+    let (level, physics) = (map.level(), map.physics());
+    for (index, l) in map.links().enumerate() {
+        let bad = |reason: String| NavFileError::BadLink { index, reason };
+        let (end, jumps) = crate::links::perform(level, physics, l.from, map.inputs(l.id), |_| {});
+        let body = crate::links::in_level(level, l.from, &end);
+        if body.dead || !body.stands_on(l.to) || body.vx != 0.0 {
+            return Err(bad(format!(
+                "its tape does not take the body from {} to {}",
+                l.from, l.to
+            )));
         }
-        Ok(())
+        if jumps != u32::from(l.jumps) {
+            return Err(bad(format!(
+                "it claims {} jumps but its tape makes {jumps}",
+                l.jumps
+            )));
+        }
     }
+    Ok(())
 }
 
 fn check_prints(

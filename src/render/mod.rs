@@ -24,6 +24,7 @@ use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::{Cell, Level, Tile};
 use crate::links::LinkKind;
 use crate::physics::{Body, Physics};
+use crate::search;
 use crate::search::Path;
 
 /// An 8-bit RGBA colour (straight, not premultiplied, alpha).
@@ -278,9 +279,9 @@ pub fn draw_trajectory(
     }
 }
 
-/// Draws one link along its canonical trajectory ([`NavMap::trajectory`]).
+/// Draws one link along its canonical trajectory ([`trajectory`](crate::search::trajectory)).
 pub fn draw_link(d: &mut dyn DebugDrawer, map: &NavMap, link: LinkId, width: f32, alpha: u8) {
-    let traj = map.trajectory(link);
+    let traj = search::trajectory(map, link);
     let physics = map.physics();
     let kind = map.link(link).kind;
     draw_trajectory(d, &traj, physics, width, link_color(kind).with_alpha(alpha));

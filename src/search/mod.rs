@@ -20,11 +20,13 @@ mod bound;
 mod exact;
 mod labels;
 mod options;
+mod oracle;
 mod outcome;
 mod path;
 mod queue;
 
 pub use options::SearchOptions;
+pub use oracle::{dijkstra, lower_bound_ticks, replay_memo_counts, sweep, trajectory};
 pub use outcome::{Endpoint, PathError, SearchStats};
 pub(crate) use path::realize;
 pub use path::{Path, PathStep, replay};
@@ -46,228 +48,226 @@ pub(crate) struct Route {
 
 type Found = Result<(Option<Route>, SearchStats), PathError>;
 
-impl NavMap {
-    /// Snaps `cell` to the nearest standable cell within `radius` (by
-    /// Euclidean distance, ties to the lower, then the left one); `None`
-    /// when there is none. A standable cell is returned as is.
-    #[must_use]
-    pub fn snap(&self, cell: Cell, radius: u32) -> Option<Cell> {
-        if self.node(cell).is_some() {
-            return Some(cell);
+/// Snaps `cell` to the nearest standable cell within `radius` (by
+/// Euclidean distance, ties to the lower, then the left one); `None`
+/// when there is none. A standable cell is returned as is.
+#[must_use]
+pub fn snap(map: &NavMap, cell: Cell, radius: u32) -> Option<Cell> {
+    if map.node(cell).is_some() {
+        return Some(cell);
+    }
+    // Past the level's extent a ring holds no new cells: bound the work.
+    let extent = map.level().width() + map.level().height();
+    let r = radius.min(u32::try_from(extent).unwrap_or(u32::MAX)) as i32;
+    let r = r.max(0);
+    let mut best: Option<(i64, i32, i32, Cell)> = None;
+    for ring in 1..=r {
+        // Once a hit is closer than this ring can be, stop.
+        if let Some((d2, ..)) = best
+            && d2 < i64::from(ring) * i64::from(ring)
+        {
+            break;
         }
-        // Past the level's extent a ring holds no new cells: bound the work.
-        let extent = self.level().width() + self.level().height();
-        let r = radius.min(u32::try_from(extent).unwrap_or(u32::MAX)) as i32;
-        let r = r.max(0);
-        let mut best: Option<(i64, i32, i32, Cell)> = None;
-        for ring in 1..=r {
-            // Once a hit is closer than this ring can be, stop.
-            if let Some((d2, ..)) = best
-                && d2 < i64::from(ring) * i64::from(ring)
-            {
-                break;
-            }
-            for dr in -ring..=ring {
-                for dc in -ring..=ring {
-                    if dr.abs() != ring && dc.abs() != ring {
-                        continue;
-                    }
-                    let c = Cell::new(cell.col.saturating_add(dc), cell.row.saturating_add(dr));
-                    if self.node(c).is_some() {
-                        let d2 = i64::from(dc) * i64::from(dc) + i64::from(dr) * i64::from(dr);
-                        let k = (d2, -dr, dc, c);
-                        if best.is_none_or(|b| (k.0, k.1, k.2) < (b.0, b.1, b.2)) {
-                            best = Some(k);
-                        }
+        for dr in -ring..=ring {
+            for dc in -ring..=ring {
+                if dr.abs() != ring && dc.abs() != ring {
+                    continue;
+                }
+                let c = Cell::new(cell.col.saturating_add(dc), cell.row.saturating_add(dr));
+                if map.node(c).is_some() {
+                    let d2 = i64::from(dc) * i64::from(dc) + i64::from(dr) * i64::from(dr);
+                    let k = (d2, -dr, dc, c);
+                    if best.is_none_or(|b| (k.0, k.1, k.2) < (b.0, b.1, b.2)) {
+                        best = Some(k);
                     }
                 }
             }
         }
-        best.map(|b| b.3)
     }
+    best.map(|b| b.3)
+}
 
-    fn endpoint(&self, which: Endpoint, cell: Cell, radius: u32) -> Result<NodeId, PathError> {
-        self.snap(cell, radius)
-            .and_then(|c| self.node(c))
-            .ok_or(PathError::InvalidEndpoint {
-                which,
-                cell,
-                radius,
-            })
-    }
+fn endpoint(map: &NavMap, which: Endpoint, cell: Cell, radius: u32) -> Result<NodeId, PathError> {
+    snap(map, cell, radius)
+        .and_then(|c| map.node(c))
+        .ok_or(PathError::InvalidEndpoint {
+            which,
+            cell,
+            radius,
+        })
+}
 
-    /// Finds a path from standing on `start` to standing on `goal`, and
-    /// proves it by replaying its input tape on the reference body.
-    ///
-    /// A start or goal that is off the map, in a wall or in the air snaps to
-    /// the nearest standable cell within `options.snap_radius`.
-    ///
-    /// ```
-    /// use platnav::{Cell, Level, LinkKind, NavMap, Physics, SearchOptions};
-    ///
-    /// let level: Level = "..........\n..........\n.S..##..G.\n##########".parse()?;
-    /// let map = NavMap::build(&level, &Physics::default())?;
-    /// let path = map.find_path(Cell::new(1, 2), Cell::new(8, 2), &SearchOptions::default())?;
-    /// assert_eq!(path.goal(), Cell::new(8, 2));
-    /// // Over the block: a jump somewhere along the way.
-    /// assert!(path.steps().iter().any(|s| map.link(s.link).kind == LinkKind::Jump));
-    /// // The tape was replayed before the path was returned; replay it again.
-    /// assert!(path.replay(map.level(), map.physics()).stands_on(Cell::new(8, 2)));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`PathError::InvalidEndpoint`], [`PathError::Unreachable`],
-    /// [`PathError::ReplanLimit`] or [`PathError::BudgetExhausted`].
-    pub fn find_path(
-        &self,
-        start: Cell,
-        goal: Cell,
-        options: &SearchOptions,
-    ) -> Result<Path, PathError> {
-        let s = self.endpoint(Endpoint::Start, start, options.snap_radius)?;
-        let g = self.endpoint(Endpoint::Goal, goal, options.snap_radius)?;
-        let mut banned: Vec<LinkId> = Vec::new();
-        let mut total = SearchStats::default();
-        loop {
-            // The expansion budget is the whole call's, re-plans included.
-            let budget = options.max_expansions.saturating_sub(total.expanded);
-            let (route, stats) = match self.search_route_within(s, g, options, &banned, budget) {
-                Ok(found) => found,
-                Err(PathError::BudgetExhausted { limit, stats }) => {
-                    return Err(PathError::BudgetExhausted {
-                        limit,
-                        stats: SearchStats {
-                            expanded: total.expanded + stats.expanded,
-                            pruned: total.pruned + stats.pruned,
-                            replans: total.replans,
-                        },
+/// Finds a path from standing on `start` to standing on `goal`, and
+/// proves it by replaying its input tape on the reference body.
+///
+/// A start or goal that is off the map, in a wall or in the air snaps to
+/// the nearest standable cell within `options.snap_radius`.
+///
+/// ```
+/// use platnav::{Cell, Level, LinkKind, NavMap, Physics, SearchOptions, find_path};
+///
+/// let level: Level = "..........\n..........\n.S..##..G.\n##########".parse()?;
+/// let map = NavMap::build(&level, &Physics::default())?;
+/// let path = find_path(&map, Cell::new(1, 2), Cell::new(8, 2), &SearchOptions::default())?;
+/// assert_eq!(path.goal(), Cell::new(8, 2));
+/// // Over the block: a jump somewhere along the way.
+/// assert!(path.steps().iter().any(|s| map.link(s.link).kind == LinkKind::Jump));
+/// // The tape was replayed before the path was returned; replay it again.
+/// assert!(path.replay(map.level(), map.physics()).stands_on(Cell::new(8, 2)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`PathError::InvalidEndpoint`], [`PathError::Unreachable`],
+/// [`PathError::ReplanLimit`] or [`PathError::BudgetExhausted`].
+pub fn find_path(
+    map: &NavMap,
+    start: Cell,
+    goal: Cell,
+    options: &SearchOptions,
+) -> Result<Path, PathError> {
+    let s = endpoint(map, Endpoint::Start, start, options.snap_radius)?;
+    let g = endpoint(map, Endpoint::Goal, goal, options.snap_radius)?;
+    let mut banned: Vec<LinkId> = Vec::new();
+    let mut total = SearchStats::default();
+    loop {
+        // The expansion budget is the whole call's, re-plans included.
+        let budget = options.max_expansions.saturating_sub(total.expanded);
+        let (route, stats) = match search_route_within(map, s, g, options, &banned, budget) {
+            Ok(found) => found,
+            Err(PathError::BudgetExhausted { limit, stats }) => {
+                return Err(PathError::BudgetExhausted {
+                    limit,
+                    stats: SearchStats {
+                        expanded: total.expanded + stats.expanded,
+                        pruned: total.pruned + stats.pruned,
+                        replans: total.replans,
+                    },
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        total.expanded += stats.expanded;
+        total.pruned += stats.pruned;
+        let Some(route) = route else {
+            return Err(PathError::Unreachable {
+                start: map.cell(s),
+                goal: map.cell(g),
+                stats: total,
+            });
+        };
+        match realize(map, map.cell(s), &route.links) {
+            Ok(inputs) => {
+                // Each link starts where the previous one ended (the
+                // route is a chain of parents), so no link's source
+                // needs looking up.
+                let mut from = s;
+                let steps = route
+                    .links
+                    .iter()
+                    .map(|&id| {
+                        let to = map.target(id);
+                        let step = PathStep {
+                            link: id,
+                            kind: map.kind(id),
+                            from: map.cell(from),
+                            to: map.cell(to),
+                            ticks: map.ticks(id),
+                        };
+                        from = to;
+                        step
+                    })
+                    .collect();
+                return Ok(Path::new(
+                    map.cell(s),
+                    map.cell(g),
+                    steps,
+                    route.ticks,
+                    map.physics().dt,
+                    inputs,
+                    total,
+                ));
+            }
+            Err(failed) => {
+                if let Err(at) = banned.binary_search(&failed) {
+                    banned.insert(at, failed);
+                }
+                total.replans += 1;
+                if total.replans > options.max_replans as usize {
+                    return Err(PathError::ReplanLimit {
+                        start: map.cell(s),
+                        goal: map.cell(g),
+                        limit: options.max_replans,
+                        stats: total,
                     });
                 }
-                Err(e) => return Err(e),
-            };
-            total.expanded += stats.expanded;
-            total.pruned += stats.pruned;
-            let Some(route) = route else {
-                return Err(PathError::Unreachable {
-                    start: self.cell(s),
-                    goal: self.cell(g),
-                    stats: total,
-                });
-            };
-            match realize(self, self.cell(s), &route.links) {
-                Ok(inputs) => {
-                    // Each link starts where the previous one ended (the
-                    // route is a chain of parents), so no link's source
-                    // needs looking up.
-                    let mut from = s;
-                    let steps = route
-                        .links
-                        .iter()
-                        .map(|&id| {
-                            let to = self.target(id);
-                            let step = PathStep {
-                                link: id,
-                                kind: self.kind(id),
-                                from: self.cell(from),
-                                to: self.cell(to),
-                                ticks: self.ticks(id),
-                            };
-                            from = to;
-                            step
-                        })
-                        .collect();
-                    return Ok(Path::new(
-                        self.cell(s),
-                        self.cell(g),
-                        steps,
-                        route.ticks,
-                        self.physics().dt,
-                        inputs,
-                        total,
-                    ));
-                }
-                Err(failed) => {
-                    if let Err(at) = banned.binary_search(&failed) {
-                        banned.insert(at, failed);
-                    }
-                    total.replans += 1;
-                    if total.replans > options.max_replans as usize {
-                        return Err(PathError::ReplanLimit {
-                            start: self.cell(s),
-                            goal: self.cell(g),
-                            limit: options.max_replans,
-                            stats: total,
-                        });
-                    }
-                }
             }
         }
     }
+}
 
-    /// The graph search alone: the cheapest route (exact mode) or the beam's
-    /// route, without replay. `Ok((None, stats))` when unreachable.
-    pub(crate) fn search_route(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        opts: &SearchOptions,
-        banned: &[LinkId],
-    ) -> Result<(Option<Route>, SearchStats), PathError> {
-        self.search_route_within(start, goal, opts, banned, opts.max_expansions)
-    }
+/// The graph search alone: the cheapest route (exact mode) or the beam's
+/// route, without replay. `Ok((None, stats))` when unreachable.
+pub(crate) fn search_route(
+    map: &NavMap,
+    start: NodeId,
+    goal: NodeId,
+    opts: &SearchOptions,
+    banned: &[LinkId],
+) -> Result<(Option<Route>, SearchStats), PathError> {
+    search_route_within(map, start, goal, opts, banned, opts.max_expansions)
+}
 
-    /// [`NavMap::search_route`] expanding at most `budget` nodes.
-    fn search_route_within(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        opts: &SearchOptions,
-        banned: &[LinkId],
-        budget: usize,
-    ) -> Result<(Option<Route>, SearchStats), PathError> {
-        let mut forbid = [false; LinkKind::ALL.len()];
-        for k in &opts.forbid {
-            forbid[*k as usize] = true;
-        }
-        let ctx = Ctx {
-            map: self,
-            opts,
-            budget,
-            banned,
-            forbid,
-            levels: opts.max_jumps.map_or(1, |j| j as usize + 1),
-            goal: self.landmark_goal(goal.0),
-            goal_col: self.cell(goal).col,
-            ticks_per_col: self.ticks_per_col(),
-        };
-        with_labels(
-            self.labels(),
-            self.node_count(),
-            ctx.levels,
-            |labels| match opts.beam_width {
-                None => exact(&ctx, labels, start, goal),
-                Some(k) => beam(&ctx, labels, start, goal, k.max(1)),
-            },
-        )
+/// [`NavMap::search_route`] expanding at most `budget` nodes.
+fn search_route_within(
+    map: &NavMap,
+    start: NodeId,
+    goal: NodeId,
+    opts: &SearchOptions,
+    banned: &[LinkId],
+    budget: usize,
+) -> Result<(Option<Route>, SearchStats), PathError> {
+    let mut forbid = [false; LinkKind::ALL.len()];
+    for k in &opts.forbid {
+        forbid[*k as usize] = true;
     }
+    let ctx = Ctx {
+        map,
+        opts,
+        budget,
+        banned,
+        forbid,
+        levels: opts.max_jumps.map_or(1, |j| j as usize + 1),
+        goal: map.landmark_goal(goal.0),
+        goal_col: map.cell(goal).col,
+        ticks_per_col: map.ticks_per_col(),
+    };
+    with_labels(
+        map.labels(),
+        map.node_count(),
+        ctx.levels,
+        |labels| match opts.beam_width {
+            None => exact(&ctx, labels, start, goal),
+            Some(k) => beam(&ctx, labels, start, goal, k.max(1)),
+        },
+    )
+}
 
-    /// The cost in ticks of the cheapest route between two cells, by the
-    /// search in `options` (no replay), with the start and goal snapped as
-    /// [`NavMap::find_path`] snaps them. For tests and tools.
-    ///
-    /// # Errors
-    /// [`PathError::InvalidEndpoint`] or [`PathError::BudgetExhausted`].
-    pub fn route_ticks(
-        &self,
-        start: Cell,
-        goal: Cell,
-        options: &SearchOptions,
-    ) -> Result<Option<u32>, PathError> {
-        let s = self.endpoint(Endpoint::Start, start, options.snap_radius)?;
-        let g = self.endpoint(Endpoint::Goal, goal, options.snap_radius)?;
-        Ok(self.search_route(s, g, options, &[])?.0.map(|r| r.ticks))
-    }
+/// The cost in ticks of the cheapest route between two cells, by the
+/// search in `options` (no replay), with the start and goal snapped as
+/// [`find_path`] snaps them. For tests and tools.
+///
+/// # Errors
+/// [`PathError::InvalidEndpoint`] or [`PathError::BudgetExhausted`].
+pub fn route_ticks(
+    map: &NavMap,
+    start: Cell,
+    goal: Cell,
+    options: &SearchOptions,
+) -> Result<Option<u32>, PathError> {
+    let s = endpoint(map, Endpoint::Start, start, options.snap_radius)?;
+    let g = endpoint(map, Endpoint::Goal, goal, options.snap_radius)?;
+    Ok(search_route(map, s, g, options, &[])?.0.map(|r| r.ticks))
 }
 
 #[cfg(test)]
@@ -310,8 +310,8 @@ mod tests {
         for i in 0..150u32 {
             let (s, g) = (NodeId(i * 7919 % n), NodeId(i * 104_729 % n));
             for opts in [SearchOptions::default(), SearchOptions::beam(4)] {
-                let (fast, a) = map.search_route(s, g, &opts, &[]).unwrap();
-                let (full, b) = map.search_route(s, g, &opts, &never).unwrap();
+                let (fast, a) = super::search_route(&map, s, g, &opts, &[]).unwrap();
+                let (full, b) = super::search_route(&map, s, g, &opts, &never).unwrap();
                 assert_eq!(a.expanded, b.expanded, "{s:?} -> {g:?}");
                 let key = |r: Option<super::Route>| r.map(|r| (r.links, r.ticks));
                 let (fast, full) = (key(fast), key(full));

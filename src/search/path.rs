@@ -29,7 +29,7 @@ pub struct PathStep {
 
 /// A path the body can perform: replaying [`Path::inputs`] from standing on
 /// [`Path::start`] ends alive and standing on [`Path::goal`]. Every path
-/// [`NavMap::find_path`] returns has been replayed before it is returned.
+/// [`find_path`](crate::find_path) returns has been replayed before it is returned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Path {
     start: Cell,
@@ -248,13 +248,15 @@ mod tests {
         let mut routes = Vec::new();
         while routes.len() < 120 {
             let (a, b) = (NodeId(rng.below(n) as u32), NodeId(rng.below(n) as u32));
-            if let Ok((Some(route), _)) = map.search_route(a, b, &SearchOptions::default(), &[]) {
+            if let Ok((Some(route), _)) =
+                crate::search::search_route(&map, a, b, &SearchOptions::default(), &[])
+            {
                 routes.push((map.cell(a), route.links));
             }
         }
         // Twice over the same routes: the second pass is served by the memo.
         for pass in 0..2 {
-            let before = map.replay_memo_counts();
+            let before = crate::search::replay_memo_counts(&map);
             for (start, links) in &routes {
                 let stepped = realize_with(&map, *start, links, None);
                 assert_eq!(realize(&map, *start, links), stepped);
@@ -264,7 +266,7 @@ mod tests {
                     assert!(last.is_none_or(|c| end.stands_on(c)));
                 }
             }
-            let (hits, misses) = map.replay_memo_counts();
+            let (hits, misses) = crate::search::replay_memo_counts(&map);
             let (hits, misses) = (hits - before.0, misses - before.1);
             // The second pass finds what the first stored, but for entries
             // a colliding one replaced (the table is direct-mapped).

@@ -268,6 +268,7 @@ pub(crate) fn sync_transforms(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use platnav::find_path;
 
     #[test]
     fn step_at_finds_the_link_of_each_tick() {
@@ -279,9 +280,7 @@ mod tests {
             .unwrap();
         let physics = platnav::Physics::default();
         let map = platnav::NavMap::build(&level, &physics).unwrap();
-        let path = map
-            .find_path(Cell::new(1, 1), Cell::new(8, 1), &Default::default())
-            .unwrap();
+        let path = find_path(&map, Cell::new(1, 1), Cell::new(8, 1), &Default::default()).unwrap();
         let steps = path.steps();
         assert!(!steps.is_empty());
         let total: usize = steps.iter().map(|s| s.ticks as usize).sum();

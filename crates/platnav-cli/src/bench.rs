@@ -1,6 +1,7 @@
 //! `platnav bench`: build and query figures against their targets, and the
 //! search against the `pathfinding` crate on the same graphs, in one run.
 
+use platnav::{find_path, io::navfile, search};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -154,7 +155,7 @@ fn reachable_pairs(map: &NavMap, n: usize, seed: u64) -> Vec<(Cell, Cell)> {
     while pairs.len() < n && tries < n * 50 && count > 1 {
         tries += 1;
         let s = NodeId::new(rng.below(count) as u32);
-        let dist = map.dijkstra(s);
+        let dist = search::dijkstra(map, s);
         for _ in 0..8 {
             let g = rng.below(count) as usize;
             if g != s.index() && dist[g].is_some() {
@@ -176,7 +177,7 @@ fn best_qps(map: &NavMap, seeds: [u64; 3]) -> f64 {
         let t = Instant::now();
         let done = fresh
             .iter()
-            .filter(|&&(s, g)| map.find_path(s, g, &SearchOptions::default()).is_ok())
+            .filter(|&&(s, g)| find_path(map, s, g, &SearchOptions::default()).is_ok())
             .count();
         qps = qps.max(done as f64 / t.elapsed().as_secs_f64().max(1e-12));
     }
@@ -189,7 +190,7 @@ fn latencies(map: &NavMap, pairs: &[(Cell, Cell)], opts: &SearchOptions) -> Vec<
         .iter()
         .filter_map(|&(s, g)| {
             let t = Instant::now();
-            map.find_path(s, g, opts).ok()?;
+            find_path(map, s, g, opts).ok()?;
             Some(t.elapsed().as_secs_f64() * 1e6)
         })
         .collect();
@@ -212,10 +213,7 @@ fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64
     let mut ours = Vec::new();
     let t = Instant::now();
     for &(s, g) in pairs {
-        ours.push(
-            map.route_ticks(s, g, &opts)
-                .map_err(|e| CliError(e.to_string()))?,
-        );
+        ours.push(search::route_ticks(map, s, g, &opts).map_err(|e| CliError(e.to_string()))?);
     }
     let t_ours = t.elapsed().as_secs_f64();
     let node = |c: Cell| map.node(c).unwrap_or(NodeId::new(0));
@@ -227,7 +225,7 @@ fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64
             pathfinding::directed::astar::astar(
                 &node(s),
                 succ,
-                |n| map.lower_bound_ticks(*n, goal),
+                |n| search::lower_bound_ticks(map, *n, goal),
                 |n| *n == goal,
             )
             .map(|(_, c)| c),
@@ -426,11 +424,11 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     // Loading its saved map (binary form, from memory), best of 5: the
     // structure is checked, tapes are replayed when a path first uses them.
     if let Some(level) = &smb11_level {
-        let bytes = NavMap::build(level, &smb)?.to_bytes();
+        let bytes = navfile::to_bytes(&NavMap::build(level, &smb)?);
         let mut load = f64::INFINITY;
         for _ in 0..5 {
             let t = Instant::now();
-            NavMap::from_bytes(&bytes, level, &smb)?;
+            navfile::from_bytes(&bytes, level, &smb)?;
             load = load.min(t.elapsed().as_secs_f64());
         }
         let ratio = smb11 / load.max(1e-12);
@@ -497,7 +495,10 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         coarse_time += t.elapsed().as_secs_f64();
         for (a, g) in reachable_pairs(full, samples, 7) {
             asked += 1;
-            match (full.find_path(a, g, &opts), coarse.find_path(a, g, &opts)) {
+            match (
+                find_path(full, a, g, &opts),
+                find_path(&coarse, a, g, &opts),
+            ) {
                 (Ok(f), Ok(c)) => {
                     full_ticks += u64::from(f.ticks());
                     coarse_ticks += u64::from(c.ticks());

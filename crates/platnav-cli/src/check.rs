@@ -1,5 +1,6 @@
 //! `platnav check`: a level's playability report.
 
+use platnav::analysis;
 use std::collections::HashSet;
 use std::process::ExitCode;
 
@@ -46,7 +47,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
         },
     };
     let options = ReportOptions::default().with_diagnose(!args.no_diagnosis);
-    let report = map.report(&endpoints, &options)?;
+    let report = analysis::report(&map, &endpoints, &options)?;
     let beside = unmodelled_beside(&loaded.unmodelled, &map, &report);
     if args.json {
         let mut doc = serde_json::to_value(&report)?;

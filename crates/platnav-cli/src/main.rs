@@ -2,6 +2,7 @@
 
 mod render;
 
+use platnav::{analysis, find_path, io::navfile, search};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -207,10 +208,9 @@ fn build(args: &MapArgs) -> Result<(NavMap, LoadedLevel), CliError> {
     let loaded = load_level(&args.level, &args.source)?;
     let map = match &args.map {
         Some(file) => {
-            let map = NavMap::load(file, &loaded.level, &physics)?;
+            let map = navfile::load(file, &loaded.level, &physics)?;
             if args.verify {
-                map.verify()
-                    .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+                navfile::verify(&map).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
             }
             map
         }
@@ -226,14 +226,14 @@ fn build(args: &MapArgs) -> Result<(NavMap, LoadedLevel), CliError> {
 /// first marker when none is reachable, so the search reports why).
 fn pick_goal(map: &NavMap, start: Cell, goals: &[Cell], radius: u32) -> Option<Cell> {
     let first = goals.first().copied()?;
-    let Some(s) = map.snap(start, radius).and_then(|c| map.node(c)) else {
+    let Some(s) = search::snap(map, start, radius).and_then(|c| map.node(c)) else {
         return Some(first);
     };
-    let dist = map.dijkstra(s);
+    let dist = search::dijkstra(map, s);
     goals
         .iter()
         .filter_map(|&g| {
-            let n = map.node(map.snap(g, radius)?)?;
+            let n = map.node(search::snap(map, g, radius)?)?;
             dist[n.index()].map(|d| (d, g))
         })
         .min()
@@ -334,7 +334,7 @@ fn run_default() -> Result<(), CliError> {
         .unwrap_or(Cell::new(1, 1));
     let goal = level.cells_of(Tile::Goal).next().unwrap_or(Cell::new(1, 1));
     let t = Instant::now();
-    let result = map.find_path(start, goal, &SearchOptions::default());
+    let result = find_path(&map, start, goal, &SearchOptions::default());
     let query_time = t.elapsed();
     match &result {
         Ok(path) => {
@@ -387,8 +387,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
         start: args.from.or(loaded.spawn),
         goals: args.to.map_or_else(|| loaded.goals.clone(), |t| vec![t]),
     };
-    let (from, goals) = map
-        .resolve(&endpoints)
+    let (from, goals) = analysis::resolve(&map, &endpoints)
         .map_err(|e| CliError(format!("{}: {e}", args.map.level.display())))?;
     let from = args.from.unwrap_or(from);
     let to = match args.to {
@@ -401,7 +400,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
             ))
         })?,
     };
-    let result = map.find_path(from, to, &opts);
+    let result = find_path(&map, from, to, &opts);
     if args.json {
         let doc = match &result {
             Ok(p) => path_to_json(p, map.physics()),
@@ -453,7 +452,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
 fn run_links(args: &LinksArgs) -> Result<(), CliError> {
     let (map, _) = build(&args.map)?;
     if let Some(file) = &args.save {
-        map.save(file)?;
+        navfile::save(&map, file)?;
     }
     if args.json {
         outln!("{}", map_to_json(&map));

@@ -1,5 +1,6 @@
 //! `platnav render`: a PNG of a level's tiles, node types, links and a path.
 
+use platnav::find_path;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -142,7 +143,7 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
     let (map, _) = build(&args.map)?;
     let path = match args.path[..] {
         [from, to] => Some(
-            map.find_path(from, to, &SearchOptions::default())
+            find_path(&map, from, to, &SearchOptions::default())
                 .map_err(|e| CliError(format!("--path: {e}")))?,
         ),
         _ => None,

@@ -4,6 +4,7 @@
 mod common;
 
 use common::at_root;
+use platnav::find_path;
 use platnav::render::{Layers, PATH_COLOR, RenderOptions, node_color, render_map, tile_color};
 use platnav::{Body, Cell, Level, NavMap, NodeType, Physics, SearchOptions, Tile};
 
@@ -67,9 +68,7 @@ fn path_pixels_lie_on_the_replayed_trajectory() {
     let (level, p) = (map.level(), map.physics());
     let start = level.cells_of(Tile::Spawn).next().unwrap();
     let goal = level.cells_of(Tile::Goal).next().unwrap();
-    let path = map
-        .find_path(start, goal, &SearchOptions::default())
-        .unwrap();
+    let path = find_path(&map, start, goal, &SearchOptions::default()).unwrap();
     let opts =
         RenderOptions::default().with_layers(Layers::parse("tiles,nodes,links,path").unwrap());
     let with = render_map(&map, Some(&path), &opts).unwrap();
