@@ -30,6 +30,7 @@ pub mod graph;
 pub mod io;
 pub mod level;
 pub mod links;
+mod mechanics;
 pub mod physics;
 pub mod render;
 #[cfg(feature = "serde")]

@@ -73,7 +73,9 @@ fn random_edits(rng: &mut Rng, level: &Level) -> Vec<Vec<(Cell, Tile)>> {
     let (w, h) = (level.width(), level.height());
     // Ladders and slopes only where the level has them already (the first
     // one rebuilds everything).
-    let mechanics = level.has_ladders() || level.has_slopes();
+    let mechanics = [Tile::Ladder, Tile::SlopeRight, Tile::SlopeLeft]
+        .into_iter()
+        .any(|t| level.holds(t));
     let at = |rng: &mut Rng| Cell::new(rng.below(w) as i32, rng.below(h) as i32);
     match rng.below(6) {
         0..=2 => {

@@ -578,11 +578,12 @@ impl Tiles for Claims<'_> {
     fn rows(&self) -> f64 {
         self.level.height() as f64
     }
-    fn has_ladders(&self) -> bool {
-        self.ladders
-    }
-    fn has_slopes(&self) -> bool {
-        self.slopes
+    fn holds(&self, tile: Tile) -> bool {
+        match tile {
+            Tile::Ladder => self.ladders,
+            Tile::SlopeRight | Tile::SlopeLeft => self.slopes,
+            _ => true,
+        }
     }
 }
 

@@ -10,7 +10,7 @@
 //! and through a recording view that logs the first lookup of every cell the
 //! way the link templates' assumed world does: fast paths may skip repeated
 //! lookups, never first ones, and never reorder them. Levels without
-//! hazards take the shortcut of [`Tiles::has_hazards`].
+//! hazards take the shortcut of [`Tiles::holds`].
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -230,6 +230,10 @@ impl Tiles for Recorder<'_> {
     fn rows(&self) -> f64 {
         f64::INFINITY
     }
+    /// Hazards, and no ladder or slope: the plain rules.
+    fn holds(&self, tile: Tile) -> bool {
+        !matches!(tile, Tile::Ladder | Tile::SlopeRight | Tile::SlopeLeft)
+    }
 }
 
 // ---- Random worlds -------------------------------------------------------
@@ -400,27 +404,35 @@ fn fast_step_is_bit_identical_to_the_plain_step() {
     assert!(hazard_deaths > 100, "{hazard_deaths} deaths on hazards");
 }
 
+/// Whether the view says it holds exactly the kinds of tile the level
+/// holds.
+fn holds_truly(view: &impl Tiles, l: &Level) -> bool {
+    Tile::ALL
+        .into_iter()
+        .all(|t| view.holds(t) == l.tiles().contains(&t))
+}
+
 #[test]
-fn has_hazards_follows_every_constructor_and_change() {
-    let truth = |l: &Level| l.tiles().contains(&Tile::Hazard);
+fn holds_follows_every_constructor_and_change() {
     let mut rng = SplitMix64::new(11);
     for seed in 0..200u64 {
         let mut l = level(seed, seed % 3);
-        assert_eq!(l.has_hazards(), truth(&l), "seed {seed}");
+        assert!(holds_truly(&l, &l), "seed {seed}");
         let rebuilt = Level::new(l.width(), l.height(), l.tiles().to_vec()).unwrap();
-        assert_eq!(rebuilt.has_hazards(), truth(&l));
+        assert!(holds_truly(&rebuilt, &l));
         let parsed: Level = l.to_string().parse().unwrap();
-        assert_eq!(parsed.has_hazards(), truth(&l));
+        assert!(holds_truly(&parsed, &l));
         for _ in 0..200 {
             let c = Cell::new(
                 rng.below(l.width() as u64 + 2) as i32 - 1,
                 rng.below(l.height() as u64 + 2) as i32 - 1,
             );
-            let t = [Tile::Empty, Tile::Solid, Tile::Hazard, Tile::OneWay][rng.below(4) as usize];
+            let t = Tile::ALL[rng.below(Tile::COUNT as u64) as usize];
             l.set(c, t);
-            assert_eq!(l.has_hazards(), truth(&l));
-            assert_eq!(Frame::new(&l, c).has_hazards(), truth(&l));
+            assert!(holds_truly(&l, &l));
+            assert!(holds_truly(&Frame::new(&l, c), &l));
         }
     }
-    assert!(!Level::empty(3, 3).unwrap().has_hazards());
+    let empty = Level::empty(3, 3).unwrap();
+    assert!(holds_truly(&empty, &empty) && !empty.holds(Tile::Hazard));
 }

@@ -1,6 +1,7 @@
 //! Node types per cell for one agent size, in the classic Bosonauts palette.
 
 use crate::level::{Cell, Level, Tile};
+use crate::mechanics::Active;
 use crate::physics::{Body, Physics};
 
 /// What a cell is to an agent of a given size.
@@ -143,7 +144,7 @@ enum Fit {
 }
 
 fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
-    if level.has_ladders() || level.has_slopes() {
+    if !Active::of(level).plain() {
         return fit_extended(level, p, &Body::start(level, cell, p));
     }
     let body = Body::standing(cell, p);

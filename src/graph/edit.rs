@@ -47,6 +47,7 @@ use crate::classify::Classification;
 use crate::graph::splice::{splice, splice_ends, splice_map};
 use crate::level::{Cell, Level, Tile};
 use crate::links::{Link, Reads, WorkerGuard, links_recorded};
+use crate::mechanics::Active;
 
 /// Relaxations an edit's repair of one landmark bound may take at least
 /// (a 64th of the nodes on larger maps) before it drops the bound. Most
@@ -185,7 +186,7 @@ impl NavMap {
             .collect();
         // What every step of the body checks first (PHYSICS.md: hazards,
         // ladders and slopes are looked for only on levels that have them).
-        let rules = |l: &crate::level::Level| (l.has_hazards(), l.has_ladders(), l.has_slopes());
+        let rules = |l: &crate::level::Level| (l.holds(Tile::Hazard), Active::of(l));
         let had_rules = rules(&self.level);
         for &(cell, tile) in changes {
             self.level.set(cell, tile);

@@ -54,16 +54,21 @@ pub struct Level {
     width: usize,
     height: usize,
     tiles: Vec<Tile>,
-    /// How many tiles are hazards: a summary of `tiles` that every
-    /// constructor computes and [`Level::set`] keeps, so the body can skip
-    /// its hazard test on levels without any. Not part of the level's
-    /// identity (equality, hashing and `Debug` see the grid only).
-    hazards: usize,
-    /// How many tiles are ladders, kept like `hazards`: the body skips
-    /// the ladder rules on levels without any.
-    ladders: usize,
-    /// How many tiles are slopes, kept like `hazards`.
-    slopes: usize,
+    /// How many tiles of each kind there are: a summary of `tiles` that
+    /// every constructor computes and [`Level::set`] keeps, so the body can
+    /// skip the rules of kinds the level does not hold ([`Level::holds`]).
+    /// Not part of the level's identity (equality, hashing and `Debug` see
+    /// the grid only).
+    counts: [usize; Tile::COUNT],
+}
+
+/// How many tiles of each kind `tiles` holds.
+fn count(tiles: &[Tile]) -> [usize; Tile::COUNT] {
+    let mut counts = [0; Tile::COUNT];
+    for &t in tiles {
+        counts[t as usize] += 1;
+    }
+    counts
 }
 
 impl PartialEq for Level {
@@ -105,16 +110,11 @@ impl Level {
                 len: tiles.len(),
             });
         }
-        let hazards = tiles.iter().filter(|&&t| t == Tile::Hazard).count();
-        let ladders = tiles.iter().filter(|&&t| t == Tile::Ladder).count();
-        let slopes = tiles.iter().filter(|&&t| t.is_slope()).count();
         Ok(Self {
             width,
             height,
+            counts: count(&tiles),
             tiles,
-            hazards,
-            ladders,
-            slopes,
         })
     }
 
@@ -128,9 +128,11 @@ impl Level {
             width,
             height,
             tiles: vec![Tile::Empty; width * height],
-            hazards: 0,
-            ladders: 0,
-            slopes: 0,
+            counts: {
+                let mut c = [0; Tile::COUNT];
+                c[Tile::Empty as usize] = width * height;
+                c
+            },
         })
     }
 
@@ -194,9 +196,7 @@ impl Level {
         let (c0, c1) = (cols.start as usize, cols.end.max(cols.start) as usize);
         rows.into_iter().all(|r| {
             let at = r as usize * self.width;
-            self.tiles[at + c0..at + c1]
-                .iter()
-                .all(|t| matches!(t, Tile::Empty | Tile::Goal | Tile::Spawn))
+            self.tiles[at + c0..at + c1].iter().all(|t| t.is_free())
         })
     }
 
@@ -204,12 +204,8 @@ impl Level {
     pub fn set(&mut self, cell: Cell, tile: Tile) -> bool {
         if self.contains(cell) {
             let slot = &mut self.tiles[cell.row as usize * self.width + cell.col as usize];
-            self.hazards -= usize::from(*slot == Tile::Hazard);
-            self.hazards += usize::from(tile == Tile::Hazard);
-            self.ladders -= usize::from(*slot == Tile::Ladder);
-            self.ladders += usize::from(tile == Tile::Ladder);
-            self.slopes -= usize::from(slot.is_slope());
-            self.slopes += usize::from(tile.is_slope());
+            self.counts[*slot as usize] -= 1;
+            self.counts[tile as usize] += 1;
             *slot = tile;
             true
         } else {
@@ -217,25 +213,11 @@ impl Level {
         }
     }
 
-    /// Whether any tile is a [`Tile::Hazard`] (kept as tiles are set).
+    /// Whether some tile is a `tile` (kept as tiles are set).
     #[must_use]
     #[inline]
-    pub fn has_hazards(&self) -> bool {
-        self.hazards > 0
-    }
-
-    /// Whether any tile is a [`Tile::Ladder`] (kept as tiles are set).
-    #[must_use]
-    #[inline]
-    pub fn has_ladders(&self) -> bool {
-        self.ladders > 0
-    }
-
-    /// Whether any tile is a slope (kept as tiles are set).
-    #[must_use]
-    #[inline]
-    pub fn has_slopes(&self) -> bool {
-        self.slopes > 0
+    pub fn holds(&self, tile: Tile) -> bool {
+        self.counts[tile as usize] > 0
     }
 
     /// All tiles, row-major, top row first.

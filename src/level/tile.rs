@@ -45,3 +45,28 @@ impl Tile {
         matches!(self, Tile::SlopeRight | Tile::SlopeLeft)
     }
 }
+
+impl Tile {
+    /// True for the tiles the body passes freely: [`Tile::Empty`] and the
+    /// goal and spawn markers.
+    #[must_use]
+    pub const fn is_free(self) -> bool {
+        matches!(self, Tile::Empty | Tile::Goal | Tile::Spawn)
+    }
+
+    /// How many kinds of tile there are.
+    pub const COUNT: usize = 9;
+
+    /// Every kind of tile, in declaration order (`Tile::ALL[t as usize] == t`).
+    pub const ALL: [Tile; Tile::COUNT] = [
+        Tile::Empty,
+        Tile::Solid,
+        Tile::OneWay,
+        Tile::Hazard,
+        Tile::Goal,
+        Tile::Spawn,
+        Tile::Ladder,
+        Tile::SlopeRight,
+        Tile::SlopeLeft,
+    ];
+}

@@ -27,6 +27,7 @@ use std::cell::RefCell;
 use super::FastMap;
 use crate::classify::Classification;
 use crate::level::{Cell, Tile};
+use crate::mechanics::Active;
 use crate::physics::{Body, Frame, Input, Physics, Tiles};
 
 /// The most entries (terrains) kept under one key.
@@ -124,16 +125,8 @@ impl<T: Tiles + ?Sized> Tiles for Recorder<'_, T> {
         self.inner.rows()
     }
     #[inline]
-    fn has_hazards(&self) -> bool {
-        self.inner.has_hazards()
-    }
-    #[inline]
-    fn has_ladders(&self) -> bool {
-        self.inner.has_ladders()
-    }
-    #[inline]
-    fn has_slopes(&self) -> bool {
-        self.inner.has_slopes()
+    fn holds(&self, tile: Tile) -> bool {
+        self.inner.holds(tile)
     }
     /// The body's shortcuts make the lookups they decide by, in their
     /// own order: an entry holds every lookup once, in any order, and is
@@ -193,11 +186,10 @@ fn key<T: Tiles + ?Sized>(body: &Body, target: Option<Cell>, tiles: &T) -> Key {
     let flags = u64::from(body.grounded)
         | u64::from(body.jump_held_last_tick) << 1
         | u64::from(body.dead) << 2
-        | u64::from(tiles.has_hazards()) << 3
+        | u64::from(tiles.holds(Tile::Hazard)) << 3
         | u64::from(target.is_some()) << 4
         | u64::from(body.climbing) << 5
-        | u64::from(tiles.has_ladders()) << 6
-        | u64::from(tiles.has_slopes()) << 7
+        | u64::from(Active::of(tiles).bits()) << 6
         | u64::from(body.air_jumps_left) << 32;
     let timers = u64::from(body.coyote_left) | u64::from(body.buffer_left) << 32;
     let t = target.map_or(0, |c| {

@@ -55,6 +55,7 @@ use sim::*;
 
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
+use crate::mechanics::Active;
 use crate::physics::Physics;
 
 /// All links out of `from`, dominated ones removed, generated with
@@ -97,7 +98,8 @@ pub(crate) fn links_recorded(
         fall::generate(&sim, &mut best);
     }
     if opts.jump {
-        if level.has_slopes() {
+        let active = Active::of(level);
+        if !(active.frame_exact() && active.flat_ground()) {
             // The templates are performed in the start cell's frame, which
             // links on levels with slopes are not (`sim::origin`), and
             // start on a floor: each family is simulated here.
@@ -118,7 +120,7 @@ pub(crate) fn links_recorded(
     if opts.drop {
         drop::generate(&sim, level, from, &mut best);
     }
-    if opts.climb && level.has_ladders() {
+    if opts.climb && level.holds(crate::level::Tile::Ladder) {
         climb::generate(&sim, level, from, &mut best);
     }
     best.into_sorted()

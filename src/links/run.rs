@@ -10,6 +10,7 @@
 use super::{Best, Link, LinkKind, Sim, settle};
 use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
+use crate::mechanics::Active;
 use crate::physics::{Body, EPS, Frame, Input, Physics, Tiles};
 
 /// Column distances tried in each direction.
@@ -24,6 +25,9 @@ impl Tiles for Flat {
     }
     fn rows(&self) -> f64 {
         f64::INFINITY
+    }
+    fn holds(&self, tile: Tile) -> bool {
+        Active::default().may_hold(tile)
     }
 }
 
@@ -83,8 +87,8 @@ pub(super) fn flat_tapes(p: &Physics) -> Vec<[Option<FlatRun>; 2]> {
 /// floor, none of those rows may hold a ladder or a slope either.
 fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32), frame: &Frame<'_>) -> bool {
     let top = (1.0 - p.h + EPS).floor() as i32;
-    let extended = level.has_ladders() || level.has_slopes();
-    let special = |t: Tile| t == Tile::Ladder || t.is_slope();
+    let active = Active::of(level);
+    let special = |t: Tile| active.special(t);
     // The box of every lookup below, noted before any of them is made.
     frame.note(Cell::new(from.col + cols.0, from.row + top - 1));
     frame.note(Cell::new(from.col + cols.1, from.row + 2));
@@ -93,7 +97,7 @@ fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32), frame: &F
         let at = |dr: i32| level.tile_at(c, i64::from(from.row + dr));
         matches!(at(1), Tile::Solid | Tile::OneWay)
             && (top..=0).all(|dr| !matches!(at(dr), Tile::Solid | Tile::Hazard))
-            && (!extended || (top - 1..=2).all(|dr| !special(at(dr))))
+            && (active.plain() || (top - 1..=2).all(|dr| !special(at(dr))))
     })
 }
 
@@ -136,8 +140,9 @@ pub(super) fn generate<'a>(
         let s = sim();
         (s.frame.level(), s.p, s.frame)
     };
+    let active = Active::of(level);
     for (side, dir) in [-1, 1].into_iter().enumerate() {
-        let ground = surface(level.has_slopes(), from, dir, |c| {
+        let ground = surface(!active.flat_ground(), from, dir, |c| {
             frame.note(c);
             classes.is_standable(c)
         });
@@ -150,7 +155,9 @@ pub(super) fn generate<'a>(
             match &runs[i][side] {
                 // (Not on a level with slopes, whose links are performed
                 // in level coordinates, `sim::origin`.)
-                Some(run) if !level.has_slopes() && flat_here(level, p, from, run.cols, &frame) => {
+                Some(run)
+                    if active.frame_exact() && flat_here(level, p, from, run.cols, &frame) =>
+                {
                     if best.could_improve(to, LinkKind::Run, run.tape.len() as u32, 0) {
                         best.offer(Some(Link {
                             kind: LinkKind::Run,

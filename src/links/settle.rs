@@ -4,6 +4,7 @@
 use super::SETTLE_SLACK;
 use super::sim::settle_limit;
 use crate::level::Cell;
+use crate::mechanics::Active;
 use crate::physics::{Body, Input, Physics, Tiles};
 
 pub(crate) use crate::physics::settle_tolerance;
@@ -104,7 +105,7 @@ pub(super) fn land_target_low<T: Tiles + ?Sized>(
     // Where braking ends: its column on the landing's row, or on a level
     // with slopes (where braking may change rows) the cell it stands on.
     let mut rest = Cell::new(probe.x.floor() as i32, landed.row);
-    if tiles.has_slopes()
+    if !Active::of(tiles).flat_ground()
         && let Some(c) = probe.standing_cell()
     {
         rest = c;

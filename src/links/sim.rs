@@ -6,6 +6,7 @@ use super::landing;
 use super::{Best, Link, LinkKind, LinkOptions, Reads, SETTLE_SLACK};
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
+use crate::mechanics::Active;
 use crate::physics::{Body, Frame, Input, Physics, Tiles};
 
 /// How a [`Sim::run`] ended.
@@ -31,7 +32,7 @@ pub(crate) enum Flight {
 /// with slopes are therefore performed where they are replayed, in level
 /// coordinates.
 pub(crate) fn origin(level: &Level, from: Cell) -> Cell {
-    if level.has_slopes() {
+    if !Active::of(level).frame_exact() {
         Cell::new(0, 0)
     } else {
         from

@@ -41,6 +41,7 @@ use super::{
 };
 use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
+use crate::mechanics::Active;
 use crate::physics::{Body, Input, Physics, Tiles};
 
 /// Rows below its start a template follows a fall before it hands over to
@@ -59,42 +60,29 @@ const LAND: u32 = u32::MAX - 1;
 /// The step index of the checks made by the settle.
 const SETTLE: u32 = u32::MAX;
 
-/// The class of a tile as the body tells them apart (goal and spawn
-/// markers are empty to it).
+/// The class of a tile as the body tells them apart: its kind, with the
+/// tiles it passes freely (the goal and spawn markers) as empty. Empty is
+/// 0 and solid 1.
 #[inline]
 fn class(t: Tile) -> u8 {
-    match t {
-        Tile::Empty | Tile::Goal | Tile::Spawn => 0,
-        Tile::Solid => 1,
-        Tile::OneWay => 2,
-        Tile::Hazard => 3,
-        Tile::Ladder => 4,
-        Tile::SlopeRight => 5,
-        Tile::SlopeLeft => 6,
-    }
+    if t.is_free() { 0 } else { t as u8 }
 }
 
 fn tile_of(class: u8) -> Tile {
-    match class {
-        1 => Tile::Solid,
-        2 => Tile::OneWay,
-        3 => Tile::Hazard,
-        4 => Tile::Ladder,
-        5 => Tile::SlopeRight,
-        6 => Tile::SlopeLeft,
-        _ => Tile::Empty,
-    }
+    Tile::ALL
+        .get(usize::from(class))
+        .copied()
+        .unwrap_or(Tile::Empty)
 }
 
-/// Which rules of `PHYSICS.md` a level's body takes: `(ladders, slopes)`,
-/// as [`Tiles::has_ladders`] and [`Tiles::has_slopes`] say. The body
+/// Which mechanics' rules a level's body takes ([`Active`]): the body
 /// looks tiles up differently under each, so templates are grown apart
 /// for each.
-pub(crate) type Rules = (bool, bool);
+pub(crate) type Rules = Active;
 
 /// The rules of `level`'s body.
 pub(super) fn rules_of(level: &Level) -> Rules {
-    (level.has_ladders(), level.has_slopes())
+    Active::of(level)
 }
 
 /// The state after a tick of a template.
@@ -356,11 +344,8 @@ impl Tiles for World<'_> {
     fn rows(&self) -> f64 {
         self.real.map_or(f64::INFINITY, Walker::rows)
     }
-    fn has_ladders(&self) -> bool {
-        self.rules.0
-    }
-    fn has_slopes(&self) -> bool {
-        self.rules.1
+    fn holds(&self, tile: Tile) -> bool {
+        self.rules.may_hold(tile)
     }
 }
 

@@ -2,14 +2,15 @@
 //! ([`Body`]) of `PHYSICS.md`.
 
 mod body;
-mod extended;
-mod ladder;
+pub(crate) mod geometry;
 pub(crate) mod reads;
-mod slope;
 #[cfg(feature = "serde")]
 mod units;
+mod view;
 
-pub use body::{Body, EPS, Frame, Input, SLOPE_MARGIN, Tiles};
+pub use body::{Body, Input, SLOPE_MARGIN};
+pub use geometry::EPS;
+pub use view::{Frame, Tiles};
 
 /// Wall-jump parameters; `None` in [`Physics::wall_jump`] disables wall jumps
 /// and wall slides.

@@ -132,6 +132,12 @@ fn settle_limit(p: &Physics) -> usize {
     (10.0 / p.dt + 0.5).floor() as usize
 }
 
+/// Whether `level` holds a slope tile (its links are then defined in level
+/// coordinates, and its ground may step a row up or down).
+fn has_slopes(level: &Level) -> bool {
+    level.holds(Tile::SlopeRight) || level.holds(Tile::SlopeLeft)
+}
+
 /// Where the body is simulated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Coords {
@@ -186,7 +192,7 @@ pub fn links_from(
 ) -> Vec<NaiveLink> {
     // Links on levels with slopes are performed in level coordinates, where
     // they are replayed (`src/links/sim.rs`, `origin`).
-    let coords = if level.has_slopes() {
+    let coords = if has_slopes(level) {
         Coords::Level
     } else {
         coords
@@ -213,7 +219,7 @@ pub fn links_from(
     if level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::OneWay) {
         drop_links(&ctx, &mut best);
     }
-    if level.has_ladders() {
+    if level.holds(Tile::Ladder) {
         let up = level.get(from) == Some(Tile::Ladder);
         let down = level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::Ladder);
         // A ladder within 3 columns, from 4 rows above to 1 below.
@@ -400,7 +406,7 @@ impl<'c, 'a> Sim<'c, 'a> {
         }
         // On a slope braking may end on another row: the cell it stands on.
         let rest = match probe.standing_cell() {
-            Some(c) if f.level().has_slopes() => c,
+            Some(c) if has_slopes(f.level()) => c,
             _ => Cell::new(probe.x.floor() as i32, landed.row),
         };
         let target = [
@@ -506,7 +512,7 @@ fn tick_set(candidates: impl IntoIterator<Item = usize>, max: usize) -> Vec<usiz
 fn run_links(ctx: &Ctx<'_>, from: Cell, best: &mut Best) {
     const DISTANCES: [i32; 14] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128];
     // With slopes, the ground of the next column may be a row up or down.
-    let rows: &[i32] = if ctx.frame.level().has_slopes() {
+    let rows: &[i32] = if has_slopes(ctx.frame.level()) {
         &[0, -1, 1]
     } else {
         &[0]

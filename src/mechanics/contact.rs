@@ -1,19 +1,24 @@
-//! Steps 1 to 8 of a tick on a level with ladders or slopes
-//! (`PHYSICS.md`, "Ladders" and "Slopes"), when the body is not climbing.
+//! How tiles stop and hold the body where ladders or slopes are in play
+//! (`PHYSICS.md`, "Ladders" and "Slopes"): steps 1 to 8 of a tick when the
+//! body is not climbing, with ladder tops as platforms and slopes with
+//! their ghosts and surfaces; and the questions the classifier and the
+//! families ask about a body's position (what blocks it, what holds it up,
+//! whether a wall touches it), which on such levels see the same tiles.
 //!
 //! Written plainly, one lookup after another: only levels that hold a
 //! ladder or a slope come here, and wherever none is in reach every rule
-//! reduces to the plain one of [`Body::step`].
+//! reduces to the plain one of the base rules (`base.rs`).
 
-use super::body::{EPS, ifloor, inearest, span, wall_at};
+use super::base::solid;
 use super::ladder::is_top;
-use super::slope::{Ghosts, surfaces};
-use super::{Body, Input, Physics, Tiles};
+use super::slope::{self, Ghosts, surfaces};
 use crate::level::Tile;
+use crate::physics::geometry::{EPS, ifloor, inearest, span, wall_at};
+use crate::physics::{Body, Input, Physics, Tiles};
 
 /// A tick of a body not on a ladder; `off_ladder`: it jumped off one in
 /// step 0 (its step 1).
-pub(super) fn step<T: Tiles + ?Sized>(
+pub(super) fn steps<T: Tiles + ?Sized>(
     b: &mut Body,
     level: &T,
     p: &Physics,
@@ -21,7 +26,7 @@ pub(super) fn step<T: Tiles + ?Sized>(
     pressed: bool,
     off_ladder: bool,
 ) {
-    let slopes = level.has_slopes();
+    let slopes = slope::active(level);
     let ghosts_at = |x: f64, y: f64| {
         if slopes {
             Ghosts::at(level, x, y)
@@ -184,11 +189,7 @@ fn stands<T: Tiles + ?Sized>(level: &T, g: &Ghosts, t: Tile, c: i64, r: i64, dow
 /// tile's or slope tile's top, or the surface of a slope (`.0`); a one-way
 /// tile's or ladder top's top (`.1`).
 pub(super) fn support<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> (bool, bool) {
-    let g = if level.has_slopes() {
-        Ghosts::at(level, x, y)
-    } else {
-        Ghosts::none()
-    };
+    let g = ghosts_at(level, x, y);
     let row = inearest(y);
     let (mut solid, mut one_way) = (g.standing().is_some(), false);
     if (row as f64 - y).abs() <= EPS {
@@ -208,11 +209,64 @@ pub(super) fn support<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64)
 /// Whether a box with its feet at `(x, y)` overlaps a tile that stops it:
 /// a solid tile, or a slope that is not a ghost.
 pub(super) fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> bool {
-    let g = if level.has_slopes() {
+    let g = ghosts_at(level, x, y);
+    span(y - p.h, y)
+        .any(|r| span(x - p.w / 2.0, x + p.w / 2.0).any(|c| g.blocks(level.tile_at(c, r), c, r)))
+}
+
+/// The ghosts of feet at `(x, y)`: none where no slope can be.
+fn ghosts_at<T: Tiles + ?Sized>(level: &T, x: f64, y: f64) -> Ghosts {
+    if slope::active(level) {
         Ghosts::at(level, x, y)
     } else {
         Ghosts::none()
-    };
-    span(y - p.h, y)
-        .any(|r| span(x - p.w / 2.0, x + p.w / 2.0).any(|c| g.blocks(level.tile_at(c, r), c, r)))
+    }
+}
+
+impl Body {
+    /// Whether the box overlaps a tile that stops it: a solid tile (or
+    /// border), or on a level with slopes a slope that is not a ghost of
+    /// the feet (`PHYSICS.md`, "Slopes").
+    #[must_use]
+    pub fn blocked<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
+        blocked(level, p, self.x, self.y)
+    }
+
+    /// What holds the feet up where they are, as step 7 of `PHYSICS.md`
+    /// tests it with `down` not held: `(solid, one_way)`, whether a solid
+    /// tile's or slope's top or a slope's surface does, and whether a
+    /// one-way tile or a ladder top does.
+    #[must_use]
+    pub fn support<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> (bool, bool) {
+        support(level, p, self.x, self.y)
+    }
+
+    /// A solid tile or border touches the box's left side (within EPS) and
+    /// overlaps it vertically.
+    #[must_use]
+    pub fn touches_wall_left<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
+        self.touches_wall(level, p, -1)
+    }
+
+    /// A solid tile or border touches the box's right side (within EPS) and
+    /// overlaps it vertically.
+    #[must_use]
+    pub fn touches_wall_right<T: Tiles + ?Sized>(&self, level: &T, p: &Physics) -> bool {
+        self.touches_wall(level, p, 1)
+    }
+
+    /// A wall on side `side` (-1 left, +1 right), as step 7 has it: on a
+    /// level with slopes a slope tile is a wall, and a ghost (see
+    /// `PHYSICS.md`, "Slopes") is not.
+    fn touches_wall<T: Tiles + ?Sized>(&self, level: &T, p: &Physics, side: i64) -> bool {
+        let edge = self.x + side as f64 * p.w / 2.0;
+        let shift = if side < 0 { -1 } else { 0 };
+        let rows = span(self.y - p.h, self.y);
+        if slope::active(level) {
+            let g = Ghosts::at(level, self.x, self.y);
+            wall_at(level, edge, shift, rows, |t, c, r| g.blocks(t, c, r))
+        } else {
+            wall_at(level, edge, shift, rows, solid)
+        }
+    }
 }

@@ -2,9 +2,25 @@
 //! diagonal the body's feet walk on, and the tiles a body on or over a
 //! slope passes through (its *ghosts*).
 
-use super::Tiles;
-use super::body::{EPS, ifloor};
-use crate::level::Tile;
+use crate::level::{Cell, Tile};
+use crate::physics::Tiles;
+use crate::physics::geometry::{EPS, ifloor};
+
+/// Whether the slope rules apply to a body seeing `level`: it may hold a
+/// slope.
+#[inline]
+pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
+    level.holds(Tile::SlopeRight) || level.holds(Tile::SlopeLeft)
+}
+
+/// Where the feet of a body standing on `cell` are (`PHYSICS.md`, "Link
+/// generation bounds"): on a slope tile, on its surface at the column's
+/// middle (`y = row + 0.5`); `None` on any other tile (on top of the row
+/// below).
+pub(super) fn standing_y<T: Tiles + ?Sized>(level: &T, cell: Cell) -> Option<f64> {
+    let (col, row) = (i64::from(cell.col), i64::from(cell.row));
+    Slope::of(level.tile_at(col, row), col, row).map(|s| s.line(f64::from(cell.col) + 0.5))
+}
 
 /// A slope tile: which way it rises, and its cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

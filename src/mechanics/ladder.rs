@@ -1,9 +1,16 @@
 //! Ladders (`PHYSICS.md`, "Ladders"): grabbing one, climbing, and getting
 //! off at its top, its bottom, or by jumping.
 
-use super::body::{EPS, ifloor, inearest, span};
-use super::{Body, Input, Physics, Tiles};
 use crate::level::Tile;
+use crate::physics::geometry::{EPS, ifloor, inearest, span};
+use crate::physics::{Body, Input, Physics, Tiles};
+
+/// Whether the ladder rules apply to a body seeing `level`: it may hold a
+/// ladder.
+#[inline]
+pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
+    level.holds(Tile::Ladder)
+}
 
 /// What step 0 did.
 pub(super) enum Climb {
@@ -44,7 +51,7 @@ fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> bool {
 
 /// Step 0 of a tick on a level with ladders: grabs a ladder, or performs a
 /// climbing tick, or jumps off.
-pub(super) fn tick<T: Tiles + ?Sized>(
+pub(super) fn before_tick<T: Tiles + ?Sized>(
     b: &mut Body,
     level: &T,
     p: &Physics,

@@ -1,0 +1,83 @@
+//! One tick of the body: the base rules and every mechanic's, in
+//! `PHYSICS.md`'s order. This is where the mechanics meet: step 0 is the
+//! ladders', steps 1 to 8 are the base rules' (`base.rs`) or, where ladders
+//! or slopes are in play, the extended ones (`contact.rs`), and the jump
+//! timers (`timers.rs`) act in step 1 and at the end of the tick.
+//!
+//! This is the single source of truth for motion: link generation, path
+//! validation and the path follower all drive this code, so planned and
+//! performed motion cannot drift apart.
+
+use super::timers::{self, Jumped};
+use super::{contact, ladder, slope};
+use crate::level::Cell;
+use crate::physics::{Body, Input, Physics, Tiles};
+
+impl Body {
+    /// The start state of a link from `cell` of `level`: [`Body::standing`],
+    /// except on a slope tile (`PHYSICS.md`, "Slopes"), where the feet are
+    /// on its surface at the column's middle (`y = row + 0.5`).
+    #[must_use]
+    pub fn start<T: Tiles + ?Sized>(level: &T, cell: Cell, physics: &Physics) -> Self {
+        let mut body = Self::standing(cell, physics);
+        if slope::active(level)
+            && let Some(y) = slope::standing_y(level, cell)
+        {
+            body.y = y;
+        }
+        body
+    }
+
+    /// Advances one tick, following `PHYSICS.md` step by step.
+    ///
+    /// On a level that may hold ladders or slopes ([`Tiles::holds`]) the
+    /// extended rules apply, which are the plain ones wherever no ladder or
+    /// slope is in reach. Where the view allows ([`Tiles::any_order`]), a
+    /// tick running on flat ground and a tick in the air with no tile near
+    /// take shortcuts that end it in the same state.
+    pub fn step<T: Tiles + ?Sized>(&mut self, level: &T, p: &Physics, input: Input) {
+        let ladders = ladder::active(level);
+        let extended = ladders || slope::active(level);
+        if self.dead || (!extended && level.any_order() && self.run_on_ground(level, p, input)) {
+            return;
+        }
+        let pressed = input.jump && !self.jump_held_last_tick;
+        let was_grounded = self.grounded;
+        // 0. Ladders.
+        let mut off_ladder = false;
+        if ladders {
+            match ladder::before_tick(self, level, p, input, pressed) {
+                ladder::Climb::Done => {
+                    self.end_tick(p, input, was_grounded, Jumped::default());
+                    return;
+                }
+                ladder::Climb::JumpedOff => off_ladder = true,
+                ladder::Climb::No => {}
+            }
+        }
+        if extended {
+            contact::steps(self, level, p, input, pressed, off_ladder);
+        } else {
+            self.plain_steps(level, p, input, pressed, was_grounded);
+        }
+    }
+
+    /// Whether `input` starts a jump in this state (step 1 of
+    /// `PHYSICS.md`, with its extensions): a press while grounded, in
+    /// coyote time, on a ladder, against a wall (wall jumps on) or with an
+    /// air jump left, or a buffered press on a tick the body starts
+    /// grounded.
+    #[must_use]
+    pub fn jump_starts<T: Tiles + ?Sized>(&self, level: &T, p: &Physics, input: Input) -> bool {
+        let pressed = input.jump && !self.jump_held_last_tick;
+        if !pressed {
+            return timers::due(self);
+        }
+        self.grounded
+            || timers::in_coyote_time(self)
+            || (self.climbing && ladder::active(level))
+            || (p.wall_jump.is_some()
+                && (self.touches_wall_left(level, p) || self.touches_wall_right(level, p)))
+            || self.air_jumps_left > 0
+    }
+}

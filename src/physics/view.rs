@@ -1,0 +1,175 @@
+//! What the body sees of a level ([`Tiles`]): the tile at every cell, and
+//! which kinds may appear at all; [`Level`] is one, and [`Frame`] is a level
+//! seen from one cell, the frame link generation computes in.
+
+use std::ops::Range;
+
+use crate::level::{Cell, Level, Tile};
+
+/// What the body sees of a level: the tile at every cell (borders
+/// included), the row count below which it dies, and which kinds of tile
+/// may appear at all.
+///
+/// [`Level`] is one; [`Frame`] is a level seen from one cell, the frame
+/// link generation computes in.
+pub trait Tiles {
+    /// The tile at `(col, row)` as the body sees it.
+    fn tile_at(&self, col: i64, row: i64) -> Tile;
+    /// The number of rows above the open bottom border (step 8 of
+    /// `PHYSICS.md`: a body with `y - h` greater than this is dead).
+    fn rows(&self) -> f64;
+    /// False only when no tile of kind `tile` can appear, so that the
+    /// rules that kind brings may be skipped: step 8's hazard lookups, the
+    /// ladder and slope rules of `PHYSICS.md`. True is always correct (the
+    /// extended rules are the plain ones wherever no ladder or slope is in
+    /// reach), and slower.
+    fn holds(&self, tile: Tile) -> bool;
+    /// True when the body may look tiles up in any order, and skip some,
+    /// as long as it ends each tick in the state the plain rules give:
+    /// [`Body::step`](crate::Body::step) then takes a shortcut for a body
+    /// running on flat ground, and one for a body in the air with no tile
+    /// near ([`Tiles::is_clear`]). [`Level`] and [`Frame`] say so. The
+    /// default, `false`, is always correct: each tile is looked up first
+    /// where the plain rules first look it up (views that record their
+    /// lookups, as link generation's do, rely on that).
+    #[inline]
+    fn any_order(&self) -> bool {
+        false
+    }
+    /// True when every tile of columns `cols` and rows `rows` is one the
+    /// body passes freely ([`Tile::Empty`], [`Tile::Goal`] or
+    /// [`Tile::Spawn`]): [`Body::step`](crate::Body::step) then moves a
+    /// body in the air there without looking its tiles up one by one. A
+    /// view that records its lookups counts every tile of the block as
+    /// looked up when it answers true. Only asked where
+    /// [`Tiles::any_order`] holds. The default, `false`, is always correct.
+    #[inline]
+    fn is_clear(&self, _cols: Range<i64>, _rows: Range<i64>) -> bool {
+        false
+    }
+}
+
+impl Tiles for Level {
+    #[inline]
+    fn tile_at(&self, col: i64, row: i64) -> Tile {
+        Level::tile_at(self, col, row)
+    }
+    #[inline]
+    fn rows(&self) -> f64 {
+        self.height() as f64
+    }
+    #[inline]
+    fn holds(&self, tile: Tile) -> bool {
+        Level::holds(self, tile)
+    }
+    #[inline]
+    fn any_order(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn is_clear(&self, cols: Range<i64>, rows: Range<i64>) -> bool {
+        Level::is_clear(self, cols, rows)
+    }
+}
+
+/// A level seen from one cell: tile `(c, r)` of the frame is tile
+/// `(col + c, row + r)` of the level, so a body standing on the frame's
+/// `(0, 0)` stands on the level's `(col, row)`.
+///
+/// Links are computed in the frame of the cell they start from, which makes
+/// them translation-invariant to the last bit: the same terrain around two
+/// cells gives the same tapes.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame<'a> {
+    level: &'a Level,
+    col: i64,
+    row: i64,
+    /// Where a build records the cells this frame is asked about.
+    reads: Option<&'a crate::physics::reads::Reads>,
+}
+
+impl<'a> Frame<'a> {
+    /// `level` seen from `origin`.
+    #[must_use]
+    pub fn new(level: &'a Level, origin: Cell) -> Self {
+        Self {
+            level,
+            col: i64::from(origin.col),
+            row: i64::from(origin.row),
+            reads: None,
+        }
+    }
+
+    /// As [`Frame::new`], noting every cell looked up in `reads`.
+    pub(crate) fn recording(
+        level: &'a Level,
+        origin: Cell,
+        reads: Option<&'a crate::physics::reads::Reads>,
+    ) -> Self {
+        Self {
+            reads,
+            ..Self::new(level, origin)
+        }
+    }
+
+    /// Notes a lookup of level cell `c` made on this frame's behalf (a
+    /// standability test) where a build records reads.
+    #[inline]
+    pub(crate) fn note(&self, c: Cell) {
+        if let Some(r) = self.reads {
+            r.note(i64::from(c.col), i64::from(c.row));
+        }
+    }
+
+    /// The level cell of a frame cell.
+    #[must_use]
+    pub fn to_level(&self, c: Cell) -> Cell {
+        Cell::new(c.col + self.col as i32, c.row + self.row as i32)
+    }
+
+    /// The frame cell of a level cell.
+    #[must_use]
+    pub fn to_frame(&self, c: Cell) -> Cell {
+        Cell::new(c.col - self.col as i32, c.row - self.row as i32)
+    }
+
+    /// The level.
+    #[must_use]
+    pub fn level(&self) -> &'a Level {
+        self.level
+    }
+}
+
+impl Tiles for Frame<'_> {
+    #[inline]
+    fn tile_at(&self, col: i64, row: i64) -> Tile {
+        if let Some(r) = self.reads {
+            r.note(col + self.col, row + self.row);
+        }
+        self.level.tile_at(col + self.col, row + self.row)
+    }
+    #[inline]
+    fn rows(&self) -> f64 {
+        (self.level.height() as i64 - self.row) as f64
+    }
+    #[inline]
+    fn holds(&self, tile: Tile) -> bool {
+        self.level.holds(tile)
+    }
+    #[inline]
+    fn any_order(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn is_clear(&self, cols: Range<i64>, rows: Range<i64>) -> bool {
+        let cols = cols.start + self.col..cols.end + self.col;
+        let rows = rows.start + self.row..rows.end + self.row;
+        if !self.level.is_clear(cols.clone(), rows.clone()) {
+            return false;
+        }
+        if let Some(r) = self.reads {
+            r.note_block(cols, rows);
+        }
+        true
+    }
+}
