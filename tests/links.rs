@@ -412,10 +412,10 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
         462 + 30 + 33 + 22 + 2 * 2 * 2
     );
     let runs_only = LinkOptions::default()
-        .with_fall(false)
-        .with_jump(false)
-        .with_wall_jump(false)
-        .with_drop(false)
-        .with_climb(false);
+        .with_family(LinkKind::Fall, false)
+        .with_family(LinkKind::Jump, false)
+        .with_family(LinkKind::WallJump, false)
+        .with_family(LinkKind::Drop, false)
+        .with_family(LinkKind::Climb, false);
     assert_eq!(runs_only.max_steps_per_cell(&Physics::agile()), 0);
 }

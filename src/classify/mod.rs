@@ -1,129 +1,9 @@
 //! Node types per cell for one agent size, in the classic Bosonauts palette.
 
 use crate::level::{Cell, Level, Tile};
-use crate::mechanics::Active;
+pub use crate::mechanics::NodeType;
+use crate::mechanics::{self, Active};
 use crate::physics::{Body, Physics};
-
-/// What a cell is to an agent of a given size.
-///
-/// A cell is *standable* when a body standing on it (feet on top of the row
-/// below, centred in the column; on a slope tile, feet on its surface,
-/// [`Body::start`]) overlaps no solid or hazard tile and is grounded.
-/// Standable cells are sorted by their sides: a side is a *wall* when the
-/// neighbouring cell is [`NodeType::Blocked`], an *edge* when the
-/// neighbour is not standable (a drop), and *open* otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum NodeType {
-    /// Free space the agent fits in, nothing to stand on.
-    Air,
-    /// The agent's box would overlap a solid tile.
-    Blocked,
-    /// Standable, both sides open.
-    Platform,
-    /// Standable, a drop on the left, open on the right.
-    LeftEdge,
-    /// Standable, open on the left, a drop on the right.
-    RightEdge,
-    /// Standable with drops (or walls) on both sides.
-    Solo,
-    /// Standable, a wall on the left, open on the right.
-    LeftWall,
-    /// Standable, open on the left, a wall on the right.
-    RightWall,
-    /// Standable, a wall on the left and a drop on the right.
-    LeftWallEdge,
-    /// Standable, a drop on the left and a wall on the right.
-    RightWallEdge,
-    /// Free space with a solid ceiling within one tile above the agent's head.
-    Roof,
-    /// The agent's box would overlap a hazard.
-    Death,
-    /// Standable on a one-way platform.
-    OneWay,
-    /// A goal marker the agent fits in (standable or not).
-    Goal,
-    /// A ladder tile the agent does not stand in: it climbs through it
-    /// (levels with ladders).
-    Ladder,
-    /// Standable on a slope tile rising to the right (`/`): the feet on its
-    /// surface at the column's middle (levels with slopes).
-    SteepRight,
-    /// Standable on a slope tile rising to the left (`\`).
-    SteepLeft,
-}
-
-impl NodeType {
-    /// Every node type, in palette order.
-    pub const ALL: [NodeType; 17] = [
-        NodeType::Air,
-        NodeType::Blocked,
-        NodeType::Platform,
-        NodeType::LeftEdge,
-        NodeType::RightEdge,
-        NodeType::Solo,
-        NodeType::LeftWall,
-        NodeType::RightWall,
-        NodeType::LeftWallEdge,
-        NodeType::RightWallEdge,
-        NodeType::Roof,
-        NodeType::Death,
-        NodeType::OneWay,
-        NodeType::Goal,
-        NodeType::Ladder,
-        NodeType::SteepRight,
-        NodeType::SteepLeft,
-    ];
-
-    /// A one-character symbol for text maps.
-    #[must_use]
-    pub const fn symbol(self) -> char {
-        match self {
-            NodeType::Air => ' ',
-            NodeType::Blocked => '#',
-            NodeType::Platform => '_',
-            NodeType::LeftEdge => '<',
-            NodeType::RightEdge => '>',
-            NodeType::Solo => 'o',
-            NodeType::LeftWall => '[',
-            NodeType::RightWall => ']',
-            NodeType::LeftWallEdge => '{',
-            NodeType::RightWallEdge => '}',
-            NodeType::Roof => '-',
-            NodeType::Death => '^',
-            NodeType::OneWay => '=',
-            NodeType::Goal => 'G',
-            NodeType::Ladder => 'H',
-            NodeType::SteepRight => '/',
-            NodeType::SteepLeft => '\\',
-        }
-    }
-
-    /// The snake-case name used in JSON (`"left_edge"`).
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            NodeType::Air => "air",
-            NodeType::Blocked => "blocked",
-            NodeType::Platform => "platform",
-            NodeType::LeftEdge => "left_edge",
-            NodeType::RightEdge => "right_edge",
-            NodeType::Solo => "solo",
-            NodeType::LeftWall => "left_wall",
-            NodeType::RightWall => "right_wall",
-            NodeType::LeftWallEdge => "left_wall_edge",
-            NodeType::RightWallEdge => "right_wall_edge",
-            NodeType::Roof => "roof",
-            NodeType::Death => "death",
-            NodeType::OneWay => "one_way",
-            NodeType::Goal => "goal",
-            NodeType::Ladder => "ladder",
-            NodeType::SteepRight => "steep_right",
-            NodeType::SteepLeft => "steep_left",
-        }
-    }
-}
 
 /// The node type of every cell, plus which cells are standable.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,18 +95,13 @@ fn type_of(
     left: Option<Fit>,
     right: Option<Fit>,
 ) -> NodeType {
-    let tile = level.tile_at(c, r);
-    let goal = tile == Tile::Goal;
+    let tile = mechanics::tile(level.tile_at(c, r));
     match fit_here {
         Fit::Blocked => NodeType::Blocked,
         Fit::Death => NodeType::Death,
         Fit::Standable { on_one_way } => {
-            if tile == Tile::SlopeRight {
-                NodeType::SteepRight
-            } else if tile == Tile::SlopeLeft {
-                NodeType::SteepLeft
-            } else if goal {
-                NodeType::Goal
+            if let Some(node) = tile.standing {
+                node
             } else if on_one_way {
                 NodeType::OneWay
             } else {
@@ -244,10 +119,8 @@ fn type_of(
             }
         }
         Fit::Free => {
-            if goal {
-                NodeType::Goal
-            } else if tile == Tile::Ladder {
-                NodeType::Ladder
+            if let Some(node) = tile.free {
+                node
             } else {
                 let mut raised = Body::standing(Cell::new(c as i32, r as i32), physics);
                 raised.y -= 1.0;

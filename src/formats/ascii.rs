@@ -1,4 +1,5 @@
-//! The platnav ASCII format: one character per tile, top row first.
+//! The platnav ASCII format: one character per tile, top row first, each
+//! tile's character declared by its mechanic ([`Tile::to_char`]):
 //!
 //! | char | tile |
 //! |------|------|
@@ -23,41 +24,6 @@ use std::path::Path as FsPath;
 
 use crate::io::files::read_text;
 use crate::level::{Level, LevelError, Tile, check_size};
-
-impl Tile {
-    /// The ASCII character for this tile.
-    #[must_use]
-    pub const fn to_char(self) -> char {
-        match self {
-            Tile::Empty => '.',
-            Tile::Solid => '#',
-            Tile::OneWay => '=',
-            Tile::Hazard => '^',
-            Tile::Goal => 'G',
-            Tile::Spawn => 'S',
-            Tile::Ladder => 'H',
-            Tile::SlopeRight => '/',
-            Tile::SlopeLeft => '\\',
-        }
-    }
-
-    /// The tile an ASCII character stands for.
-    #[must_use]
-    pub const fn from_char(ch: char) -> Option<Tile> {
-        Some(match ch {
-            '.' => Tile::Empty,
-            '#' => Tile::Solid,
-            '=' => Tile::OneWay,
-            '^' => Tile::Hazard,
-            'G' => Tile::Goal,
-            'S' => Tile::Spawn,
-            'H' => Tile::Ladder,
-            '/' => Tile::SlopeRight,
-            '\\' => Tile::SlopeLeft,
-            _ => return None,
-        })
-    }
-}
 
 /// Splits text into rows of characters mapped by `map`, checking the size
 /// bound from the line structure before storing any tile.

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::io::files::{read_bytes, read_text};
 use crate::level::{Level, LevelError, LoadedLevel, Tile, check_size};
+use crate::mechanics;
 
 /// The most pixels an image mask may have (2^25, e.g. 8192 x 4096).
 pub const MAX_PIXELS: u64 = 1 << 25;
@@ -52,19 +53,8 @@ pub struct ColorLegend {
 
 impl Default for ColorLegend {
     fn default() -> Self {
-        let rgb = [
-            ([0, 0, 0], Tile::Solid),
-            ([255, 255, 255], Tile::Empty),
-            ([255, 0, 0], Tile::Hazard),
-            ([0, 0, 255], Tile::OneWay),
-            ([0, 255, 0], Tile::Goal),
-            ([255, 255, 0], Tile::Spawn),
-            ([255, 128, 0], Tile::Ladder),
-            ([255, 0, 255], Tile::SlopeRight),
-            ([0, 255, 255], Tile::SlopeLeft),
-        ]
-        .into_iter()
-        .collect();
+        // Each tile's colour as its mechanic declares it.
+        let rgb = mechanics::tiles().map(|s| (s.mask, s.tile)).collect();
         Self {
             rgba: HashMap::new(),
             rgb,
@@ -146,7 +136,8 @@ impl ColorLegend {
     }
 }
 
-/// Tiles by tie-break strength (a later one wins a tie).
+/// Tiles by tie-break strength among the pixels of one tile (a later one
+/// wins a tie); a tile this list leaves out loses every tie.
 const BY_STRENGTH: [Tile; 9] = [
     Tile::Empty,
     Tile::Spawn,
@@ -159,19 +150,13 @@ const BY_STRENGTH: [Tile; 9] = [
     Tile::Solid,
 ];
 
-/// Tie-break strength (higher wins): the index in [`BY_STRENGTH`].
-const fn strength(t: Tile) -> u8 {
-    match t {
-        Tile::Empty => 0,
-        Tile::Spawn => 1,
-        Tile::Goal => 2,
-        Tile::Hazard => 3,
-        Tile::Ladder => 4,
-        Tile::OneWay => 5,
-        Tile::SlopeLeft => 6,
-        Tile::SlopeRight => 7,
-        Tile::Solid => 8,
-    }
+/// Tie-break strength (higher wins): one more than the index in
+/// [`BY_STRENGTH`], 0 for a tile it leaves out.
+fn strength(t: Tile) -> usize {
+    BY_STRENGTH
+        .iter()
+        .position(|&s| s == t)
+        .map_or(0, |i| i + 1)
 }
 
 fn img(e: impl std::fmt::Display) -> LevelError {
@@ -255,7 +240,7 @@ impl LoadedLevel {
         let mut tiles = Vec::with_capacity(tw * th);
         for ty in 0..th as u32 {
             for tx in 0..tw as u32 {
-                let mut counts = [0u32; BY_STRENGTH.len()];
+                let mut counts = [0u32; Tile::COUNT];
                 for y in ty * n..(ty + 1) * n {
                     for x in tx * n..(tx + 1) * n {
                         let px = pixel(x, y);
@@ -264,13 +249,14 @@ impl LoadedLevel {
                             x,
                             y,
                         })?;
-                        counts[strength(t) as usize] += 1;
+                        counts[t as usize] += 1;
                     }
                 }
-                let best = (0..BY_STRENGTH.len())
-                    .max_by_key(|&s| counts[s])
-                    .unwrap_or(0);
-                tiles.push(BY_STRENGTH[best]);
+                let best = Tile::ALL
+                    .into_iter()
+                    .max_by_key(|&t| (counts[t as usize], strength(t)))
+                    .unwrap_or(Tile::Empty);
+                tiles.push(best);
             }
         }
         Ok(LoadedLevel::from_tiles(Level::new(tw, th, tiles)?))

@@ -1,7 +1,8 @@
 //! The VGLC text format: one character per tile with a JSON legend that maps
 //! each character to a list of tags (`{"tiles": {"X": ["solid", "ground"]}}`).
 //!
-//! Tags are read in this order of precedence:
+//! Each tile's mechanic declares the tags that mean it; they are read in
+//! this order of precedence ([`ORDER`], then any other tile):
 //! 1. `enemy`: the tile is [`Tile::Empty`] (enemies are stomped or avoided);
 //! 2. `solid`: [`Tile::Solid`];
 //! 3. `solidtop`: [`Tile::OneWay`];
@@ -17,6 +18,19 @@ use std::path::Path as FsPath;
 use super::ascii::parse_grid;
 use crate::io::files::read_text;
 use crate::level::{Level, LevelError, Tile};
+use crate::mechanics;
+
+/// The precedence of tiles whose tags one legend entry holds together.
+const ORDER: [Tile; 8] = [
+    Tile::Solid,
+    Tile::OneWay,
+    Tile::Hazard,
+    Tile::Ladder,
+    Tile::SlopeRight,
+    Tile::SlopeLeft,
+    Tile::Goal,
+    Tile::Spawn,
+];
 
 /// A VGLC legend: which [`Tile`] each character stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,26 +89,14 @@ impl VglcLegend {
     pub fn tile_for_tags<S: AsRef<str>>(tags: &[S]) -> Tile {
         let has = |t: &str| tags.iter().any(|s| s.as_ref().eq_ignore_ascii_case(t));
         if has("enemy") {
-            Tile::Empty
-        } else if has("solid") {
-            Tile::Solid
-        } else if has("solidtop") {
-            Tile::OneWay
-        } else if has("hazard") || has("damaging") {
-            Tile::Hazard
-        } else if has("climbable") || has("ladder") {
-            Tile::Ladder
-        } else if has("slope_right") {
-            Tile::SlopeRight
-        } else if has("slope_left") {
-            Tile::SlopeLeft
-        } else if has("goal") {
-            Tile::Goal
-        } else if has("spawn") {
-            Tile::Spawn
-        } else {
-            Tile::Empty
+            return Tile::Empty;
         }
+        let rest = Tile::ALL.into_iter().filter(|t| !ORDER.contains(t));
+        ORDER
+            .into_iter()
+            .chain(rest)
+            .find(|&t| mechanics::tile(t).vglc.iter().any(|&tag| has(tag)))
+            .unwrap_or(Tile::Empty)
     }
 
     /// The tile a character stands for, if the legend defines it.

@@ -46,8 +46,9 @@ use super::{Chunk, Edge, Hop, NO_NODE, NavMap};
 use crate::classify::Classification;
 use crate::graph::splice::{splice, splice_ends, splice_map};
 use crate::level::{Cell, Level, Tile};
-use crate::links::{Link, Reads, WorkerGuard, links_recorded};
+use crate::links::{Link, WorkerGuard, links_recorded};
 use crate::mechanics::Active;
+use crate::physics::reads::Reads;
 
 /// Relaxations an edit's repair of one landmark bound may take at least
 /// (a 64th of the nodes on larger maps) before it drops the bound. Most

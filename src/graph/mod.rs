@@ -413,10 +413,7 @@ impl NavMap {
         if cancelled() {
             return Err(BuildError::Cancelled);
         }
-        let options = LinkOptions {
-            progress: None,
-            ..options.clone()
-        };
+        let options = options.clone().with_progress(None);
         Ok(Self::from_chunks(
             level.clone(),
             physics.clone(),

@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{Link, LinkKind};
+use super::options::Link;
 use crate::level::Cell;
+use crate::mechanics::LinkKind;
 use crate::physics::Input;
 
 /// A `HashMap` for the builders' small integer and float-bit keys, hashed

@@ -18,9 +18,9 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use super::families::jump::templates::{Grown, JumpTemplates, Rules, rules_of};
 use super::landing::MemoSlot;
-use super::template::{Grown, JumpTemplates, Rules};
-use super::{JumpVariety, LinkOptions};
+use super::options::{JumpVariety, LinkOptions};
 use crate::level::Level;
 use crate::physics::Physics;
 
@@ -115,7 +115,7 @@ impl BuildCache {
     /// physics profile), for a loading screen or before timing builds.
     /// Nothing happens when the cache holds them already.
     pub fn prepare(&self, level: &Level, physics: &Physics, options: &LinkOptions) {
-        self.templates(physics, options.jumps, super::template::rules_of(level));
+        self.templates(physics, options.jumps, rules_of(level));
     }
 
     /// The templates for `p`, `variety` and `rules`: kept, or built now and

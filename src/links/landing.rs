@@ -24,7 +24,7 @@
 
 use std::cell::RefCell;
 
-use super::FastMap;
+use super::best::FastMap;
 use crate::classify::Classification;
 use crate::level::{Cell, Tile};
 use crate::mechanics::Active;
@@ -321,7 +321,9 @@ fn first_of_each(mut reads: Vec<Read>) -> Vec<Read> {
 pub(crate) fn land_target(terrain: &InFrame<'_>, p: &Physics, body: &Body) -> Option<(Cell, u32)> {
     let key = key(body, None, terrain.frame);
     match memoized(terrain, p, key, |tiles, ask, low| {
-        Out::Target(super::land_target_low(tiles, p, body, ask, low))
+        Out::Target(crate::links::settle::land_target_low(
+            tiles, p, body, ask, low,
+        ))
     }) {
         Out::Target(t) => t,
         Out::Settle(_) => None,
@@ -341,7 +343,7 @@ pub(crate) fn settle(
     let key = key(body, Some(target), terrain.frame);
     match memoized(terrain, p, key, |tiles, _, low| {
         let (mut b, mut inputs) = (*body, Vec::with_capacity(32));
-        let ok = super::settle_low(tiles, p, &mut b, target, &mut inputs, low);
+        let ok = crate::links::settle::settle_low(tiles, p, &mut b, target, &mut inputs, low);
         Out::Settle(ok.then(|| inputs.into_boxed_slice()))
     }) {
         Out::Settle(Some(inputs)) => {
@@ -373,10 +375,10 @@ mod tests {
     /// Where the body comes to rest and its settle onto frame cell (2, 0),
     /// simulated directly; a failed settle's inputs are never used.
     fn direct(terrain: &InFrame<'_>, p: &Physics, body: &Body) -> Landing {
-        let t = super::super::land_target(terrain.frame, p, body, |c| terrain.standable(c));
+        let t = crate::links::settle::land_target(terrain.frame, p, body, |c| terrain.standable(c));
         let mut tape = Vec::new();
         let mut b = *body;
-        let ok = super::super::settle(terrain.frame, p, &mut b, Cell::new(2, 0), &mut tape);
+        let ok = crate::links::settle::settle(terrain.frame, p, &mut b, Cell::new(2, 0), &mut tape);
         if !ok {
             tape.clear();
         }

@@ -1,5 +1,7 @@
-//! Links between standing cells, found by driving the reference [`Body`](crate::Body)
-//! with input programs. One file per link kind.
+//! Links between standing cells, found by driving the reference
+//! [`Body`](crate::Body) with input programs: the link families
+//! (`families`, one table) and the machinery they share (simulating a
+//! program, settling a landing, keeping the best link per target).
 //!
 //! Every link starts from the canonical standing state of its `from` cell
 //! (`PHYSICS.md`: `x = col + 0.5`, at rest) and has two phases:
@@ -23,40 +25,30 @@
 
 mod best;
 mod cache;
-mod climb;
-mod drop;
-mod fall;
-mod jump;
-mod kind;
+pub(crate) mod families;
 mod landing;
-mod run;
+mod options;
+mod progress;
 mod settle;
 mod sim;
-mod template;
 
-mod progress;
-
-pub(crate) use crate::physics::reads::Reads;
+pub use crate::mechanics::LinkKind;
 pub use cache::BuildCache;
 pub(crate) use cache::WorkerGuard;
+pub(crate) use options::Link;
+pub use options::{JumpVariety, LinkOptions, SETTLE_SLACK};
 pub use progress::BuildProgress;
-mod wall_jump;
-
-pub(crate) use kind::Link;
-pub use kind::{JumpVariety, LinkKind, LinkOptions, SETTLE_SLACK};
 pub(crate) use settle::{settle_input, settle_tolerance};
 pub(crate) use sim::sweep_cells;
 #[cfg(feature = "serde")]
 pub(crate) use sim::{in_level, perform};
 
-use best::*;
-use settle::*;
-use sim::*;
-
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
-use crate::mechanics::Active;
 use crate::physics::Physics;
+use crate::physics::reads::Reads;
+use best::Best;
+use families::start::Start;
 
 /// All links out of `from`, dominated ones removed, generated with
 /// `worker`'s part of its cache.
@@ -72,7 +64,8 @@ pub(crate) fn links_from(
 }
 
 /// As [`links_from`], noting in `reads` every level cell the generation
-/// looks up ([`reads`]).
+/// looks up (`physics::reads`): every family switched on in `opts` that
+/// applies to the level, in the table's order.
 pub(crate) fn links_recorded(
     level: &Level,
     p: &Physics,
@@ -82,46 +75,19 @@ pub(crate) fn links_recorded(
     reads: Option<&Reads>,
     worker: &mut WorkerGuard<'_>,
 ) -> Vec<Link> {
-    let cache = worker.cache;
-    let w = worker.get();
+    let start = Start {
+        level,
+        p,
+        classes,
+        from,
+        reads,
+        jumps: opts.jumps,
+    };
     let mut best = Best::new(from);
-    if opts.run {
-        let runs = &cache
-            .templates(p, opts.jumps, template::rules_of(level))
-            .runs;
-        let sim = || Sim::recording(level, p, classes, from, reads, Some(&w.memo));
-        run::generate(runs, &sim, classes, from, &mut best);
-    }
-    let memo = Some(&w.memo);
-    let sim = || Sim::recording(level, p, classes, from, reads, memo);
-    if opts.fall {
-        fall::generate(&sim, &mut best);
-    }
-    if opts.jump {
-        let active = Active::of(level);
-        if !(active.frame_exact() && active.flat_ground()) {
-            // The templates are performed in the start cell's frame, which
-            // links on levels with slopes are not (`sim::origin`), and
-            // start on a floor: each family is simulated here.
-            for fam in jump::families(p, opts.jumps) {
-                jump::run_family(sim(), &fam, &mut best);
-            }
-        } else {
-            template::generate(
-                level, p, opts.jumps, classes, from, reads, &mut best, cache, w,
-            );
+    for family in families::all() {
+        if opts.family(family.switch()) && family.applies(level, p) {
+            family.generate(&start, worker, &mut best);
         }
-    }
-    let memo = Some(&w.memo);
-    let sim = || Sim::recording(level, p, classes, from, reads, memo);
-    if opts.wall_jump && p.wall_jump.is_some() {
-        wall_jump::generate(&sim, p, &mut best);
-    }
-    if opts.drop {
-        drop::generate(&sim, level, from, &mut best);
-    }
-    if opts.climb && level.holds(crate::level::Tile::Ladder) {
-        climb::generate(&sim, level, from, &mut best);
     }
     best.into_sorted()
 }

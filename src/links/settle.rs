@@ -1,8 +1,8 @@
 //! Settling and landing: where a landed body comes to rest, and the
 //! closed-loop controller that brings it to rest on a cell's centre.
 
-use super::SETTLE_SLACK;
-use super::sim::settle_limit;
+use super::options::SETTLE_SLACK;
+use super::options::settle_limit;
 use crate::level::Cell;
 use crate::mechanics::Active;
 use crate::physics::{Body, Input, Physics, Tiles};

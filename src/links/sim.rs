@@ -2,11 +2,14 @@
 //! frame, counting jump presses with the one rule of what a jump press is
 //! ([`jump_took_effect`]), and the bounds on how long a program may run.
 
+use super::best::Best;
 use super::landing;
-use super::{Best, Link, LinkKind, LinkOptions, Reads, SETTLE_SLACK};
+use super::options::{Link, SETTLE_SLACK, action_limit};
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
 use crate::mechanics::Active;
+use crate::mechanics::LinkKind;
+use crate::physics::reads::Reads;
 use crate::physics::{Body, Frame, Input, Physics, Tiles};
 
 /// How a [`Sim::run`] ended.
@@ -84,28 +87,6 @@ impl Clone for Sim<'_> {
 /// Ticks of room a new or branched tape gets beyond what it holds:
 /// enough for most flights and their settles.
 const TAPE_ROOM: usize = 96;
-
-/// `seconds` in whole ticks of `dt`, rounded to nearest: `floor(seconds /
-/// dt + 0.5)`.
-pub(super) fn ticks_in(seconds: f64, dt: f64) -> usize {
-    // `dt` is validated to at least `Physics::MIN_DT`, so this is at most
-    // a few tens of thousands.
-    (seconds / dt + 0.5).floor() as usize
-}
-
-/// The most ticks an action phase may take:
-/// [`LinkOptions::MAX_ACTION_SECONDS`] in ticks (480 at 60 Hz).
-#[must_use]
-pub(crate) fn action_limit(p: &Physics) -> usize {
-    ticks_in(LinkOptions::MAX_ACTION_SECONDS, p.dt)
-}
-
-/// The most ticks a settle phase may take:
-/// [`LinkOptions::MAX_SETTLE_SECONDS`] in ticks (600 at 60 Hz).
-#[must_use]
-pub(crate) fn settle_limit(p: &Physics) -> usize {
-    ticks_in(LinkOptions::MAX_SETTLE_SECONDS, p.dt)
-}
 
 impl<'a> Sim<'a> {
     #[cfg(test)]
@@ -410,15 +391,6 @@ pub(crate) fn sweep_cells(
     cells.sort_unstable();
     cells.dedup();
     cells
-}
-
-/// The move at tick `t` of a program that moves `d`, or `b` from tick `k`
-/// on when `sched` is `Some((k, b))`.
-pub(crate) fn steering(d: i8, sched: Option<(usize, i8)>, t: usize) -> i8 {
-    match sched {
-        Some((k, b)) if t >= k => b,
-        _ => d,
-    }
 }
 
 /// The ticks to reach the apex of a full jump, `ceil(jump_speed / (gravity

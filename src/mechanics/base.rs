@@ -8,10 +8,131 @@
 
 use std::ops::Range;
 
+use super::NodeType;
+use super::seam::{Glyph, Mechanic, Rank, TileSpec, node};
 use super::timers::{self, Jumped};
 use crate::level::Tile;
 use crate::physics::geometry::{EPS, ifloor, inearest, span, wall_at};
 use crate::physics::{Body, Input, Physics, Tiles};
+
+/// The base rules' tiles (empty, solid, and the goal and spawn markers,
+/// empty to the body) and the node types of standing and open cells.
+pub(super) const BASE: Mechanic = Mechanic {
+    name: "base rules",
+    physics_md: "One tick, in this order",
+    tiles: &[
+        TileSpec {
+            tile: Tile::Empty,
+            name: "empty",
+            aliases: &[],
+            ascii: '.',
+            vglc: &[],
+            words: &[],
+            qualifier: None,
+            rank: Rank {
+                layer: 0,
+                mark: 0,
+                name: 0,
+            },
+            mask: [255, 255, 255],
+            colour: [24, 26, 33],
+            glyph: Glyph::Fill,
+            standing: None,
+            free: None,
+        },
+        TileSpec {
+            tile: Tile::Solid,
+            name: "solid",
+            aliases: &[],
+            ascii: '#',
+            vglc: &["solid"],
+            words: &[
+                "solid",
+                "collision",
+                "collide",
+                "collider",
+                "collidable",
+                "wall",
+                "ground",
+                "floor",
+                "terrain",
+                "block",
+                "geometry",
+                "obstacle",
+            ],
+            qualifier: None,
+            rank: Rank {
+                layer: 8,
+                mark: 5,
+                name: 2,
+            },
+            mask: [0, 0, 0],
+            colour: [112, 108, 120],
+            glyph: Glyph::Fill,
+            standing: None,
+            free: None,
+        },
+        TileSpec {
+            tile: Tile::Goal,
+            name: "goal",
+            aliases: &[],
+            ascii: 'G',
+            vglc: &["goal"],
+            words: &[],
+            qualifier: None,
+            rank: Rank {
+                layer: 3,
+                mark: 2,
+                name: 0,
+            },
+            mask: [0, 255, 0],
+            colour: [120, 100, 0],
+            glyph: Glyph::Fill,
+            standing: Some(NodeType::Goal),
+            free: Some(NodeType::Goal),
+        },
+        TileSpec {
+            tile: Tile::Spawn,
+            name: "spawn",
+            aliases: &[],
+            ascii: 'S',
+            vglc: &["spawn"],
+            words: &[],
+            qualifier: None,
+            rank: Rank {
+                layer: 2,
+                mark: 1,
+                name: 0,
+            },
+            mask: [255, 255, 0],
+            colour: [0, 90, 120],
+            glyph: Glyph::Fill,
+            standing: None,
+            free: None,
+        },
+    ],
+    nodes: &[
+        node(NodeType::Air, "air", ' ', [40, 44, 58]),
+        node(NodeType::Blocked, "blocked", '#', [72, 72, 88]),
+        node(NodeType::Platform, "platform", '_', [0, 200, 0]),
+        node(NodeType::LeftEdge, "left_edge", '<', [255, 200, 0]),
+        node(NodeType::RightEdge, "right_edge", '>', [255, 120, 0]),
+        node(NodeType::Solo, "solo", 'o', [255, 0, 255]),
+        node(NodeType::LeftWall, "left_wall", '[', [0, 110, 255]),
+        node(NodeType::RightWall, "right_wall", ']', [0, 210, 255]),
+        node(NodeType::LeftWallEdge, "left_wall_edge", '{', [140, 0, 255]),
+        node(
+            NodeType::RightWallEdge,
+            "right_wall_edge",
+            '}',
+            [0, 255, 150],
+        ),
+        node(NodeType::Roof, "roof", '-', [150, 100, 50]),
+        node(NodeType::Goal, "goal", 'G', [255, 100, 180]),
+    ],
+    families: &[],
+    decorate: None,
+};
 
 /// [`wall_at`] for solid tiles, as the plain rules have it.
 #[inline]

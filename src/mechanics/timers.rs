@@ -5,7 +5,20 @@
 //! body starts grounded. With both tick counts 0 (and both timers at 0),
 //! every function here leaves the base rules exactly as they are.
 
+use super::seam::Mechanic;
 use crate::physics::{Body, Physics};
+
+/// The jump timers add no tile, node type or family of their own: their
+/// rules act in step 1 and at the end of every tick, and the fall family's
+/// coyote jumps and buffered bounces (`links::fall`) use them.
+pub(super) const TIMERS: Mechanic = Mechanic {
+    name: "jump timers",
+    physics_md: "Coyote time and jump buffering",
+    tiles: &[],
+    nodes: &[],
+    families: &[],
+    decorate: None,
+};
 
 /// How step 1 started a jump, for the bookkeeping of [`end_of_tick`].
 #[derive(Debug, Clone, Copy, Default)]

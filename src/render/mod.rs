@@ -23,6 +23,7 @@ use crate::classify::NodeType;
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::{Cell, Level, Tile};
 use crate::links::LinkKind;
+use crate::mechanics::{self, seam::Glyph};
 use crate::physics::{Body, Physics};
 use crate::search;
 use crate::search::Path;
@@ -146,63 +147,33 @@ pub const PATH_COLOR: Rgba = Rgba::rgb(255, 255, 255);
 /// The dark outline under a path's trajectory.
 pub const PATH_OUTLINE: Rgba = Rgba::rgb(0, 0, 0);
 
-/// The fixed colour of each node type (the Bosonauts palette).
+/// The fixed colour of each node type (the Bosonauts palette), as its
+/// mechanic declares it.
 #[must_use]
-pub const fn node_color(t: NodeType) -> Rgba {
-    match t {
-        NodeType::Air => Rgba::rgb(40, 44, 58),
-        NodeType::Blocked => Rgba::rgb(72, 72, 88),
-        NodeType::Platform => Rgba::rgb(0, 200, 0),
-        NodeType::LeftEdge => Rgba::rgb(255, 200, 0),
-        NodeType::RightEdge => Rgba::rgb(255, 120, 0),
-        NodeType::Solo => Rgba::rgb(255, 0, 255),
-        NodeType::LeftWall => Rgba::rgb(0, 110, 255),
-        NodeType::RightWall => Rgba::rgb(0, 210, 255),
-        NodeType::LeftWallEdge => Rgba::rgb(140, 0, 255),
-        NodeType::RightWallEdge => Rgba::rgb(0, 255, 150),
-        NodeType::Roof => Rgba::rgb(150, 100, 50),
-        NodeType::Death => Rgba::rgb(230, 0, 0),
-        NodeType::OneWay => Rgba::rgb(170, 255, 0),
-        NodeType::Goal => Rgba::rgb(255, 100, 180),
-        NodeType::Ladder => Rgba::rgb(230, 180, 90),
-        NodeType::SteepRight => Rgba::rgb(120, 200, 200),
-        NodeType::SteepLeft => Rgba::rgb(90, 150, 210),
-    }
+pub fn node_color(t: NodeType) -> Rgba {
+    rgb(mechanics::node(t).colour)
 }
 
-/// The fixed colour of each tile.
+/// The fixed colour of each tile, as its mechanic declares it.
 #[must_use]
-pub const fn tile_color(t: Tile) -> Rgba {
-    match t {
-        Tile::Empty => BACKGROUND,
-        Tile::Solid => Rgba::rgb(112, 108, 120),
-        Tile::OneWay => Rgba::rgb(160, 130, 90),
-        Tile::Hazard => Rgba::rgb(120, 10, 10),
-        Tile::Goal => Rgba::rgb(120, 100, 0),
-        Tile::Spawn => Rgba::rgb(0, 90, 120),
-        Tile::Ladder => Rgba::rgb(200, 150, 60),
-        Tile::SlopeRight => Rgba::rgb(132, 124, 150),
-        Tile::SlopeLeft => Rgba::rgb(150, 124, 132),
-    }
+pub fn tile_color(t: Tile) -> Rgba {
+    rgb(mechanics::tile(t).colour)
 }
 
-/// The fixed colour of each link kind (drawn translucent).
+/// The fixed colour of each link kind (drawn translucent), as its family
+/// declares it.
 #[must_use]
-pub const fn link_color(k: LinkKind) -> Rgba {
-    match k {
-        LinkKind::Run => Rgba::rgb(200, 200, 200),
-        LinkKind::Fall => Rgba::rgb(110, 160, 255),
-        LinkKind::Jump => Rgba::rgb(255, 240, 110),
-        LinkKind::DoubleJump => Rgba::rgb(255, 150, 210),
-        LinkKind::WallJump => Rgba::rgb(110, 255, 240),
-        LinkKind::Drop => Rgba::rgb(200, 140, 255),
-        LinkKind::Climb => Rgba::rgb(255, 170, 60),
-    }
+pub fn link_color(k: LinkKind) -> Rgba {
+    rgb(k.colour())
 }
 
-/// Draws every tile in [`tile_color`]: a full cell, but for a slope its
-/// solid triangle (below the diagonal) and for a ladder two rails and three
-/// rungs.
+fn rgb([r, g, b]: [u8; 3]) -> Rgba {
+    Rgba::rgb(r, g, b)
+}
+
+/// Draws every tile in [`tile_color`], each by the glyph its mechanic
+/// declares: a full cell, or on the background a triangle (a slope's solid
+/// part) or lines (a ladder's rails and rungs).
 pub fn draw_tiles(d: &mut dyn DebugDrawer, level: &Level) {
     let w = level.width();
     for (i, &t) in level.tiles().iter().enumerate() {
@@ -214,25 +185,20 @@ pub fn draw_tiles(d: &mut dyn DebugDrawer, level: &Level) {
 /// Draws one tile with its top-left corner at `(c, r)` (see [`draw_tiles`]).
 pub fn draw_tile(d: &mut dyn DebugDrawer, c: f32, r: f32, t: Tile) {
     let color = tile_color(t);
-    if matches!(t, Tile::Ladder | Tile::SlopeRight | Tile::SlopeLeft) {
-        d.fill_rect(c, r, 1.0, 1.0, BACKGROUND);
-    }
-    match t {
-        Tile::SlopeRight => {
-            d.fill_triangle([(c, r + 1.0), (c + 1.0, r), (c + 1.0, r + 1.0)], color)
+    let at = |(x, y): (f32, f32)| (c + x, r + y);
+    match mechanics::tile(t).glyph {
+        Glyph::Fill => d.fill_rect(c, r, 1.0, 1.0, color),
+        Glyph::Triangle(corners) => {
+            d.fill_rect(c, r, 1.0, 1.0, BACKGROUND);
+            d.fill_triangle(corners.map(at), color);
         }
-        Tile::SlopeLeft => d.fill_triangle([(c, r), (c + 1.0, r + 1.0), (c, r + 1.0)], color),
-        Tile::Ladder => {
-            const RAIL: f32 = 0.15;
-            for x in [c + 0.2, c + 0.8] {
-                d.line(x, r, x, r + 1.0, RAIL, color);
-            }
-            for k in 0..3 {
-                let y = r + (k as f32 + 0.5) / 3.0;
-                d.line(c + 0.2, y, c + 0.8, y, RAIL, color);
+        Glyph::Lines(lines, width) => {
+            d.fill_rect(c, r, 1.0, 1.0, BACKGROUND);
+            for &(a, b) in lines {
+                let ((x0, y0), (x1, y1)) = (at(a), at(b));
+                d.line(x0, y0, x1, y1, width, color);
             }
         }
-        _ => d.fill_rect(c, r, 1.0, 1.0, color),
     }
 }
 

@@ -1,103 +1,96 @@
-//! What rules say a tile, cell or area is: [`TileKind`], and its names
-//! in rules files.
+//! What rules say a tile, cell or area is: [`TileKind`], a tile as the rules
+//! of editor maps weigh it, and its names in rules files. Each tile's
+//! names and ranks are its mechanic's.
+
+use std::cmp::Ordering;
+use std::fmt;
 
 use crate::level::Tile;
+use crate::mechanics;
 
-/// What a tile, cell or area is, before it becomes a [`Tile`].
-///
-/// The order is the one of several layers marking one cell: the greatest
-/// wins (solid over slopes over one-way, then hazard, goal, spawn, ladder
-/// and empty).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TileKind {
-    /// Passable.
-    Empty,
-    /// A ladder ([`Tile::Ladder`]).
-    Ladder,
-    /// A spawn marker.
-    Spawn,
-    /// A goal marker.
-    Goal,
-    /// Kills on touch.
-    Hazard,
-    /// Solid from above only.
-    #[serde(alias = "one-way", alias = "oneway")]
-    OneWay,
-    /// A 45° slope rising to the left ([`Tile::SlopeLeft`]).
-    #[serde(alias = "slope-left")]
-    SlopeLeft,
-    /// A 45° slope rising to the right ([`Tile::SlopeRight`]).
-    #[serde(alias = "slope-right")]
-    SlopeRight,
-    /// Solid.
-    Solid,
-}
+/// What a tile, cell or area is, before it becomes a [`Tile`]: that tile,
+/// ordered as the layers that mark one cell weigh it (the greatest wins:
+/// solid over slopes over one-way, then hazard, goal, spawn, ladder and
+/// empty).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TileKind(Tile);
 
 impl TileKind {
+    /// Passable.
+    pub const EMPTY: TileKind = TileKind(Tile::Empty);
+    /// Solid.
+    pub const SOLID: TileKind = TileKind(Tile::Solid);
+    /// Solid from above only.
+    pub const ONE_WAY: TileKind = TileKind(Tile::OneWay);
+    /// A ladder.
+    pub const LADDER: TileKind = TileKind(Tile::Ladder);
+    /// A 45° slope rising to the right.
+    pub const SLOPE_RIGHT: TileKind = TileKind(Tile::SlopeRight);
+    /// A 45° slope rising to the left.
+    pub const SLOPE_LEFT: TileKind = TileKind(Tile::SlopeLeft);
+
+    /// The kind that makes a cell `tile`.
+    #[must_use]
+    pub const fn of(tile: Tile) -> Self {
+        Self(tile)
+    }
+
     /// The level tile for this kind.
     #[must_use]
     pub const fn tile(self) -> Tile {
-        match self {
-            TileKind::Empty => Tile::Empty,
-            TileKind::Ladder => Tile::Ladder,
-            TileKind::Spawn => Tile::Spawn,
-            TileKind::Goal => Tile::Goal,
-            TileKind::Hazard => Tile::Hazard,
-            TileKind::OneWay => Tile::OneWay,
-            TileKind::SlopeLeft => Tile::SlopeLeft,
-            TileKind::SlopeRight => Tile::SlopeRight,
-            TileKind::Solid => Tile::Solid,
-        }
+        self.0
     }
 
-    /// The kind's name in rules files.
+    /// The kind's name in rules files (`one_way`).
     #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            TileKind::Empty => "empty",
-            TileKind::Ladder => "ladder",
-            TileKind::Spawn => "spawn",
-            TileKind::Goal => "goal",
-            TileKind::Hazard => "hazard",
-            TileKind::OneWay => "one_way",
-            TileKind::SlopeLeft => "slope_left",
-            TileKind::SlopeRight => "slope_right",
-            TileKind::Solid => "solid",
-        }
+    pub fn name(self) -> &'static str {
+        self.0.name()
     }
 
-    /// Rank among the marks of one tile: a hazard wins (a tile marked both
-    /// solid and deadly must never be stood on), then a slope (a tile marked
-    /// solid whose shape is a slope is that slope), solid, one-way, ladder,
-    /// goal, spawn, empty.
-    pub(crate) const fn within_tile(self) -> u8 {
-        match self {
-            TileKind::Hazard => 8,
-            TileKind::SlopeRight => 7,
-            TileKind::SlopeLeft => 6,
-            TileKind::Solid => 5,
-            TileKind::OneWay => 4,
-            TileKind::Ladder => 3,
-            TileKind::Goal => 2,
-            TileKind::Spawn => 1,
-            TileKind::Empty => 0,
-        }
+    /// Rank among the marks of one tile (its mechanic's `rank.mark`): a
+    /// hazard wins (a tile marked both solid and deadly must never be stood
+    /// on), then a slope (a tile marked solid whose shape is a slope is that
+    /// slope), solid, one-way, ladder, goal, spawn, empty.
+    pub(crate) fn within_tile(self) -> u8 {
+        mechanics::tile(self.0).rank.mark
+    }
+
+    /// Rank among the layers marking one cell (its mechanic's
+    /// `rank.layer`).
+    fn across_layers(self) -> u8 {
+        mechanics::tile(self.0).rank.layer
+    }
+}
+
+impl Ord for TileKind {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.across_layers()
+            .cmp(&other.across_layers())
+            .then((self.0 as u8).cmp(&(other.0 as u8)))
+    }
+}
+
+impl PartialOrd for TileKind {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for TileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TileKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        kind_from_str(&s)
+            .ok_or_else(|| serde::de::Error::unknown_variant(&s, &mechanics::TILE_NAMES))
     }
 }
 
 /// The kind a rules file names (`one_way`, `one-way` and `oneway` alike).
 pub(crate) fn kind_from_str(s: &str) -> Option<TileKind> {
-    Some(match s {
-        "empty" => TileKind::Empty,
-        "ladder" => TileKind::Ladder,
-        "spawn" => TileKind::Spawn,
-        "goal" => TileKind::Goal,
-        "hazard" => TileKind::Hazard,
-        "one_way" | "one-way" | "oneway" => TileKind::OneWay,
-        "slope_right" | "slope-right" => TileKind::SlopeRight,
-        "slope_left" | "slope-left" => TileKind::SlopeLeft,
-        "solid" => TileKind::Solid,
-        _ => return None,
-    })
+    Tile::from_name(s).map(TileKind)
 }

@@ -16,6 +16,7 @@ pub use raster::MAX_RASTER_WORK;
 
 use crate::io::files::read_text;
 use crate::level::{Cell, Level, LevelError, LoadedLevel, Tile, Unmodelled, check_size};
+use crate::mechanics;
 use doc::{Doc, Geom, LayerKind, Object, Placed, Prop, Props, TileDef};
 use kind::kind_from_str;
 use raster::{Budget, area_cells, line_cells, shapes_kind};
@@ -37,7 +38,7 @@ impl<'de> serde::Deserialize<'de> for LayerRule {
         let s = String::deserialize(d)?;
         match s.as_str() {
             "tiles" => Ok(LayerRule::Tiles),
-            "ignore" => Ok(LayerRule::Kind(TileKind::Empty)),
+            "ignore" => Ok(LayerRule::Kind(TileKind::EMPTY)),
             other => kind_from_str(other).map(LayerRule::Kind).ok_or_else(|| {
                 de::Error::custom(format!(
                     "unknown layer rule {other:?} (expected a kind: solid, one_way, hazard, \
@@ -282,24 +283,19 @@ fn best(a: Mark, b: Mark) -> Mark {
 impl Engine<'_> {
     /// The explicit rules' and conventions' mark of one property.
     fn prop_mark(&self, name: &str, value: &Prop, tile_id: u32) -> Result<Mark, LevelError> {
-        // platnav's own bool properties always count.
+        // platnav's own bool properties, named as the tiles the body does
+        // not pass freely (`solid`, `one_way`, `hazard`, ...), always count.
         if let Prop::Bool(true) = value {
-            let own = match name {
-                "solid" => Some(TileKind::Solid),
-                "one_way" => Some(TileKind::OneWay),
-                "hazard" => Some(TileKind::Hazard),
-                "ladder" => Some(TileKind::Ladder),
-                "slope_right" => Some(TileKind::SlopeRight),
-                "slope_left" => Some(TileKind::SlopeLeft),
-                _ => None,
-            };
+            let own = mechanics::tiles()
+                .find(|s| s.name == name && !s.tile.is_free())
+                .map(|s| TileKind::of(s.tile));
             if let Some(k) = own {
                 return Ok(Some((k, format!("tile property {name:?}"))));
             }
         }
         let table = match self.rules.properties.get(name) {
             Some(PropRule::Kind(k)) => {
-                let k = if value.truthy() { *k } else { TileKind::Empty };
+                let k = if value.truthy() { *k } else { TileKind::EMPTY };
                 return Ok(Some((k, format!("tile property {name:?}"))));
             }
             Some(PropRule::Values(t)) => Some(t),
@@ -323,10 +319,10 @@ impl Engine<'_> {
         let mark = match value {
             Prop::Str(s) if names_a_kind(name) => match kind_of_name(s) {
                 Some(k) => Some(k),
-                None => named.map(|k| if value.truthy() { k } else { TileKind::Empty }),
+                None => named.map(|k| if value.truthy() { k } else { TileKind::EMPTY }),
             },
             Prop::Bool(_) | Prop::Int(_) | Prop::Float(_) | Prop::Str(_) => {
-                named.map(|k| if value.truthy() { k } else { TileKind::Empty })
+                named.map(|k| if value.truthy() { k } else { TileKind::EMPTY })
             }
             Prop::Other => None,
         };
@@ -355,7 +351,7 @@ impl Engine<'_> {
         let mut mark = self
             .def_mark(def, p.id)
             .map_err(|e| LevelError::Mapping(format!("tileset {set_name:?}: {e}")))?;
-        let solid = mark.as_ref().is_some_and(|m| m.0 == TileKind::Solid);
+        let solid = mark.as_ref().is_some_and(|m| m.0 == TileKind::SOLID);
         if (mark.is_none() || solid) && self.rules.shapes_on() && !def.shapes.is_empty() {
             let ts = &doc.tilesets[usize::from(p.set)];
             let mut partial = false;
@@ -363,8 +359,8 @@ impl Engine<'_> {
                 .map(|k| (k, "tile collision shapes".to_owned()));
             if solid {
                 // A tile marked solid whose shape is a slope is that slope.
-                if let Some(m) =
-                    by_shapes.filter(|m| matches!(m.0, TileKind::SlopeRight | TileKind::SlopeLeft))
+                if let Some(m) = by_shapes
+                    .filter(|m| matches!(m.0, TileKind::SLOPE_RIGHT | TileKind::SLOPE_LEFT))
                 {
                     mark = Some(m);
                 }
@@ -372,7 +368,7 @@ impl Engine<'_> {
                 mark = by_shapes;
                 if partial {
                     self.partial_shapes += 1;
-                    mark = Some((TileKind::Empty, "tile collision shapes".to_owned()));
+                    mark = Some((TileKind::EMPTY, "tile collision shapes".to_owned()));
                 }
             }
         }
@@ -421,7 +417,7 @@ impl Engine<'_> {
         match name.as_deref().and_then(kind_of_name) {
             Some(k) => Some((k, "IntGrid values by their names".to_owned())),
             None if solid_default => Some((
-                TileKind::Solid,
+                TileKind::SOLID,
                 "other IntGrid values of a collision layer: solid".to_owned(),
             )),
             None => None,
@@ -459,7 +455,7 @@ impl Engine<'_> {
                     .or_else(|| named.get("*").filter(|_| l.visible));
                 let treat = match rule {
                     Some(LayerRule::Tiles) => Some(Treat::MarksOrSolid),
-                    Some(LayerRule::Kind(TileKind::Empty)) | None => None,
+                    Some(LayerRule::Kind(TileKind::EMPTY)) | None => None,
                     Some(LayerRule::Kind(k)) => Some(Treat::Kind(*k)),
                 };
                 if let Some(t) = treat {
@@ -473,7 +469,7 @@ impl Engine<'_> {
             let mut plan = Vec::new();
             for l in layers {
                 let skip = !l.visible || l.props.iter().any(|(k, v)| k == p && v.truthy());
-                plan.push((!skip).then_some(Treat::Kind(TileKind::Solid)));
+                plan.push((!skip).then_some(Treat::Kind(TileKind::SOLID)));
             }
             self.used.push(format!(
                 "every visible tile layer without property {p:?}: solid"
@@ -486,12 +482,12 @@ impl Engine<'_> {
                 .iter()
                 .map(|l| kind_of_name(&l.name).filter(|_| !l.decorative))
                 .collect();
-            if by_name.contains(&Some(TileKind::Solid)) {
+            if by_name.contains(&Some(TileKind::SOLID)) {
                 let mut plan = Vec::new();
                 for (l, k) in layers.iter().zip(&by_name) {
                     let treat = match k {
-                        Some(TileKind::Solid) if !l.decorative => Some(Treat::MarksOrSolid),
-                        Some(TileKind::Empty) | None => None,
+                        Some(TileKind::SOLID) if !l.decorative => Some(Treat::MarksOrSolid),
+                        Some(TileKind::EMPTY) | None => None,
                         Some(_) if l.decorative => None,
                         Some(k) => Some(Treat::Kind(*k)),
                     };
@@ -510,8 +506,8 @@ impl Engine<'_> {
                     .map(|(k, _)| k.clone())
             };
             let off: Vec<Option<String>> =
-                layers.iter().map(|l| flag(l, TileKind::Empty)).collect();
-            let on: Vec<Option<String>> = layers.iter().map(|l| flag(l, TileKind::Solid)).collect();
+                layers.iter().map(|l| flag(l, TileKind::EMPTY)).collect();
+            let on: Vec<Option<String>> = layers.iter().map(|l| flag(l, TileKind::SOLID)).collect();
             if let Some(p) = off.iter().flatten().next().cloned() {
                 let mut plan = Vec::new();
                 for (l, o) in layers.iter().zip(&off) {
@@ -541,7 +537,7 @@ impl Engine<'_> {
             .map(|l| {
                 let skip = !l.visible
                     || (self.conv
-                        && (l.decorative || kind_of_name(&l.name) == Some(TileKind::Empty)));
+                        && (l.decorative || kind_of_name(&l.name) == Some(TileKind::EMPTY)));
                 (!skip).then_some(Treat::Marks)
             })
             .collect();
@@ -605,12 +601,12 @@ fn object_kind(o: &Object, rules: &TileMapping, conv: bool) -> Option<(TileKind,
     }
     if !o.class.is_empty()
         && is_single_word(&o.class)
-        && let Some(k) = kind_of_name(&o.class).filter(|k| *k != TileKind::Empty)
+        && let Some(k) = kind_of_name(&o.class).filter(|k| *k != TileKind::EMPTY)
     {
         return Some((k, format!("objects of class {:?}", o.class)));
     }
     match kind_of_name(&o.layer) {
-        Some(TileKind::Empty) | None => None,
+        Some(TileKind::EMPTY) | None => None,
         Some(k) => Some((k, format!("object layer {:?}", o.layer))),
     }
 }
@@ -672,16 +668,16 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         }
         for (mark, p) in layer_cells {
             let kind = if solid_all {
-                TileKind::Solid
+                TileKind::SOLID
             } else {
                 match mark {
                     Some((k, h)) => {
-                        if k != TileKind::Empty && !h.is_empty() {
+                        if k != TileKind::EMPTY && !h.is_empty() {
                             push_unique(&mut how, h);
                         }
                         k
                     }
-                    None => TileKind::Empty,
+                    None => TileKind::EMPTY,
                 }
             };
             match layer.grid {
@@ -715,7 +711,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         }
     }
     // The only-layer convention: nothing marked, one visible tile layer.
-    let marked_any = cells.iter().any(|c| c.0 != TileKind::Empty);
+    let marked_any = cells.iter().any(|c| c.0 != TileKind::EMPTY);
     if !marked_any && e.conv && rules.layers.is_empty() && rules.layer.is_none() {
         let visible: Vec<usize> = (0..doc.layers.len())
             .filter(|&i| {
@@ -730,7 +726,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
             cells = l
                 .cells
                 .iter()
-                .map(|p| (TileKind::Solid, i64::from(p.col), i64::from(p.row)))
+                .map(|p| (TileKind::SOLID, i64::from(p.col), i64::from(p.row)))
                 .collect();
             e.used = vec![format!(
                 "the only tile layer {:?}: every tile solid",
@@ -764,7 +760,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         width,
         height,
         origin,
-        kinds: vec![TileKind::Empty; width * height],
+        kinds: vec![TileKind::EMPTY; width * height],
     };
     for &(k, c, r) in &cells {
         grid.merge(c, r, k);
@@ -782,8 +778,8 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         let marked = match &o.geom {
             Geom::Point => Vec::new(),
             Geom::Polyline(p) => {
-                let kind = if kind == TileKind::Solid {
-                    TileKind::OneWay
+                let kind = if kind == TileKind::SOLID {
+                    TileKind::ONE_WAY
                 } else {
                     kind
                 };
@@ -819,7 +815,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
     let ladders = grid
         .kinds
         .iter()
-        .filter(|k| **k == TileKind::Ladder)
+        .filter(|k| **k == TileKind::LADDER)
         .count();
     let mut level = Level::new(width, height, tiles)?;
     let standable = level

@@ -242,9 +242,9 @@ fn slope_of(s: &Object, flip: u8, (w, h): (f64, f64), (fw, fh): (f64, f64)) -> O
         return None;
     }
     if has((fw, 0.0)) {
-        Some(TileKind::SlopeRight)
+        Some(TileKind::SLOPE_RIGHT)
     } else if has((0.0, 0.0)) {
-        Some(TileKind::SlopeLeft)
+        Some(TileKind::SLOPE_LEFT)
     } else {
         None
     }
@@ -297,7 +297,7 @@ pub(crate) fn shapes_kind(
         return None;
     }
     if thin_top && top_x1 - top_x0 >= fw / 2.0 - 1e-9 {
-        return Some(TileKind::OneWay);
+        return Some(TileKind::ONE_WAY);
     }
     if let [s] = shapes
         && let Some(k) = slope_of(s, flip, (w, h), (fw, fh))
@@ -305,7 +305,7 @@ pub(crate) fn shapes_kind(
         return Some(k);
     }
     if covered >= fw * fh / 2.0 - 1e-9 {
-        return Some(TileKind::Solid);
+        return Some(TileKind::SOLID);
     }
     *partial = true;
     None
@@ -400,12 +400,12 @@ mod tests {
         let full = [obj(Geom::Rect { w: 16.0, h: 16.0 }, 0.0, 0.0)];
         assert_eq!(
             shapes_kind(&full, 0, 16.0, 16.0, &mut partial),
-            Some(TileKind::Solid)
+            Some(TileKind::SOLID)
         );
         let top = [obj(Geom::Rect { w: 16.0, h: 3.0 }, 0.0, 0.0)];
         assert_eq!(
             shapes_kind(&top, 0, 16.0, 16.0, &mut partial),
-            Some(TileKind::OneWay)
+            Some(TileKind::ONE_WAY)
         );
         // Flipped vertically the thin shape lies along the bottom: partial.
         assert_eq!(shapes_kind(&top, 2, 16.0, 16.0, &mut partial), None);
@@ -421,17 +421,17 @@ mod tests {
         )];
         assert_eq!(
             shapes_kind(&slope, 0, 16.0, 16.0, &mut partial),
-            Some(TileKind::SlopeRight)
+            Some(TileKind::SLOPE_RIGHT)
         );
         // Flipped horizontally it rises to the left; flipped vertically it
         // hangs from the top, which platnav models as a solid block.
         assert_eq!(
             shapes_kind(&slope, 4, 16.0, 16.0, &mut partial),
-            Some(TileKind::SlopeLeft)
+            Some(TileKind::SLOPE_LEFT)
         );
         assert_eq!(
             shapes_kind(&slope, 2, 16.0, 16.0, &mut partial),
-            Some(TileKind::Solid)
+            Some(TileKind::SOLID)
         );
         // A slope over half the tile's height: not modelled (partial).
         let half = [obj(
@@ -445,12 +445,12 @@ mod tests {
         let half_bottom = [obj(Geom::Rect { w: 16.0, h: 8.0 }, 0.0, 8.0)];
         assert_eq!(
             shapes_kind(&half_bottom, 0, 16.0, 16.0, &mut partial),
-            Some(TileKind::Solid)
+            Some(TileKind::SOLID)
         );
         // The same half block flipped to the top is still half: solid.
         assert_eq!(
             shapes_kind(&half_bottom, 2, 16.0, 16.0, &mut partial),
-            Some(TileKind::Solid)
+            Some(TileKind::SOLID)
         );
         partial = false;
         let small = [obj(Geom::Rect { w: 6.0, h: 6.0 }, 5.0, 10.0)];

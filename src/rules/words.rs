@@ -9,6 +9,7 @@
 //! (`nocollide`, `oneway`, `jumpthrough`).
 
 use super::kind::TileKind;
+use crate::mechanics::{self, seam::TileSpec};
 
 /// The words of a name, lower-case, singular.
 pub(crate) fn words(name: &str) -> Vec<String> {
@@ -52,35 +53,6 @@ fn joined(name: &str) -> String {
     words(name).concat()
 }
 
-const SOLID: &[&str] = &[
-    "solid",
-    "collision",
-    "collide",
-    "collider",
-    "collidable",
-    "wall",
-    "ground",
-    "floor",
-    "terrain",
-    "block",
-    "geometry",
-    "obstacle",
-];
-const ONE_WAY: &[&str] = &[
-    "platform",
-    "oneway",
-    "jumpthrough",
-    "jumpthru",
-    "semisolid",
-    "passthrough",
-    "ledge",
-];
-const HAZARD: &[&str] = &[
-    "spike", "hazard", "lava", "death", "deadly", "kill", "killer", "damage", "acid", "thorn",
-    "saw", "harm",
-];
-const LADDER: &[&str] = &["ladder", "climb", "climbable", "vine", "rope"];
-const SLOPE: &[&str] = &["slope", "ramp", "incline"];
 const NOT_SOLID: &[&str] = &[
     "nocollide",
     "nocollision",
@@ -112,9 +84,13 @@ fn has(name: &str, vocab: &[&str]) -> bool {
     vocab.contains(&j.as_str()) || words(name).iter().any(|w| vocab.contains(&w.as_str()))
 }
 
-/// The collision kind a name means, hazard first (a spiked wall must not
-/// be stood on), then solid, one-way and ladder; `Some(Empty)` for names
-/// that say "does not collide" (`nocollide`, `decor`); `None` otherwise.
+/// The collision kind a name means: `Some(Empty)` for names that say "does
+/// not collide" (`nocollide`, `decor`); else the tile whose mechanic's
+/// words the name holds (with its qualifier, such as a slope's side), by
+/// the tiles' name ranks: hazard first (a spiked wall must not be stood
+/// on), then one-way ("one-way wall" is one-way), slopes, solid and
+/// ladder. Where several tiles of one rank match (a slope without its
+/// side), the next rank decides. `None` when no tile matches.
 pub(crate) fn kind_of_name(name: &str) -> Option<TileKind> {
     let j = joined(name);
     if NOT_SOLID.contains(&j.as_str())
@@ -122,40 +98,24 @@ pub(crate) fn kind_of_name(name: &str) -> Option<TileKind> {
         || j.starts_with("noncollid")
         || has(name, VISUAL)
     {
-        return Some(TileKind::Empty);
-    }
-    if has(name, HAZARD) {
-        Some(TileKind::Hazard)
-    } else if has(name, ONE_WAY) {
-        // Before solid: "one-way wall" and "platform block" are one-way.
-        Some(TileKind::OneWay)
-    } else if let Some(k) = slope_of_name(name) {
-        Some(k)
-    } else if has(name, SOLID) {
-        Some(TileKind::Solid)
-    } else if has(name, LADDER) {
-        Some(TileKind::Ladder)
-    } else {
-        None
-    }
-}
-
-/// A slope named with the side it rises to (`slope_right`, `RampLeft`,
-/// `slope up right`): `None` for a name without both a slope word and a
-/// side, which leaves the tile's shapes to decide.
-fn slope_of_name(name: &str) -> Option<TileKind> {
-    if !has(name, SLOPE) {
-        return None;
+        return Some(TileKind::EMPTY);
     }
     let w = words(name);
-    match (
-        w.iter().any(|s| s == "right"),
-        w.iter().any(|s| s == "left"),
-    ) {
-        (true, false) => Some(TileKind::SlopeRight),
-        (false, true) => Some(TileKind::SlopeLeft),
-        _ => None,
-    }
+    let means = |s: &TileSpec| {
+        !s.words.is_empty()
+            && has(name, s.words)
+            && s.qualifier.is_none_or(|q| w.iter().any(|x| x == q))
+    };
+    let mut ranks: Vec<u8> = mechanics::tiles().map(|s| s.rank.name).collect();
+    ranks.sort_unstable_by(|a, b| b.cmp(a));
+    ranks.dedup();
+    ranks.into_iter().filter(|&r| r > 0).find_map(|rank| {
+        let mut found = mechanics::tiles().filter(|s| s.rank.name == rank && means(s));
+        match (found.next(), found.next()) {
+            (Some(s), None) => Some(TileKind::of(s.tile)),
+            _ => None,
+        }
+    })
 }
 
 /// True for a name that is a single vocabulary word (`floor`, `Spikes`):
@@ -229,6 +189,7 @@ pub(crate) fn goal_score(name: &str) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::level::Tile;
 
     #[test]
     fn words_split_case_punctuation_and_plurals() {
@@ -243,21 +204,21 @@ mod tests {
 
     #[test]
     fn kinds_of_names() {
-        assert_eq!(kind_of_name("Collisions"), Some(TileKind::Solid));
-        assert_eq!(kind_of_name("collides"), Some(TileKind::Solid));
-        assert_eq!(kind_of_name("Ground"), Some(TileKind::Solid));
-        assert_eq!(kind_of_name("isSpike"), Some(TileKind::Hazard));
-        assert_eq!(kind_of_name("Spikes"), Some(TileKind::Hazard));
-        assert_eq!(kind_of_name("one_way"), Some(TileKind::OneWay));
-        assert_eq!(kind_of_name("DropPlatform"), Some(TileKind::OneWay));
-        assert_eq!(kind_of_name("ladder"), Some(TileKind::Ladder));
-        assert_eq!(kind_of_name("slope_right"), Some(TileKind::SlopeRight));
-        assert_eq!(kind_of_name("RampLeft"), Some(TileKind::SlopeLeft));
+        assert_eq!(kind_of_name("Collisions"), Some(TileKind::SOLID));
+        assert_eq!(kind_of_name("collides"), Some(TileKind::SOLID));
+        assert_eq!(kind_of_name("Ground"), Some(TileKind::SOLID));
+        assert_eq!(kind_of_name("isSpike"), Some(TileKind::of(Tile::Hazard)));
+        assert_eq!(kind_of_name("Spikes"), Some(TileKind::of(Tile::Hazard)));
+        assert_eq!(kind_of_name("one_way"), Some(TileKind::ONE_WAY));
+        assert_eq!(kind_of_name("DropPlatform"), Some(TileKind::ONE_WAY));
+        assert_eq!(kind_of_name("ladder"), Some(TileKind::LADDER));
+        assert_eq!(kind_of_name("slope_right"), Some(TileKind::SLOPE_RIGHT));
+        assert_eq!(kind_of_name("RampLeft"), Some(TileKind::SLOPE_LEFT));
         assert_eq!(kind_of_name("slope"), None);
-        assert_eq!(kind_of_name("nocollide"), Some(TileKind::Empty));
-        assert_eq!(kind_of_name("Decor"), Some(TileKind::Empty));
-        assert_eq!(kind_of_name("Wall_shadows"), Some(TileKind::Empty));
-        assert_eq!(kind_of_name("BackgroundDecor2"), Some(TileKind::Empty));
+        assert_eq!(kind_of_name("nocollide"), Some(TileKind::EMPTY));
+        assert_eq!(kind_of_name("Decor"), Some(TileKind::EMPTY));
+        assert_eq!(kind_of_name("Wall_shadows"), Some(TileKind::EMPTY));
+        assert_eq!(kind_of_name("BackgroundDecor2"), Some(TileKind::EMPTY));
         assert_eq!(kind_of_name("dirt"), None);
         assert_eq!(kind_of_name("JumpPad"), None);
         assert_eq!(kind_of_name("main layer"), None);

@@ -2,29 +2,13 @@
 //! diagonal the body's feet walk on, and the tiles a body on or over a
 //! slope passes through (its *ghosts*).
 
-use crate::level::{Cell, Tile};
+use crate::level::Tile;
 use crate::physics::Tiles;
 use crate::physics::geometry::{EPS, ifloor};
 
-/// Whether the slope rules apply to a body seeing `level`: it may hold a
-/// slope.
-#[inline]
-pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
-    level.holds(Tile::SlopeRight) || level.holds(Tile::SlopeLeft)
-}
-
-/// Where the feet of a body standing on `cell` are (`PHYSICS.md`, "Link
-/// generation bounds"): on a slope tile, on its surface at the column's
-/// middle (`y = row + 0.5`); `None` on any other tile (on top of the row
-/// below).
-pub(super) fn standing_y<T: Tiles + ?Sized>(level: &T, cell: Cell) -> Option<f64> {
-    let (col, row) = (i64::from(cell.col), i64::from(cell.row));
-    Slope::of(level.tile_at(col, row), col, row).map(|s| s.line(f64::from(cell.col) + 0.5))
-}
-
 /// A slope tile: which way it rises, and its cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Slope {
+pub(crate) struct Slope {
     rising_right: bool,
     col: i64,
     row: i64,
@@ -84,7 +68,7 @@ impl Slope {
 /// The slope tiles of the column of `x` whose surface at `x` lies in
 /// `[lo, hi]`, with that surface height, highest first (rows are looked up
 /// top down, from the row above `lo`'s to `hi`'s).
-pub(super) fn surfaces<T: Tiles + ?Sized>(
+pub(crate) fn surfaces<T: Tiles + ?Sized>(
     level: &T,
     x: f64,
     lo: f64,
@@ -106,7 +90,7 @@ pub(super) fn surfaces<T: Tiles + ?Sized>(
 /// feet land on), that slope and every solid, one-way, ladder or slope
 /// tile lying wholly on or below its line are empty for the box.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Ghosts {
+pub(crate) struct Ghosts {
     x: f64,
     y: f64,
     under: Option<Slope>,

@@ -8,8 +8,27 @@
 //! back toward the wall it left (to climb a single wall), holding the jump
 //! for `H2` ticks. At most `max_walls` wall jumps per link.
 
-use super::{Best, LinkKind, Sim, apex_ticks, full_speed_ticks};
+use super::family::Engine;
+use super::start::Start;
+use crate::links::best::Best;
+use crate::links::cache::WorkerGuard;
+use crate::links::sim::{Sim, apex_ticks, full_speed_ticks};
+use crate::mechanics::LinkKind;
+use crate::mechanics::seam::KindSpec;
 use crate::physics::{Body, Frame, Input, Physics};
+
+/// Jumps with one or more wall jumps (only when the physics has them).
+pub(super) const WALL_JUMP: Engine = Engine {
+    kinds: &[KindSpec {
+        kind: LinkKind::WallJump,
+        name: "wall_jump",
+        letter: 'w',
+        colour: [110, 255, 240],
+    }],
+    applies: |_, p| p.wall_jump.is_some(),
+    programs: |p, _| if p.wall_jump.is_some() { PROGRAMS } else { 0 },
+    generate,
+};
 
 #[derive(Clone, Copy)]
 struct Program {
@@ -91,10 +110,15 @@ const MAX_WALLS: [u8; 2] = [1, 8];
 
 /// The number of programs tried from each cell (two run-ups and two holds
 /// per direction).
-pub(super) const PROGRAMS: usize =
-    DIRS.len() * 2 * 2 * DELAYS.len() * BACK_AFTER.len() * MAX_WALLS.len();
+const PROGRAMS: usize = DIRS.len() * 2 * 2 * DELAYS.len() * BACK_AFTER.len() * MAX_WALLS.len();
 
-pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, p: &Physics, best: &mut Best) {
+fn generate(s: &Start<'_>, worker: &mut WorkerGuard<'_>, best: &mut Best) {
+    let memo = Some(&worker.get().memo);
+    let sim = || s.sim(memo);
+    perform(&sim, s.p, best);
+}
+
+fn perform<'a>(sim: &impl Fn() -> Sim<'a>, p: &Physics, best: &mut Best) {
     let apex = apex_ticks(p);
     let full = full_speed_ticks(p);
     for dir in DIRS {

@@ -31,17 +31,20 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::cache::{BuildCache, Worker};
-use super::jump::{Family, families, fly_branch, kind_of, run_family};
-use super::landing::MemoSlot;
-use super::sim::same_flight;
-use super::{
-    Best, FastMap, JumpVariety, LinkKind, Reads, SETTLE_SLACK, Sim, action_limit, jump_took_effect,
-    land_target, settle,
-};
+use super::programs::{Steered, families, fly_branch, kind_of, run_family};
 use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
+use crate::links::best::{Best, FastMap};
+use crate::links::families::flat_runs::{FlatRun, flat_tapes};
+use crate::links::families::start::Start;
+use crate::links::landing::MemoSlot;
+use crate::links::options::action_limit;
+use crate::links::options::{JumpVariety, SETTLE_SLACK};
+use crate::links::settle::{land_target, settle};
+use crate::links::sim::{Sim, jump_took_effect, same_flight};
 use crate::mechanics::Active;
+use crate::mechanics::LinkKind;
+use crate::physics::reads::Reads;
 use crate::physics::{Body, Input, Physics, Tiles};
 
 /// Rows below its start a template follows a fall before it hands over to
@@ -81,7 +84,7 @@ fn tile_of(class: u8) -> Tile {
 pub(crate) type Rules = Active;
 
 /// The rules of `level`'s body.
-pub(super) fn rules_of(level: &Level) -> Rules {
+pub(crate) fn rules_of(level: &Level) -> Rules {
     Active::of(level)
 }
 
@@ -391,18 +394,18 @@ pub(crate) struct JumpTemplates {
     p: Physics,
     variety: JumpVariety,
     rules: Rules,
-    families: Vec<Family>,
+    families: Vec<Steered>,
     /// The base trees: node `roots[i]` starts family `i`.
     nodes: Vec<Node>,
     roots: Vec<u32>,
-    /// Run tapes on flat ground (see [`super::run::flat_tapes`]).
-    pub(super) runs: Vec<[Option<super::run::FlatRun>; 2]>,
+    /// Run tapes on flat ground (see [`flat_tapes`]).
+    pub(crate) runs: Vec<[Option<FlatRun>; 2]>,
 }
 
 /// Simulates node programs and grows trees.
 struct Grower<'a> {
     p: &'a Physics,
-    families: &'a [Family],
+    families: &'a [Steered],
 }
 
 impl Grower<'_> {
@@ -667,7 +670,7 @@ impl JumpTemplates {
             families,
             nodes,
             roots,
-            runs: super::run::flat_tapes(p),
+            runs: flat_tapes(p),
         }
     }
 
@@ -689,7 +692,7 @@ enum Miss {
 }
 
 /// One worker's grown branches on top of the shared base trees
-/// ([`super::BuildCache`]).
+/// (`BuildCache`).
 pub(crate) struct Grown {
     base: Arc<JumpTemplates>,
     /// Bytes of grown branches kept before the worker stops growing the
@@ -889,51 +892,57 @@ impl Grown {
     }
 }
 
-/// Every jump link out of `from`, offered to `best`: the same links as
-/// simulating every family from scratch. `worker` keeps the branches grown
-/// here for the cells after.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn generate(
-    level: &Level,
-    p: &Physics,
-    variety: JumpVariety,
-    classes: &Classification,
-    from: Cell,
-    reads: Option<&Reads>,
-    best: &mut Best,
-    cache: &BuildCache,
-    worker: &mut Worker,
-) {
-    let rules = rules_of(level);
-    let Worker { grown, memo } = worker;
-    if !grown
-        .as_ref()
-        .is_some_and(|g| g.base.serve(p, variety, rules))
-    {
-        *grown = Some(Grown {
-            base: cache.templates(p, variety, rules),
-            budget: cache.grown_budget(),
+impl Grown {
+    /// No branches yet, on `base`, to grow to at most `budget` bytes.
+    pub(crate) fn new(base: Arc<JumpTemplates>, budget: usize) -> Self {
+        Self {
+            base,
+            budget,
             nodes: Vec::new(),
             bytes: 0,
             rebuilt: FastMap::default(),
             seen_once: FastMap::default(),
-        });
+        }
     }
-    let Some(grown) = grown.as_mut() else { return };
-    let w = Walker {
-        level,
-        p,
-        classes,
-        from,
-        reads,
-        memo,
-        below: level.height() as i64 - i64::from(from.row),
-    };
-    let base = Arc::clone(&grown.base);
-    for &root in &base.roots {
-        w.walk(grown, root, best);
+
+    /// Whether these branches grow on the templates for `p`, `variety` and
+    /// `rules`.
+    pub(crate) fn serves(&self, p: &Physics, variety: JumpVariety, rules: Rules) -> bool {
+        self.base.serve(p, variety, rules)
     }
-    materialize(grown, best);
+
+    /// Every jump link out of `s.from`, offered to `best`: the same links
+    /// as simulating every family from scratch. The branches grown here
+    /// stay for the cells after.
+    pub(crate) fn walk(&mut self, s: &Start<'_>, memo: &MemoSlot, best: &mut Best) {
+        let w = Walker {
+            level: s.level,
+            p: s.p,
+            classes: s.classes,
+            from: s.from,
+            reads: s.reads,
+            memo,
+            below: s.level.height() as i64 - i64::from(s.from.row),
+        };
+        let base = Arc::clone(&self.base);
+        for &root in &base.roots {
+            w.walk(self, root, best);
+        }
+        materialize(self, best);
+    }
+
+    /// Whether the budget held some branch back (grown on its second
+    /// sight only), and the branches' bytes and twins: what the tests
+    /// check the budget's limits by.
+    #[cfg(test)]
+    pub(crate) fn budget_counts(&self) -> (bool, usize, usize) {
+        let twins = self
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.end, End::Twin { .. }))
+            .count();
+        (!self.seen_once.is_empty(), self.bytes, twins)
+    }
 }
 
 struct Walker<'a> {
@@ -1133,79 +1142,4 @@ fn materialize(g: &Grown, best: &mut Best) {
             tape.extend_from_slice(settle);
         }
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Jump links of every standable cell, by the templates and by
-    /// simulating every family from scratch.
-    fn both(
-        level: &Level,
-        p: &Physics,
-        variety: JumpVariety,
-        cache: &BuildCache,
-    ) -> (Vec<Link>, Vec<Link>) {
-        let classes = Classification::new(level, p);
-        let (mut by_templates, mut exact) = (Vec::new(), Vec::new());
-        let mut worker = cache.worker();
-        for from in classes.standable_cells() {
-            let mut best = Best::new(from);
-            let w = worker.get();
-            generate(level, p, variety, &classes, from, None, &mut best, cache, w);
-            by_templates.extend(best.into_sorted());
-            let mut best = Best::new(from);
-            for fam in families(p, variety) {
-                run_family(Sim::new(level, p, &classes, from), &fam, &mut best);
-            }
-            exact.extend(best.into_sorted());
-        }
-        (by_templates, exact)
-    }
-
-    use super::super::Link;
-
-    #[test]
-    fn templates_give_exactly_the_simulated_links() {
-        let demo: Level = include_str!("../../levels/demo.txt").parse().unwrap();
-        let trap: Level = include_str!("../../levels/trap.txt").parse().unwrap();
-        let generated = Level::generate(48, 32, 3).unwrap();
-        let (full, coarse) = (JumpVariety::Full, JumpVariety::Coarse);
-        let cases = [
-            (demo.clone(), Physics::agile(), full),
-            (demo, Physics::default(), full),
-            (trap.clone(), Physics::smb(), full),
-            (trap, Physics::smb(), coarse),
-            (generated.clone(), Physics::default(), full),
-            (generated, Physics::default(), coarse),
-            (Level::generate(40, 20, 9).unwrap(), Physics::agile(), full),
-        ];
-        let (mut held_back, mut spent, mut twins) = (false, false, 0);
-        // A small budget, so that both its limits are reached.
-        let budget = 128 << 10;
-        let cache = BuildCache::with_budgets(budget, BuildCache::DEFAULT_MEMO_BYTES);
-        for (level, p, variety) in cases {
-            // Twice: the second pass walks branches the first one grew.
-            for pass in 0..2 {
-                let (t, e) = both(&level, &p, variety, &cache);
-                assert!(!e.is_empty());
-                assert_eq!(t.len(), e.len(), "pass {pass}");
-                for (a, b) in t.iter().zip(&e) {
-                    assert_eq!(a, b, "pass {pass}");
-                }
-            }
-            if let Some(g) = cache.worker().get().grown.as_ref() {
-                held_back |= !g.seen_once.is_empty();
-                spent |= g.bytes > budget;
-                let twin = |n: &Node| matches!(n.end, End::Twin { .. });
-                twins += g.nodes.iter().filter(|n| twin(n)).count();
-            }
-        }
-        // The budget's two limits were reached, and changed no link.
-        assert!(held_back && spent, "held back {held_back}, spent {spent}");
-        // Branches repeating earlier ones were grown as twins, and changed
-        // no link either.
-        assert!(twins > 0, "no twin grown");
-    }
 }

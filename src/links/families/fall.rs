@@ -24,13 +24,40 @@
 //!   There is no program when the press would fall on the ground or in
 //!   coyote time, or when the body is on the ground after tick `L`.
 
-use super::{Best, LinkKind, Sim, apex_ticks, full_speed_ticks, jump, steering, tick_set};
+use super::family::Engine;
+use super::jump::programs::kind_of;
+use super::start::Start;
+use crate::links::best::Best;
+use crate::links::cache::WorkerGuard;
+use crate::links::sim::{Flight, Sim, apex_ticks, full_speed_ticks, tick_set};
+use crate::mechanics::LinkKind;
+use crate::mechanics::seam::{KindSpec, steering};
 use crate::physics::{Body, Input, Physics};
 
-/// Air ticks after which the steering switches.
-pub(super) const SWITCH_TICKS: [usize; 7] = [0, 3, 6, 10, 15, 22, 32];
+/// Falls off an edge, steered in the air (and coyote jumps and buffered
+/// bounces from the same walk off it).
+pub(super) const FALL: Engine = Engine {
+    kinds: &[KindSpec {
+        kind: LinkKind::Fall,
+        name: "fall",
+        letter: 'f',
+        colour: [110, 160, 255],
+    }],
+    applies: |_, _| true,
+    programs: |p, _| 2 * (SWITCH_TICKS.len() * 2 + 1) + forgiving_programs(p),
+    generate,
+};
 
-pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, best: &mut Best) {
+/// Air ticks after which the steering switches.
+const SWITCH_TICKS: [usize; 7] = [0, 3, 6, 10, 15, 22, 32];
+
+fn generate(s: &Start<'_>, worker: &mut WorkerGuard<'_>, best: &mut Best) {
+    let memo = Some(&worker.get().memo);
+    let sim = || s.sim(memo);
+    perform(&sim, best);
+}
+
+fn perform<'a>(sim: &impl Fn() -> Sim<'a>, best: &mut Best) {
     let p = sim().p;
     // Walking more than this many ticks without leaving the ground means
     // there is no edge within reach: give up.
@@ -58,7 +85,7 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, best: &mut Best) {
 }
 
 /// The air ticks after leaving the ground on which a coyote jump presses.
-pub(super) fn coyote_delays(p: &Physics) -> Vec<usize> {
+fn coyote_delays(p: &Physics) -> Vec<usize> {
     if p.coyote_ticks == 0 {
         return Vec::new();
     }
@@ -68,7 +95,7 @@ pub(super) fn coyote_delays(p: &Physics) -> Vec<usize> {
 }
 
 /// How long coyote jumps and bounces hold the jump.
-pub(super) fn forgiving_holds(p: &Physics) -> Vec<usize> {
+fn forgiving_holds(p: &Physics) -> Vec<usize> {
     let apex = apex_ticks(p);
     if p.jump_cut_speed >= p.jump_speed {
         vec![apex]
@@ -78,7 +105,7 @@ pub(super) fn forgiving_holds(p: &Physics) -> Vec<usize> {
 }
 
 /// Programs of the coyote and bounce families per cell for `p`.
-pub(super) fn forgiving_programs(p: &Physics) -> usize {
+fn forgiving_programs(p: &Physics) -> usize {
     let holds = forgiving_holds(p).len();
     let bounce = if p.jump_buffer_ticks > 0 { holds } else { 0 };
     2 * (coyote_delays(p).len() * holds * 2 + bounce)
@@ -103,7 +130,7 @@ fn coyote(edge: &Sim<'_>, d: i8, best: &mut Best) {
                     Some(Input::new(mv, jump, false))
                 });
                 if landed {
-                    let kind = jump::kind_of(s.jumps);
+                    let kind = kind_of(s.jumps);
                     let link = s.land(kind, best);
                     best.offer(link);
                 }
@@ -133,7 +160,7 @@ fn bounce(edge: &Sim<'_>, d: i8, best: &mut Best) {
         let mut s = edge.clone();
         // The fall up to the press, then every tick to the landing and the
         // jump after it, whatever the body does on them.
-        if s.run(keep, Some(press)) != super::Flight::Paused {
+        if s.run(keep, Some(press)) != Flight::Paused {
             continue;
         }
         let mut alive = true;
@@ -148,7 +175,7 @@ fn bounce(edge: &Sim<'_>, d: i8, best: &mut Best) {
         }
         s.airborne = true;
         if s.fly(|t, _| Some(input(t))) {
-            let kind = jump::kind_of(s.jumps);
+            let kind = kind_of(s.jumps);
             let link = s.land(kind, best);
             best.offer(link);
         }

@@ -1,4 +1,4 @@
-//! Climb links (levels with ladders, `PHYSICS.md` "Ladders"): from a
+//! The climb family (levels with ladders, `PHYSICS.md` "Ladders"): from a
 //! standing cell whose feet tile is a `Ladder` (standing at a ladder's
 //! foot, or on the ground inside a ladder's column) or that stands on a
 //! ladder top:
@@ -23,67 +23,60 @@
 //! stands after a tick (other than the one it lands on: it never grabbed
 //! the ladder), or stops climbing before its jump.
 
-use super::{Best, LinkKind, Sim};
-use crate::level::{Cell, Level, Tile};
-use crate::physics::{Body, Input};
+use crate::level::{Cell, Tile};
+use crate::mechanics::LinkKind;
+use crate::mechanics::seam::Driver;
+use crate::physics::{Body, Input, Physics};
 
 /// The most rows a sideways jump-off climbs first.
-pub(crate) const ROWS: usize = 8;
+const ROWS: usize = 8;
 
 /// Programs tried from a cell where climbing can start or a ladder is near.
-pub(crate) const PROGRAMS: usize = 2 + 2 * ROWS + 4;
+pub(super) fn programs(_: &Physics) -> usize {
+    2 + 2 * ROWS + 4
+}
 
 /// Columns each side of a cell within which a ladder is caught.
-pub(crate) const CATCH_COLS: i32 = 3;
+const CATCH_COLS: i32 = 3;
 /// Rows above a cell within which a ladder is caught (and one below).
-pub(crate) const CATCH_ROWS: i32 = 4;
+const CATCH_ROWS: i32 = 4;
 
 /// The cells (relative to a standing cell) whose ladders the catching
 /// programs try for.
-pub(crate) fn catch_box() -> impl Iterator<Item = (i32, i32)> {
+fn catch_box() -> impl Iterator<Item = (i32, i32)> {
     (-CATCH_ROWS..=1).flat_map(|dr| (-CATCH_COLS..=CATCH_COLS).map(move |dc| (dc, dr)))
 }
 
-/// Whether climbing up and climbing down can start from standing on
-/// `from`: its feet tile is a `Ladder` (up), the tile under it is (down).
-pub(crate) fn starts(level: &Level, from: Cell) -> (bool, bool) {
-    let ladder = |c: Cell| level.get(c) == Some(Tile::Ladder);
-    (ladder(from), ladder(Cell::new(from.col, from.row + 1)))
-}
-
 /// Ticks of climbing `rows` rows at `climb_speed` (at least one).
-pub(crate) fn row_ticks(rows: usize, climb_speed: f64, dt: f64) -> usize {
+fn row_ticks(rows: usize, climb_speed: f64, dt: f64) -> usize {
     ((rows as f64 / (climb_speed * dt).max(1e-9)).ceil() as usize).max(1)
 }
 
 const UP: Input = Input::IDLE.with_up(true);
 const DOWN: Input = Input::new(0, false, true);
 
-pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell, best: &mut Best) {
-    let below = Cell::new(from.col, from.row + 1);
-    let s = sim();
-    s.frame.note(from);
-    s.frame.note(below);
-    let p = s.p;
-    let (up, down) = starts(level, from);
+pub(super) fn generate(drive: &mut dyn Driver) {
+    let from = drive.from();
+    let p = drive.physics().clone();
+    let ladder = |c: Cell| drive.tile(c) == Some(Tile::Ladder);
+    // Climbing up starts where the feet tile is a ladder, down where the
+    // tile under it is.
+    let (up, down) = (ladder(from), ladder(Cell::new(from.col, from.row + 1)));
     // Catching a ladder nearby: a ladder tile within CATCH_COLS columns and
     // CATCH_ROWS rows above to one row below (every cell of the box read).
     let mut near = false;
     for (dc, dr) in catch_box() {
-        let c = Cell::new(from.col + dc, from.row + dr);
-        s.frame.note(c);
-        near |= level.get(c) == Some(Tile::Ladder);
+        near |= ladder(Cell::new(from.col + dc, from.row + dr));
     }
     if near {
         let walk_limit =
             (f64::from(CATCH_COLS) / (p.run_speed * p.dt).max(1e-6)).ceil() as usize + 2;
         for d in [-1i8, 1] {
             for jump in [false, true] {
-                let climbed = std::cell::Cell::new(false);
-                let mut s = sim();
-                let program = |t: usize, b: &Body| {
+                let mut climbed = false;
+                let mut program = |t: usize, b: &Body| {
                     if b.climbing {
-                        climbed.set(true);
+                        climbed = true;
                         Some(UP)
                     } else if t > 0 && b.grounded && (jump || t > walk_limit) {
                         None
@@ -91,9 +84,8 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell
                         Some(Input::new(d, jump, false).with_up(true))
                     }
                 };
-                if s.fly(program) && climbed.get() {
-                    let link = s.land(LinkKind::Climb, best);
-                    best.offer(link);
+                if drive.fly(&mut program) && climbed {
+                    drive.offer(LinkKind::Climb);
                 }
             }
         }
@@ -102,10 +94,8 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell
     // leaves it standing where it started did not grab the ladder.
     let off = |t: usize, b: &Body| t == 0 || !b.grounded;
     for (start, input) in [(up, UP), (down, DOWN)] {
-        let mut s = sim();
-        if start && s.fly(|t, b| off(t, b).then_some(input)) {
-            let link = s.land(LinkKind::Climb, best);
-            best.offer(link);
+        if start && drive.fly(&mut |t, b| off(t, b).then_some(input)) {
+            drive.offer(LinkKind::Climb);
         }
     }
     if !up {
@@ -114,16 +104,14 @@ pub(super) fn generate<'a>(sim: &impl Fn() -> Sim<'a>, level: &Level, from: Cell
     for rows in 1..=ROWS {
         let k = row_ticks(rows, p.climb_speed, p.dt);
         for d in [-1i8, 1] {
-            let mut s = sim();
-            let program = |t: usize, b: &Body| match t.cmp(&k) {
+            let mut program = |t: usize, b: &Body| match t.cmp(&k) {
                 _ if !off(t, b) => None,
                 std::cmp::Ordering::Less => Some(UP),
                 std::cmp::Ordering::Equal if !b.climbing => None,
                 _ => Some(Input::new(d, true, false)),
             };
-            if s.fly(program) {
-                let link = s.land(LinkKind::Climb, best);
-                best.offer(link);
+            if drive.fly(&mut program) {
+                drive.offer(LinkKind::Climb);
             }
         }
     }

@@ -1,4 +1,4 @@
-//! Jump and double-jump links.
+//! The jump and double-jump programs.
 //!
 //! The program family, for each direction `d` in {-1, 0, +1}, with
 //! [`JumpVariety::Full`] (the [`JumpVariety::Coarse`] set in brackets, a
@@ -19,15 +19,16 @@
 //! Programs that share a prefix share its simulation: the body is cloned at
 //! each steering switch instead of being re-run from the start.
 
-use super::{
-    Best, Flight, JumpVariety, LinkKind, Sim, Twins, apex_ticks, full_speed_ticks, steering,
-    tick_set,
-};
+use crate::links::best::Best;
+use crate::links::options::JumpVariety;
+use crate::links::sim::{Flight, Sim, Twins, apex_ticks, full_speed_ticks, tick_set};
+use crate::mechanics::LinkKind;
+use crate::mechanics::seam::steering;
 use crate::physics::{Body, Input, Physics};
 
 /// The part of a program before any steering switch.
 #[derive(Clone, Copy)]
-pub(super) struct Base {
+pub(crate) struct Base {
     pub dir: i8,
     pub run_up: usize,
     /// (start flight tick, hold ticks) of each press.
@@ -54,13 +55,13 @@ impl Base {
 
 /// A base program and its steering branches: at flight tick `k` of each of
 /// `switches`, one branch per direction of `targets` leaves the base.
-pub(super) struct Family {
+pub(crate) struct Steered {
     pub base: Base,
     pub switches: Vec<usize>,
     pub targets: Vec<i8>,
 }
 
-pub(super) fn kind_of(jumps: u8) -> LinkKind {
+pub(crate) fn kind_of(jumps: u8) -> LinkKind {
     if jumps >= 2 {
         LinkKind::DoubleJump
     } else {
@@ -76,7 +77,7 @@ fn offer_landing(s: Sim<'_>, best: &mut Best) {
 }
 
 /// Flies one steering branch of `base` to its landing.
-pub(super) fn fly_branch(s: Sim<'_>, base: Base, steer: (usize, i8), best: &mut Best) {
+pub(crate) fn fly_branch(s: Sim<'_>, base: Base, steer: (usize, i8), best: &mut Best) {
     fly_noting(s, base, steer, &[], &mut Twins::default(), best);
 }
 
@@ -100,7 +101,7 @@ fn fly_noting(
 /// Runs the base of `fam` on from `s` (whose tape may already hold a
 /// prefix of it), branching off every steering option at each switch tick
 /// still ahead; a branch repeating an earlier one is left out ([`Twins`]).
-pub(super) fn run_family(mut s: Sim<'_>, fam: &Family, best: &mut Best) {
+pub(crate) fn run_family(mut s: Sim<'_>, fam: &Steered, best: &mut Best) {
     let base = fam.base;
     let marks: Vec<usize> = fam.switches.iter().map(|&k| base.run_up + k).collect();
     let mut twins = Twins::default();
@@ -131,7 +132,7 @@ pub(super) fn run_family(mut s: Sim<'_>, fam: &Family, best: &mut Best) {
 }
 
 /// The jump program families for `p`, of the `variety` set.
-pub(super) fn families(p: &Physics, variety: JumpVariety) -> Vec<Family> {
+pub(crate) fn families(p: &Physics, variety: JumpVariety) -> Vec<Steered> {
     let apex = apex_ticks(p);
     let full = full_speed_ticks(p);
     let coarse = variety == JumpVariety::Coarse;
@@ -169,7 +170,7 @@ pub(super) fn families(p: &Physics, variety: JumpVariety) -> Vec<Family> {
                     presses: [(0, hold), (0, 0)],
                     n_presses: 1,
                 };
-                out.push(Family {
+                out.push(Steered {
                     base,
                     switches: switches.clone(),
                     targets: targets.clone(),
@@ -184,7 +185,7 @@ pub(super) fn families(p: &Physics, variety: JumpVariety) -> Vec<Family> {
                             presses: [(0, apex.min(t2.saturating_sub(1)).max(1)), (t2, h2)],
                             n_presses: 2,
                         };
-                        out.push(Family {
+                        out.push(Steered {
                             base,
                             switches: tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex),
                             targets: targets.clone(),

@@ -7,77 +7,34 @@
 //! geometrically, which keeps the link count at O(n log n) per surface while
 //! letting long runs be done in one go instead of stop-and-go steps.
 
-use super::{Best, Link, LinkKind, Sim, settle};
+use super::family::Engine;
+use super::flat_runs::{DISTANCES, FlatRun};
+use super::jump::templates::rules_of;
+use super::start::Start;
 use crate::classify::Classification;
 use crate::level::{Cell, Level, Tile};
+use crate::links::best::Best;
+use crate::links::cache::WorkerGuard;
+use crate::links::options::Link;
+use crate::links::sim::Sim;
 use crate::mechanics::Active;
-use crate::physics::{Body, EPS, Frame, Input, Physics, Tiles};
+use crate::mechanics::LinkKind;
+use crate::mechanics::seam::KindSpec;
+use crate::physics::{EPS, Frame, Physics};
 
-/// Column distances tried in each direction.
-const DISTANCES: [i32; 14] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128];
-
-/// A floor under row 0 and nothing else.
-struct Flat;
-
-impl Tiles for Flat {
-    fn tile_at(&self, _col: i64, row: i64) -> Tile {
-        if row == 1 { Tile::Solid } else { Tile::Empty }
-    }
-    fn rows(&self) -> f64 {
-        f64::INFINITY
-    }
-    fn holds(&self, tile: Tile) -> bool {
-        Active::default().may_hold(tile)
-    }
-}
-
-/// A run tape performed on flat ground, and the span of columns, relative
-/// to its start, that the body's box overlapped along the way.
-pub(crate) struct FlatRun {
-    pub(super) tape: Vec<Input>,
-    /// The first and last column (in the start's frame) the box overlaps
-    /// at any tick.
-    cols: (i32, i32),
-}
-
-/// The run tapes on flat ground, per distance of [`DISTANCES`]: for
-/// leftward and rightward runs.
-///
-/// A run in a real level is this same computation when every tile its
-/// box can look up is of the same class: the floor row under every column
-/// the box overlapped is solid or one-way (which a grounded body not
-/// holding `down` treats alike), and the rows the box spans hold no solid
-/// or hazard tile there (a one-way tile above the feet never stops a body
-/// whose feet are below its top). Standable cells alone do not promise
-/// that: a body wider than a tile stands on a cell over a one-tile gap,
-/// and a settle may pass the target's centre. [`generate`] checks the
-/// span and simulates the run in the real terrain where it differs.
-pub(super) fn flat_tapes(p: &Physics) -> Vec<[Option<FlatRun>; 2]> {
-    DISTANCES
-        .iter()
-        .map(|&k| {
-            [-1, 1].map(|dir| {
-                let mut body = Body::standing(Cell::new(0, 0), p);
-                let mut tape = Vec::new();
-                if !settle(&Flat, p, &mut body, Cell::new(dir * k, 0), &mut tape) {
-                    return None;
-                }
-                // Performed again to see every position the box takes.
-                let mut body = Body::standing(Cell::new(0, 0), p);
-                let (mut lo, mut hi) = (body.x, body.x);
-                for &input in &tape {
-                    body.step(&Flat, p, input);
-                    (lo, hi) = (lo.min(body.x), hi.max(body.x));
-                }
-                let cols = (
-                    (lo - p.w / 2.0 + EPS).floor() as i32,
-                    (hi + p.w / 2.0 - EPS).floor() as i32,
-                );
-                Some(FlatRun { tape, cols })
-            })
-        })
-        .collect()
-}
+/// Runs along the ground. Their tapes are computed once per physics
+/// profile, on flat ground, and not counted as programs.
+pub(super) const RUN: Engine = Engine {
+    kinds: &[KindSpec {
+        kind: LinkKind::Run,
+        name: "run",
+        letter: 'r',
+        colour: [200, 200, 200],
+    }],
+    applies: |_, _| true,
+    programs: |_, _| 0,
+    generate,
+};
 
 /// Whether every tile a flat run over `cols` (in the frame of a cell on
 /// `row`) looks up in `level` is of the class the flat world gives it:
@@ -129,7 +86,14 @@ fn surface(
     out
 }
 
-pub(super) fn generate<'a>(
+fn generate(s: &Start<'_>, worker: &mut WorkerGuard<'_>, best: &mut Best) {
+    let runs = &worker.cache.templates(s.p, s.jumps, rules_of(s.level)).runs;
+    let memo = Some(&worker.get().memo);
+    let sim = || s.sim(memo);
+    perform(runs, &sim, s.classes, s.from, best);
+}
+
+fn perform<'a>(
     runs: &[[Option<FlatRun>; 2]],
     sim: &impl Fn() -> Sim<'a>,
     classes: &Classification,

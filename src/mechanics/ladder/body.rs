@@ -1,19 +1,13 @@
-//! Ladders (`PHYSICS.md`, "Ladders"): grabbing one, climbing, and getting
-//! off at its top, its bottom, or by jumping.
+//! The ladder's body rules (`PHYSICS.md`, "Ladders", step 0): grabbing a
+//! ladder, climbing, and getting off at its top, its bottom, or by jumping.
 
+use super::is_top;
 use crate::level::Tile;
 use crate::physics::geometry::{EPS, ifloor, inearest, span};
 use crate::physics::{Body, Input, Physics, Tiles};
 
-/// Whether the ladder rules apply to a body seeing `level`: it may hold a
-/// ladder.
-#[inline]
-pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
-    level.holds(Tile::Ladder)
-}
-
 /// What step 0 did.
-pub(super) enum Climb {
+pub(crate) enum Climb {
     /// The body is not on a ladder: the tick goes on as usual.
     No,
     /// The body jumped off its ladder: steps 2 to 8 follow, step 1 done.
@@ -21,13 +15,6 @@ pub(super) enum Climb {
     /// A climbing tick, whole: only the bookkeeping that ends every tick
     /// is left.
     Done,
-}
-
-/// Whether `(col, row)` is a ladder top: a ladder whose upper neighbour is
-/// not a ladder.
-#[inline]
-pub(super) fn is_top<T: Tiles + ?Sized>(level: &T, col: i64, row: i64) -> bool {
-    level.tile_at(col, row) == Tile::Ladder && level.tile_at(col, row - 1) != Tile::Ladder
 }
 
 /// The row holding the feet: the last row the box `[y - h, y]` overlaps
@@ -51,7 +38,7 @@ fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> bool {
 
 /// Step 0 of a tick on a level with ladders: grabs a ladder, or performs a
 /// climbing tick, or jumps off.
-pub(super) fn before_tick<T: Tiles + ?Sized>(
+pub(crate) fn before_tick<T: Tiles + ?Sized>(
     b: &mut Body,
     level: &T,
     p: &Physics,

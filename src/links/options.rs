@@ -1,78 +1,16 @@
-//! What links are: their kinds ([`LinkKind`]), a generated link
-//! ([`Link`]), and what a build generates ([`LinkOptions`], [`JumpVariety`]).
+//! What a build generates ([`LinkOptions`], [`JumpVariety`]) and what a
+//! generated link is ([`Link`]).
 
 use std::sync::Arc;
 
-use super::sim::{action_limit, settle_limit};
-use super::{climb, drop, fall, jump, wall_jump};
+use super::progress::BuildProgress;
 use crate::level::Cell;
-use crate::links::BuildProgress;
+use crate::mechanics::LinkKind;
 use crate::physics::{Input, Physics};
 
 /// Ticks at the end of every link reserved for one corrective nudge (push,
 /// release) when links are chained; idle in the stored tape.
 pub const SETTLE_SLACK: u32 = 2;
-
-/// The kinds of link.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum LinkKind {
-    /// Running along the ground.
-    Run,
-    /// Walking off an edge, with air control.
-    Fall,
-    /// A ground jump.
-    Jump,
-    /// A ground jump followed by an air jump.
-    DoubleJump,
-    /// A jump with one or more wall jumps.
-    WallJump,
-    /// Dropping through a one-way platform.
-    Drop,
-    /// Climbing a ladder: up it, down it, or up and off it sideways with a
-    /// jump (levels with ladders).
-    Climb,
-}
-
-impl LinkKind {
-    /// Every kind, in order.
-    pub const ALL: [LinkKind; 7] = [
-        LinkKind::Run,
-        LinkKind::Fall,
-        LinkKind::Jump,
-        LinkKind::DoubleJump,
-        LinkKind::WallJump,
-        LinkKind::Drop,
-        LinkKind::Climb,
-    ];
-
-    /// The snake-case name used in JSON.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            LinkKind::Run => "run",
-            LinkKind::Fall => "fall",
-            LinkKind::Jump => "jump",
-            LinkKind::DoubleJump => "double_jump",
-            LinkKind::WallJump => "wall_jump",
-            LinkKind::Drop => "drop",
-            LinkKind::Climb => "climb",
-        }
-    }
-
-    /// Parses a name as written by [`LinkKind::name`].
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
-    }
-}
-
-impl std::fmt::Display for LinkKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// A performable move from one standing cell to another, as generation
 /// produces it (a map stores it compactly: [`crate::NavMap`]).
@@ -139,23 +77,22 @@ impl JumpVariety {
     }
 }
 
-/// Which link kinds to generate (all by default), how many jump programs
-/// to try, and a handle to watch or stop the build.
+/// Which link families to generate (all by default), how many jump
+/// programs to try, and a handle to watch or stop the build.
+///
+/// A family is switched by the first kind of its links
+/// ([`LinkOptions::with_family`]): [`LinkKind::Run`], [`LinkKind::Fall`]
+/// (falls, and the coyote jumps and buffered bounces made off the same
+/// walk to an edge), [`LinkKind::Jump`] (jumps and double jumps),
+/// [`LinkKind::WallJump`] (only when the physics enables wall jumps),
+/// [`LinkKind::Drop`] and [`LinkKind::Climb`] (only where the level has
+/// ladders).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LinkOptions {
-    /// Generate run links.
-    pub run: bool,
-    /// Generate fall links.
-    pub fall: bool,
-    /// Generate jump and double-jump links.
-    pub jump: bool,
-    /// Generate wall-jump links (only when the physics enables wall jumps).
-    pub wall_jump: bool,
-    /// Generate drop links.
-    pub drop: bool,
-    /// Generate climb links (only where the level has ladders).
-    pub climb: bool,
+    /// The families switched off: bit `k` for the family whose first kind
+    /// is `k`.
+    off: u16,
     /// The jump programs tried from each cell.
     pub jumps: JumpVariety,
     /// Progress counters and a cancel flag the build updates and obeys
@@ -164,12 +101,6 @@ pub struct LinkOptions {
 }
 
 setters!(LinkOptions {
-    with_run => run: bool,
-    with_fall => fall: bool,
-    with_jump => jump: bool,
-    with_wall_jump => wall_jump: bool,
-    with_drop => drop: bool,
-    with_climb => climb: bool,
     with_jumps => jumps: JumpVariety,
     with_progress => progress: Option<Arc<BuildProgress>>,
 });
@@ -177,12 +108,7 @@ setters!(LinkOptions {
 impl Default for LinkOptions {
     fn default() -> Self {
         Self {
-            run: true,
-            fall: true,
-            jump: true,
-            wall_jump: true,
-            drop: true,
-            climb: true,
+            off: 0,
             jumps: JumpVariety::Full,
             progress: None,
         }
@@ -210,32 +136,24 @@ impl LinkOptions {
         }
     }
 
-    /// The input programs these options try from one standing cell with
-    /// `physics`: falls, jumps (their steering branches each counted),
-    /// wall jumps, drops and climbs. Run links are not counted: their tapes are
-    /// computed once per physics profile, on flat ground.
+    /// These options with the family whose links' first kind is `kind`
+    /// switched on or off (a kind that names no family, such as
+    /// [`LinkKind::DoubleJump`], switches nothing).
     #[must_use]
-    pub fn programs_per_cell(&self, physics: &Physics) -> usize {
-        let mut n = 0;
-        if self.fall {
-            n += 2 * (fall::SWITCH_TICKS.len() * 2 + 1) + fall::forgiving_programs(physics);
+    pub fn with_family(mut self, kind: LinkKind, on: bool) -> Self {
+        let bit = 1 << kind as u16;
+        if on {
+            self.off &= !bit;
+        } else {
+            self.off |= bit;
         }
-        if self.jump {
-            n += jump::families(physics, self.jumps)
-                .iter()
-                .map(|f| f.switches.len() * f.targets.len() + 1)
-                .sum::<usize>();
-        }
-        if self.wall_jump && physics.wall_jump.is_some() {
-            n += wall_jump::PROGRAMS;
-        }
-        if self.drop {
-            n += 3 * (drop::SWITCH_TICKS.len() * 2 + 1);
-        }
-        if self.climb {
-            n += climb::PROGRAMS;
-        }
-        n
+        self
+    }
+
+    /// Whether the family whose links' first kind is `kind` is generated.
+    #[must_use]
+    pub fn family(&self, kind: LinkKind) -> bool {
+        self.off & (1 << kind as u16) == 0
     }
 
     /// An upper bound on the steps of the body one standing cell costs:
@@ -255,4 +173,26 @@ impl LinkOptions {
         let per_program = action_limit(physics) + 2 * settle_limit(physics) + SETTLE_SLACK as usize;
         self.programs_per_cell(physics) as u64 * per_program as u64
     }
+}
+
+/// `seconds` in whole ticks of `dt`, rounded to nearest: `floor(seconds /
+/// dt + 0.5)`.
+fn ticks_in(seconds: f64, dt: f64) -> usize {
+    // `dt` is validated to at least `Physics::MIN_DT`, so this is at most
+    // a few tens of thousands.
+    (seconds / dt + 0.5).floor() as usize
+}
+
+/// The most ticks an action phase may take:
+/// [`LinkOptions::MAX_ACTION_SECONDS`] in ticks (480 at 60 Hz).
+#[must_use]
+pub(crate) fn action_limit(p: &Physics) -> usize {
+    ticks_in(LinkOptions::MAX_ACTION_SECONDS, p.dt)
+}
+
+/// The most ticks a settle phase may take:
+/// [`LinkOptions::MAX_SETTLE_SECONDS`] in ticks (600 at 60 Hz).
+#[must_use]
+pub(crate) fn settle_limit(p: &Physics) -> usize {
+    ticks_in(LinkOptions::MAX_SETTLE_SECONDS, p.dt)
 }

@@ -1,0 +1,39 @@
+//! Hazards: tiles that kill a body that overlaps them (`PHYSICS.md`, step
+//! 8), which are not solid. Their body rule is part of the base rules'
+//! step 8 (`base.rs`, `contact.rs`).
+
+use super::NodeType;
+use super::seam::{Glyph, Mechanic, Rank, TileSpec, node};
+use crate::level::Tile;
+
+/// The hazard tile, and the node type of cells the agent cannot be in
+/// without touching one.
+pub(super) const HAZARD: Mechanic = Mechanic {
+    name: "hazards",
+    physics_md: "One tick, in this order",
+    tiles: &[TileSpec {
+        tile: Tile::Hazard,
+        name: "hazard",
+        aliases: &[],
+        ascii: '^',
+        vglc: &["hazard", "damaging"],
+        words: &[
+            "spike", "hazard", "lava", "death", "deadly", "kill", "killer", "damage", "acid",
+            "thorn", "saw", "harm",
+        ],
+        qualifier: None,
+        rank: Rank {
+            layer: 4,
+            mark: 8,
+            name: 5,
+        },
+        mask: [255, 0, 0],
+        colour: [120, 10, 10],
+        glyph: Glyph::Fill,
+        standing: None,
+        free: None,
+    }],
+    nodes: &[node(NodeType::Death, "death", '^', [230, 0, 0])],
+    families: &[],
+    decorate: None,
+};

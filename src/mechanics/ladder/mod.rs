@@ -1,0 +1,114 @@
+//! Ladders (`PHYSICS.md`, "Ladders"): a tile the body climbs, whose top
+//! is a platform. The body's rules are in `body.rs` (step 0 of a tick; the
+//! ladder top as a platform is in `contact.rs`), the climb family in
+//! `climb.rs`.
+
+mod body;
+mod climb;
+
+pub(super) use body::{Climb, before_tick};
+
+use super::seam::{Family, Glyph, KindSpec, Mechanic, Rank, TileSpec, node};
+use super::{LinkKind, NodeType};
+use crate::level::{Cell, Level, SplitMix64, Tile};
+use crate::physics::Tiles;
+
+/// The ladder tile, the node type of ladder cells the agent climbs
+/// through, and climbs.
+pub(super) const LADDER: Mechanic = Mechanic {
+    name: "ladders",
+    physics_md: "Ladders",
+    tiles: &[TileSpec {
+        tile: Tile::Ladder,
+        name: "ladder",
+        aliases: &[],
+        ascii: 'H',
+        vglc: &["climbable", "ladder"],
+        words: &["ladder", "climb", "climbable", "vine", "rope"],
+        qualifier: None,
+        rank: Rank {
+            layer: 1,
+            mark: 3,
+            name: 1,
+        },
+        mask: [255, 128, 0],
+        colour: [200, 150, 60],
+        // Two rails and three rungs.
+        glyph: Glyph::Lines(
+            &[
+                ((0.2, 0.0), (0.2, 1.0)),
+                ((0.8, 0.0), (0.8, 1.0)),
+                ((0.2, 0.5 / 3.0), (0.8, 0.5 / 3.0)),
+                ((0.2, 1.5 / 3.0), (0.8, 1.5 / 3.0)),
+                ((0.2, 2.5 / 3.0), (0.8, 2.5 / 3.0)),
+            ],
+            0.15,
+        ),
+        standing: None,
+        free: Some(NodeType::Ladder),
+    }],
+    nodes: &[node(NodeType::Ladder, "ladder", 'H', [230, 180, 90])],
+    families: &[Family {
+        kinds: &[KindSpec {
+            kind: LinkKind::Climb,
+            name: "climb",
+            letter: 'H',
+            colour: [255, 170, 60],
+        }],
+        applies: |level, _| level.holds(Tile::Ladder),
+        programs: climb::programs,
+        generate: climb::generate,
+    }],
+    decorate: Some(decorate),
+};
+
+/// Whether the ladder rules apply to a body seeing `level`: it may hold a
+/// ladder.
+#[inline]
+pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
+    level.holds(Tile::Ladder)
+}
+
+/// Whether `(col, row)` is a ladder top: a ladder whose upper neighbour is
+/// not a ladder.
+#[inline]
+pub(super) fn is_top<T: Tiles + ?Sized>(level: &T, col: i64, row: i64) -> bool {
+    level.tile_at(col, row) == Tile::Ladder && level.tile_at(col, row - 1) != Tile::Ladder
+}
+
+/// Adds ladders to a generated level: from platform tops down to the
+/// ground below (some stop short, hanging over nothing).
+fn decorate(level: &mut Level, rng: &mut SplitMix64) {
+    let (w, h) = (level.width() as i64, level.height() as i64);
+    let at = |level: &Level, c: i64, r: i64| level.tile_at(c, r);
+    let set = |level: &mut Level, c: i64, r: i64, t: Tile| {
+        level.set(Cell::new(c as i32, r as i32), t);
+    };
+    // Ladders from platform tops down to the ground below.
+    let ladders = 1 + (w * h / 200) as u64;
+    for _ in 0..ladders * 8 {
+        let (c, r) = (
+            rng.below(w as u64) as i64,
+            1 + rng.below((h - 2) as u64) as i64,
+        );
+        let platform = matches!(at(level, c, r), Tile::Solid | Tile::OneWay)
+            && at(level, c, r - 1) == Tile::Empty
+            && at(level, c, r + 1) == Tile::Empty;
+        if !platform {
+            continue;
+        }
+        let mut bottom = r + 1;
+        while bottom < h && at(level, c, bottom) == Tile::Empty {
+            bottom += 1;
+        }
+        // Most reach the ground; some stop short, hanging.
+        let end = if rng.chance(0.2) {
+            (r + 2).min(bottom)
+        } else {
+            bottom
+        };
+        for y in r..end {
+            set(level, c, y, Tile::Ladder);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! One-way platforms: solid only for a body landing on their top, passed
+//! from below and dropped through with `down` held (`PHYSICS.md`, steps 6
+//! and 7, whose rules for them are the base rules'); and drop links, which
+//! fall through the platform under the feet.
+//!
+//! Drop programs hold `down` for the first two ticks (with `move = d`),
+//! then steer: keep `d`, or after `k` ticks switch to idle or `-d` (for
+//! `d = 0`, to -1 or +1).
+
+use super::seam::{Driver, Family, Glyph, KindSpec, Mechanic, Rank, TileSpec, node, steering};
+use super::{LinkKind, NodeType};
+use crate::level::{Cell, Tile};
+use crate::physics::{Input, Physics};
+
+/// The one-way tile, the node type of cells standing on one, and drops.
+pub(super) const ONE_WAY: Mechanic = Mechanic {
+    name: "one-way platforms",
+    physics_md: "One tick, in this order",
+    tiles: &[TileSpec {
+        tile: Tile::OneWay,
+        name: "one_way",
+        aliases: &["one-way", "oneway"],
+        ascii: '=',
+        vglc: &["solidtop"],
+        words: &[
+            "platform",
+            "oneway",
+            "jumpthrough",
+            "jumpthru",
+            "semisolid",
+            "passthrough",
+            "ledge",
+        ],
+        qualifier: None,
+        rank: Rank {
+            layer: 5,
+            mark: 4,
+            name: 4,
+        },
+        mask: [0, 0, 255],
+        colour: [160, 130, 90],
+        glyph: Glyph::Fill,
+        standing: None,
+        free: None,
+    }],
+    nodes: &[node(NodeType::OneWay, "one_way", '=', [170, 255, 0])],
+    families: &[Family {
+        kinds: &[KindSpec {
+            kind: LinkKind::Drop,
+            name: "drop",
+            letter: 'v',
+            colour: [200, 140, 255],
+        }],
+        // Every cell looks at the tile under it (an edit that puts a
+        // one-way tile there rebuilds the cell).
+        applies: |_, _| true,
+        programs,
+        generate,
+    }],
+    decorate: None,
+};
+
+/// Ticks after which the steering switches.
+const SWITCH_TICKS: [usize; 5] = [4, 8, 12, 18, 26];
+
+fn programs(_: &Physics) -> usize {
+    3 * (SWITCH_TICKS.len() * 2 + 1)
+}
+
+fn generate(drive: &mut dyn Driver) {
+    let from = drive.from();
+    if drive.tile(Cell::new(from.col, from.row + 1)) != Some(Tile::OneWay) {
+        return;
+    }
+    for d in [-1i8, 0, 1] {
+        let targets = if d == 0 { [-1, 1] } else { [0, -d] };
+        drive.steered(LinkKind::Drop, &SWITCH_TICKS, targets, &|sched, t| {
+            Input::new(steering(d, sched, t), false, t < 2)
+        });
+    }
+}

@@ -1,0 +1,211 @@
+//! What a mechanic declares to the stages around the body: the tiles it
+//! gives meaning to (their names in files, their colours and glyphs, the
+//! node types of the cells that hold them), the node types it adds, the
+//! link families it adds, and what it adds to a generated level. Its body
+//! rules are functions of its module, which the tick (`tick.rs`) calls in
+//! `PHYSICS.md`'s order.
+
+use crate::level::{Cell, Level, SplitMix64, Tile};
+use crate::physics::{Body, Input, Physics};
+
+use super::{LinkKind, NodeType};
+
+/// One mechanic of the world, as the stages around the body see it.
+#[derive(Debug)]
+pub(crate) struct Mechanic {
+    /// Its name in the docs ("ladders"). Read by the test that holds the
+    /// docs to the registry, as is the next field.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub name: &'static str,
+    /// The section of `PHYSICS.md` that specifies its body rules.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub physics_md: &'static str,
+    /// The tiles it gives meaning to.
+    pub tiles: &'static [TileSpec],
+    /// The node types it adds to the classifier's palette.
+    pub nodes: &'static [NodeSpec],
+    /// The link families it adds.
+    pub families: &'static [Family],
+    /// Adds its tiles to a seeded random level
+    /// ([`Level::generate_with_mechanics`]), drawing from the one
+    /// generator every mechanic shares, in the registry's order.
+    pub decorate: Option<fn(&mut Level, &mut SplitMix64)>,
+}
+
+/// A kind of tile: how files name it, how pictures show it, and what the
+/// classifier calls the cells that hold it.
+#[derive(Debug)]
+pub(crate) struct TileSpec {
+    /// The tile.
+    pub tile: Tile,
+    /// Its name in rules files, legends and JSON (`one_way`), and the other
+    /// spellings rules files may use (`one-way`).
+    pub name: &'static str,
+    /// Other spellings of [`TileSpec::name`] that rules files accept.
+    pub aliases: &'static [&'static str],
+    /// Its character in platnav's ASCII levels.
+    pub ascii: char,
+    /// The tags of a VGLC legend entry that mean it.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub vglc: &'static [&'static str],
+    /// Words in layer, property, class and object names that mean it to
+    /// the zero-config conventions of editor maps (`rules::words`).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub words: &'static [&'static str],
+    /// A word a name must also hold to mean it (a slope's side: `right`).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub qualifier: Option<&'static str>,
+    /// How the rules of editor maps weigh it against other marks.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub rank: Rank,
+    /// Its colour in a PNG mask's default legend.
+    #[cfg_attr(not(feature = "png"), allow(dead_code))]
+    pub mask: [u8; 3],
+    /// Its colour in pictures (`render`).
+    pub colour: [u8; 3],
+    /// How it is drawn in its cell.
+    pub glyph: Glyph,
+    /// The node type of a standable cell that holds it (`None`: by its
+    /// sides, as any standing cell).
+    pub standing: Option<NodeType>,
+    /// The node type of a free cell (the agent fits, nothing to stand on)
+    /// that holds it (`None`: air or roof).
+    pub free: Option<NodeType>,
+}
+
+/// Where a tile stands among the marks that may fall on one cell of an
+/// editor map (higher wins; the orders differ, each chosen for its case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Rank {
+    /// Among the layers that mark one cell: solid over slopes over one-way,
+    /// then hazard, goal, spawn, ladder and empty.
+    pub layer: u8,
+    /// Among the marks of one tile (its properties, class and shapes): a
+    /// hazard first (a tile marked solid and deadly must never be stood
+    /// on), then a slope (a solid tile shaped as a slope is that slope),
+    /// solid, one-way, ladder, goal, spawn.
+    pub mark: u8,
+    /// Among the tiles a layer or property name means by its words: hazard,
+    /// one-way ("one-way wall" is one-way), slopes, solid, ladder; 0 for
+    /// tiles no word names. Several tiles at the rank a name reaches first
+    /// (a slope without its side) leave it to the next.
+    pub name: u8,
+}
+
+/// How a tile is drawn in its cell, in cell coordinates (`0..1`, y down).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Glyph {
+    /// The whole cell.
+    Fill,
+    /// A triangle with these corners, on the background.
+    Triangle([(f32, f32); 3]),
+    /// Lines `width` wide between these ends, on the background.
+    Lines(&'static [Segment], f32),
+}
+
+/// A line between two points of a cell, for [`Glyph::Lines`].
+pub(crate) type Segment = ((f32, f32), (f32, f32));
+
+/// A node type of the classifier's palette: its name in JSON, its symbol
+/// in text maps, its colour in pictures (unique among node types).
+#[derive(Debug)]
+pub(crate) struct NodeSpec {
+    /// The node type.
+    pub node: NodeType,
+    /// Its snake-case name in JSON (`"left_edge"`).
+    pub name: &'static str,
+    /// Its symbol in text maps.
+    pub symbol: char,
+    /// Its colour.
+    pub colour: [u8; 3],
+}
+
+/// A [`NodeSpec`], written in one line.
+pub(crate) const fn node(
+    node: NodeType,
+    name: &'static str,
+    symbol: char,
+    colour: [u8; 3],
+) -> NodeSpec {
+    NodeSpec {
+        node,
+        name,
+        symbol,
+        colour,
+    }
+}
+
+/// A kind of link: its name in JSON, its letter on the command line's
+/// maps, its colour in pictures.
+#[derive(Debug)]
+pub(crate) struct KindSpec {
+    /// The kind.
+    pub kind: LinkKind,
+    /// Its snake-case name in JSON (`"double_jump"`).
+    pub name: &'static str,
+    /// Its letter on a path drawn in text.
+    pub letter: char,
+    /// Its colour (drawn translucent).
+    pub colour: [u8; 3],
+}
+
+/// A link family a mechanic adds: input programs performed from each
+/// standing cell, whose landings become links.
+#[derive(Debug)]
+pub(crate) struct Family {
+    /// The kinds of its links; the first names the family and is its
+    /// switch in `LinkOptions`.
+    pub kinds: &'static [KindSpec],
+    /// Whether its programs can give a link on `level` with `physics`
+    /// (its tiles are there).
+    pub applies: fn(&Level, &Physics) -> bool,
+    /// The most programs it tries from one standing cell.
+    pub programs: fn(&Physics) -> usize,
+    /// Performs its programs from one standing cell.
+    pub generate: fn(&mut dyn Driver),
+}
+
+/// What a family's programs drive: the body standing on the family's start
+/// cell, in the frame its links are computed in. Each program is performed
+/// from the start; a landed flight becomes a link when it is offered and
+/// is the best to its cell of its kind.
+pub(crate) trait Driver {
+    /// The physics profile.
+    fn physics(&self) -> &Physics;
+    /// The start cell (level coordinates).
+    fn from(&self) -> Cell;
+    /// The tile of level cell `cell`, `None` off the map; the lookup counts
+    /// as read (an edit of that cell rebuilds the start cell's links).
+    fn tile(&self, cell: Cell) -> Option<Tile>;
+    /// Performs `program` (the input of each tick, given the tick and the
+    /// body before it; `None` gives up) from standing on the start until
+    /// the body lands after being airborne; true when it landed.
+    fn fly(&mut self, program: &mut dyn FnMut(usize, &Body) -> Option<Input>) -> bool;
+    /// Settles the flight [`Driver::fly`] has just landed and offers it as
+    /// a link of `kind`.
+    fn offer(&mut self, kind: LinkKind);
+    /// The steering programs of one direction, landed and offered as links
+    /// of `kind`: the one that keeps to `program(None, t)`, then at each of
+    /// `switches` (ticks, ascending) one branch per entry of `targets`,
+    /// performing `program(Some((switch, target)), t)`. Programs share
+    /// their prefix: the kept flight is performed once and each branch
+    /// leaves it at its switch, exactly as performing each from the start
+    /// would.
+    fn steered(
+        &mut self,
+        kind: LinkKind,
+        switches: &[usize],
+        targets: [i8; 2],
+        program: &dyn Fn(Option<(usize, i8)>, usize) -> Input,
+    );
+}
+
+/// The move at tick `t` of a program that moves `d`, or `b` from tick `k`
+/// on when `sched` is `Some((k, b))`: the steering of the families'
+/// programs.
+pub(crate) fn steering(d: i8, sched: Option<(usize, i8)>, t: usize) -> i8 {
+    match sched {
+        Some((k, b)) if t >= k => b,
+        _ => d,
+    }
+}

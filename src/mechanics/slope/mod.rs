@@ -1,0 +1,136 @@
+//! Slopes (`PHYSICS.md`, "Slopes"): 45° tiles whose diagonal surface the
+//! feet walk on. The geometry (a slope's line, the slopes under the feet,
+//! the tiles a body on a slope passes through) is in `geometry.rs`; the
+//! steps that use it are the extended ones (`contact.rs`).
+
+mod geometry;
+
+pub(super) use geometry::{Ghosts, Slope, surfaces};
+
+use super::NodeType;
+use super::seam::{Glyph, Mechanic, Rank, TileSpec, node};
+use crate::level::{Cell, Level, SplitMix64, Tile};
+use crate::physics::Tiles;
+
+/// The words that name a slope (with its side: `slope_right`, `RampLeft`).
+const WORDS: &[&str] = &["slope", "ramp", "incline"];
+
+/// The two slope tiles, and the node types of cells standing on them.
+pub(super) const SLOPE: Mechanic = Mechanic {
+    name: "slopes",
+    physics_md: "Slopes",
+    tiles: &[
+        TileSpec {
+            tile: Tile::SlopeRight,
+            name: "slope_right",
+            aliases: &["slope-right"],
+            ascii: '/',
+            vglc: &["slope_right"],
+            words: WORDS,
+            qualifier: Some("right"),
+            rank: Rank {
+                layer: 7,
+                mark: 7,
+                name: 3,
+            },
+            mask: [255, 0, 255],
+            colour: [132, 124, 150],
+            glyph: Glyph::Triangle([(0.0, 1.0), (1.0, 0.0), (1.0, 1.0)]),
+            standing: Some(NodeType::SteepRight),
+            free: None,
+        },
+        TileSpec {
+            tile: Tile::SlopeLeft,
+            name: "slope_left",
+            aliases: &["slope-left"],
+            ascii: '\\',
+            vglc: &["slope_left"],
+            words: WORDS,
+            qualifier: Some("left"),
+            rank: Rank {
+                layer: 6,
+                mark: 6,
+                name: 3,
+            },
+            mask: [0, 255, 255],
+            colour: [150, 124, 132],
+            glyph: Glyph::Triangle([(0.0, 0.0), (1.0, 1.0), (0.0, 1.0)]),
+            standing: Some(NodeType::SteepLeft),
+            free: None,
+        },
+    ],
+    nodes: &[
+        node(NodeType::SteepRight, "steep_right", '/', [120, 200, 200]),
+        node(NodeType::SteepLeft, "steep_left", '\\', [90, 150, 210]),
+    ],
+    families: &[],
+    decorate: Some(decorate),
+};
+
+/// Whether the slope rules apply to a body seeing `level`: it may hold a
+/// slope.
+#[inline]
+pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
+    level.holds(Tile::SlopeRight) || level.holds(Tile::SlopeLeft)
+}
+
+/// Where the feet of a body standing on `cell` are (`PHYSICS.md`, "Link
+/// generation bounds"): on a slope tile, on its surface at the column's
+/// middle (`y = row + 0.5`); `None` on any other tile (on top of the row
+/// below).
+pub(super) fn standing_y<T: Tiles + ?Sized>(level: &T, cell: Cell) -> Option<f64> {
+    let (col, row) = (i64::from(cell.col), i64::from(cell.row));
+    Slope::of(level.tile_at(col, row), col, row).map(|s| s.line(f64::from(cell.col) + 0.5))
+}
+
+/// Adds slopes to a generated level: in front of one-tile steps, as small
+/// hills on the ground, and at platform ends down to their edge.
+fn decorate(level: &mut Level, rng: &mut SplitMix64) {
+    let (w, h) = (level.width() as i64, level.height() as i64);
+    let at = |level: &Level, c: i64, r: i64| level.tile_at(c, r);
+    let set = |level: &mut Level, c: i64, r: i64, t: Tile| {
+        level.set(Cell::new(c as i32, r as i32), t);
+    };
+    // Slopes up to one-tile steps, and hills on the ground.
+    for r in 1..h - 1 {
+        for c in 0..w {
+            let here = at(level, c, r) == Tile::Empty
+                && at(level, c, r + 1) == Tile::Solid
+                && at(level, c, r - 1) == Tile::Empty;
+            if !here {
+                continue;
+            }
+            let step = |dc: i64| {
+                at(level, c + dc, r) == Tile::Solid && at(level, c + dc, r - 1) != Tile::Solid
+            };
+            if step(1) && rng.chance(0.6) {
+                set(level, c, r, Tile::SlopeRight);
+            } else if step(-1) && rng.chance(0.6) {
+                set(level, c, r, Tile::SlopeLeft);
+            } else if c + 1 < w
+                && at(level, c + 1, r) == Tile::Empty
+                && at(level, c + 1, r + 1) == Tile::Solid
+                && rng.chance(0.04)
+            {
+                set(level, c, r, Tile::SlopeRight);
+                set(level, c + 1, r, Tile::SlopeLeft);
+            }
+        }
+    }
+    // Platform ends become slopes down to their edge.
+    for r in 1..h {
+        for c in 0..w {
+            if at(level, c, r) != Tile::Solid
+                || at(level, c, r - 1) != Tile::Empty
+                || !rng.chance(0.25)
+            {
+                continue;
+            }
+            if at(level, c - 1, r) == Tile::Empty && at(level, c + 1, r) == Tile::Solid {
+                set(level, c, r, Tile::SlopeRight);
+            } else if at(level, c + 1, r) == Tile::Empty && at(level, c - 1, r) == Tile::Solid {
+                set(level, c, r, Tile::SlopeLeft);
+            }
+        }
+    }
+}
