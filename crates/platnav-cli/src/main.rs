@@ -10,8 +10,8 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 use platnav::io::json::{map_to_json, path_error_to_json, path_to_json};
 use platnav::{
-    Body, Cell, JumpVariety, Level, LinkKind, LinkOptions, NavMap, Path, Physics, SearchOptions,
-    Tile, analysis::Endpoints, level::LoadedLevel,
+    Body, Cell, JumpVariety, Level, LinkOptions, NavMap, Path, Physics, SearchOptions, Tile,
+    analysis::Endpoints, level::LoadedLevel,
 };
 
 /// `print!` that ignores a closed stdout (`platnav ... | head`) instead of
@@ -250,18 +250,6 @@ fn link_summary(map: &NavMap) -> String {
     format!("{} links: {}", map.link_count(), counts.join(", "))
 }
 
-fn kind_letter(k: LinkKind) -> char {
-    match k {
-        LinkKind::Run => 'r',
-        LinkKind::Fall => 'f',
-        LinkKind::Jump => 'j',
-        LinkKind::DoubleJump => 'd',
-        LinkKind::WallJump => 'w',
-        LinkKind::Drop => 'v',
-        LinkKind::Climb => 'H',
-    }
-}
-
 /// The level's ASCII picture as a grid of characters to mark up.
 fn level_grid(level: &Level) -> Vec<Vec<char>> {
     level
@@ -303,7 +291,7 @@ fn draw_path(level: &Level, physics: &Physics, path: &Path) -> String {
         put(mid, '*');
     }
     for s in path.steps() {
-        put(s.to, kind_letter(s.kind));
+        put(s.to, s.kind.letter());
     }
     put(path.start(), '@');
     put(path.goal(), '$');

@@ -1,0 +1,140 @@
+//! The jump family's twin (`src/links/families/jump/`).
+
+use crate::NaiveLink;
+use platnav::{Body, Input, JumpVariety, LinkKind};
+
+use crate::sim::{Best, Ctx, Sim, apex_ticks, full_speed_ticks, tick_set};
+
+/// A jump link's kind by the presses that took effect.
+/// A jump link's kind by the presses that took effect.
+pub(crate) fn jump_kind(jumps: u8) -> LinkKind {
+    if jumps >= 2 {
+        LinkKind::DoubleJump
+    } else {
+        LinkKind::Jump
+    }
+}
+
+/// A jump program: run-up, one or two held presses, and an optional
+/// steering switch `(flight tick, move)`.
+#[derive(Clone, Copy)]
+pub(crate) struct JumpProgram {
+    dir: i8,
+    run_up: usize,
+    presses: [(usize, usize); 2],
+    n_presses: usize,
+    steer: Option<(usize, i8)>,
+}
+
+impl JumpProgram {
+    fn input(&self, t: usize, body: &Body) -> Option<Input> {
+        if t < self.run_up {
+            if !body.grounded {
+                return None;
+            }
+            return Some(Input::new(self.dir, false, false));
+        }
+        let ft = t - self.run_up;
+        let jump = self.presses[..self.n_presses]
+            .iter()
+            .any(|&(start, hold)| ft >= start && ft < start + hold);
+        let mv = match self.steer {
+            Some((k, b)) if ft >= k => b,
+            _ => self.dir,
+        };
+        Some(Input::new(mv, jump, false))
+    }
+
+    /// Performs the whole program from standing on the from-cell.
+    fn perform(&self, ctx: &Ctx<'_>) -> Option<NaiveLink> {
+        let mut s = Sim::new(ctx);
+        if !s.fly(|t, b| self.input(t, b)) {
+            return None;
+        }
+        let kind = jump_kind(s.jumps);
+        s.land(kind)
+    }
+}
+
+/// Every steering variant of one jump program, each from scratch: a switch
+/// at each of `switches` to each of `targets`, then no switch.
+pub(crate) fn jump_family(
+    ctx: &Ctx<'_>,
+    base: JumpProgram,
+    switches: &[usize],
+    targets: &[i8],
+    best: &mut Best,
+) {
+    for &k in switches {
+        for &b in targets {
+            let prog = JumpProgram {
+                steer: Some((k, b)),
+                ..base
+            };
+            best.offer(prog.perform(ctx));
+        }
+    }
+    best.offer(base.perform(ctx));
+}
+
+/// Jump and double jump: direction, run-up, hold ticks, steering, and the
+/// second press's tick and hold.
+pub(crate) fn jump_links(ctx: &Ctx<'_>, best: &mut Best) {
+    let p = ctx.p;
+    let apex = apex_ticks(p);
+    let full = full_speed_ticks(p);
+    let coarse = ctx.jumps == JumpVariety::Coarse;
+    let holds = if p.jump_cut_speed >= p.jump_speed {
+        vec![apex]
+    } else if coarse {
+        tick_set([4, 11, apex], apex)
+    } else {
+        tick_set([2, 4, 7, 11, 16, apex], apex)
+    };
+    let switches = if coarse {
+        tick_set([8, apex, apex + apex / 2], 4 * apex)
+    } else {
+        tick_set([3, 8, apex / 2, apex, apex + apex / 2], 4 * apex)
+    };
+    for dir in [-1i8, 0, 1] {
+        let targets: Vec<i8> = if dir == 0 { vec![-1, 1] } else { vec![0, -dir] };
+        let run_ups = if dir == 0 {
+            vec![0]
+        } else {
+            let mut v = if coarse {
+                vec![0, full]
+            } else {
+                vec![0, full / 2, full]
+            };
+            v.dedup();
+            v
+        };
+        for &run_up in &run_ups {
+            for &hold in &holds {
+                let base = JumpProgram {
+                    dir,
+                    run_up,
+                    presses: [(0, hold), (0, 0)],
+                    n_presses: 1,
+                    steer: None,
+                };
+                jump_family(ctx, base, &switches, &targets, best);
+            }
+            if p.air_jumps > 0 && (dir == 0 || run_up != full / 2) {
+                for t2 in tick_set([apex / 2, apex, apex + apex / 2], 3 * apex) {
+                    for h2 in tick_set([4, apex], apex) {
+                        let base = JumpProgram {
+                            dir,
+                            run_up,
+                            presses: [(0, apex.min(t2.saturating_sub(1)).max(1)), (t2, h2)],
+                            n_presses: 2,
+                            steer: None,
+                        };
+                        let switches = tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex);
+                        jump_family(ctx, base, &switches, &targets, best);
+                    }
+                }
+            }
+        }
+    }
+}

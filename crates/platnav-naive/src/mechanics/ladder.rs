@@ -1,0 +1,95 @@
+//! The ladder mechanic's twin (`src/mechanics/ladder/climb.rs`): climbs.
+
+use platnav::{Cell, Input, Level, LinkKind, Tile};
+
+use crate::sim::{Best, Ctx, Sim};
+
+/// The climbs from `from`, on a level with ladders.
+pub(crate) fn links(ctx: &Ctx<'_>, level: &Level, from: Cell, best: &mut Best) {
+    if !level.holds(Tile::Ladder) {
+        return;
+    }
+    let up = level.get(from) == Some(Tile::Ladder);
+    let down = level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::Ladder);
+    // A ladder within 3 columns, from 4 rows above to 1 below.
+    let near = (-4..=1).any(|dr| {
+        (-3..=3).any(|dc| level.get(Cell::new(from.col + dc, from.row + dr)) == Some(Tile::Ladder))
+    });
+    climb_links(ctx, up, down, near, best);
+}
+
+/// Climb (levels with ladders): hold `up` (feet tile a ladder) or `down`
+/// (a ladder under the feet) until the body stands again; and, when `up`
+/// can start, hold `up` for the ticks of 1 to 8 rows, then (still
+/// climbing) hold the jump moving left or right until it lands. Any
+/// program whose body stands after a tick without having left the ground
+/// gives up.
+fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best) {
+    let p = ctx.p;
+    let up_input = Input {
+        up: true,
+        ..Input::IDLE
+    };
+    // Catching a nearby ladder: move left or right holding up, walking (at
+    // most the ticks of 3 columns at run speed on the ground) or jumping;
+    // once climbing, up alone. Only programs that climbed count.
+    if near {
+        let walk_limit = (3.0 / (p.run_speed * p.dt).max(1e-6)).ceil() as usize + 2;
+        for d in [-1i8, 1] {
+            for jump in [false, true] {
+                let mut climbed = false;
+                let mut s = Sim::new(ctx);
+                let ok = s.fly(|t, b| {
+                    if b.climbing {
+                        climbed = true;
+                        return Some(up_input);
+                    }
+                    if t > 0 && b.grounded && (jump || t > walk_limit) {
+                        return None;
+                    }
+                    Some(Input {
+                        up: true,
+                        ..Input::new(d, jump, false)
+                    })
+                });
+                if ok && climbed {
+                    best.offer(s.land(LinkKind::Climb));
+                }
+            }
+        }
+    }
+    let down_input = Input::new(0, false, true);
+    let simple = [(up, up_input), (down, down_input)];
+    for (start, input) in simple {
+        if !start {
+            continue;
+        }
+        let mut s = Sim::new(ctx);
+        if s.fly(|t, b| (t == 0 || !b.grounded).then_some(input)) {
+            best.offer(s.land(LinkKind::Climb));
+        }
+    }
+    if !up {
+        return;
+    }
+    for rows in 1..=8usize {
+        let k = ((rows as f64 / (p.climb_speed * p.dt).max(1e-9)).ceil() as usize).max(1);
+        for d in [-1i8, 1] {
+            let mut s = Sim::new(ctx);
+            let ok = s.fly(|t, b| {
+                if t > 0 && b.grounded {
+                    None
+                } else if t < k {
+                    Some(up_input)
+                } else if t == k && !b.climbing {
+                    None
+                } else {
+                    Some(Input::new(d, true, false))
+                }
+            });
+            if ok {
+                best.offer(s.land(LinkKind::Climb));
+            }
+        }
+    }
+}
