@@ -265,6 +265,26 @@ pub(crate) fn sync_transforms(
     }
 }
 
+impl NavLevel {
+    /// A standing body on `cell` for `profile`, and the components an
+    /// agent needs: [`NavAgent`], [`NavBody`] and [`ReferenceMotion`] (the
+    /// plugin steps the body with the reference physics). Add a
+    /// `Transform` to have it placed through [`crate::NavTransform`].
+    #[must_use]
+    pub fn agent(
+        &self,
+        profile: NavProfile,
+        cell: Cell,
+        target: crate::NavTarget,
+    ) -> (NavAgent, NavBody, ReferenceMotion) {
+        (
+            NavAgent { profile, target },
+            NavBody(Body::start(self.level(), cell, self.physics(profile))),
+            ReferenceMotion(profile),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

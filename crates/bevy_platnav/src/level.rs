@@ -8,9 +8,8 @@ use bevy::ecs::message::MessageWriter;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use platnav::level::LoadedLevel;
-use platnav::{Body, Cell, EditReport, Level, NavMap, Physics, PhysicsError, Tile};
+use platnav::{Cell, EditReport, Level, NavMap, Physics, PhysicsError, Tile};
 
-use crate::agent::{NavAgent, NavBody, ReferenceMotion};
 use crate::{NavMapFailed, NavMapReady};
 
 /// One enemy kind: an index into [`NavLevel`]'s physics profiles, given
@@ -351,24 +350,6 @@ impl NavLevel {
     /// [`TileEditError::OffMap`] for a cell outside the level.
     pub fn set_tile(&mut self, cell: Cell, tile: Tile) -> Result<bool, TileEditError> {
         self.edit(&[(cell, tile)]).map(|n| n > 0)
-    }
-
-    /// A standing body on `cell` for `profile`, and the components an
-    /// agent needs: [`NavAgent`], [`NavBody`] and [`ReferenceMotion`] (the
-    /// plugin steps the body with the reference physics). Add a
-    /// `Transform` to have it placed through [`crate::NavTransform`].
-    #[must_use]
-    pub fn agent(
-        &self,
-        profile: NavProfile,
-        cell: Cell,
-        target: crate::NavTarget,
-    ) -> (NavAgent, NavBody, ReferenceMotion) {
-        (
-            NavAgent { profile, target },
-            NavBody(Body::start(self.level(), cell, self.physics(profile))),
-            ReferenceMotion(profile),
-        )
     }
 
     /// Blocks until every profile's map is built and holds every edit
