@@ -1,31 +1,37 @@
-//! Which mechanics' rules a view of a level brings into play beyond the
-//! base rules, and what that means for the stages that generate and cache
-//! links: [`Active`].
+//! Which mechanics' tile rules a view of a level brings into play beyond
+//! the base rules, and what that means for the stages that generate and
+//! cache links: [`Active`].
 
-use super::{ladder, slope};
+use super::{ALL, MECHANIC_OF};
 use crate::level::Tile;
 use crate::physics::Tiles;
 
-/// The mechanics with tile rules of their own (ladders, slopes) that a
-/// view may show: a set of bits, one per mechanic.
+/// The mechanics whose tiles have body rules of their own (their
+/// `tile_rules`: ladders, slopes) that a view may show: one bit per
+/// mechanic of [`ALL`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub(crate) struct Active(u8);
 
-const LADDERS: u8 = 1;
-const SLOPES: u8 = 2;
-
 impl Active {
-    /// The mechanics `level` may need.
+    /// The mechanics `level` may need: those with tile rules of which it
+    /// may hold a tile.
     #[inline]
     pub fn of<T: Tiles + ?Sized>(level: &T) -> Self {
         let mut bits = 0;
-        if ladder::active(level) {
-            bits |= LADDERS;
-        }
-        if slope::active(level) {
-            bits |= SLOPES;
+        for (i, m) in ALL.iter().enumerate() {
+            if m.tile_rules.is_some() && m.tiles.iter().any(|t| level.holds(t.tile)) {
+                bits |= 1 << i;
+            }
         }
         Self(bits)
+    }
+
+    /// The tile rules of the mechanics in.
+    fn rules(self) -> impl Iterator<Item = super::seam::TileRules> {
+        ALL.iter()
+            .enumerate()
+            .filter(move |(i, _)| self.0 >> i & 1 != 0)
+            .filter_map(|(_, m)| m.tile_rules)
     }
 
     /// Only the base rules: no tile with rules of its own can appear.
@@ -35,39 +41,34 @@ impl Active {
     }
 
     /// Whether motion is the same in every frame to the last bit, so that a
-    /// link can be computed in its start cell's frame. Not with slopes:
-    /// the feet column that picks a slope's surface (`floor(x)`) has no EPS
-    /// margin, so a body reaching a slope's foot exactly at a column
-    /// boundary can take the surface a tick earlier in one frame than in
-    /// another.
+    /// link can be computed in its start cell's frame (see
+    /// `TileRules::frame_exact`).
     #[inline]
     pub fn frame_exact(self) -> bool {
-        self.0 & SLOPES == 0
+        self.rules().all(|r| r.frame_exact)
     }
 
     /// Whether the ground is flat: a standing body's feet are on a tile's
-    /// top, and walking keeps them on its row. Not with slopes.
+    /// top, and walking keeps them on its row (see
+    /// `TileRules::flat_ground`).
     #[inline]
     pub fn flat_ground(self) -> bool {
-        self.0 & SLOPES == 0
+        self.rules().all(|r| r.flat_ground)
     }
 
     /// Whether a view with these mechanics may show `tile`: a tile with
     /// rules of its own only when its mechanic is in; every other tile.
     #[inline]
     pub fn may_hold(self, tile: Tile) -> bool {
-        match tile {
-            Tile::Ladder => self.0 & LADDERS != 0,
-            Tile::SlopeRight | Tile::SlopeLeft => self.0 & SLOPES != 0,
-            _ => true,
-        }
+        let m = MECHANIC_OF[tile as usize];
+        ALL[m].tile_rules.is_none() || self.0 >> m & 1 != 0
     }
 
     /// Whether `tile` has rules of its own under these mechanics (a flat
     /// run must not meet one).
     #[inline]
     pub fn special(self, tile: Tile) -> bool {
-        !self.plain() && matches!(tile, Tile::Ladder | Tile::SlopeRight | Tile::SlopeLeft)
+        !self.plain() && ALL[MECHANIC_OF[tile as usize]].tile_rules.is_some()
     }
 
     /// The bits, for cache keys.

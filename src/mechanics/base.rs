@@ -131,6 +131,7 @@ pub(super) const BASE: Mechanic = Mechanic {
         node(NodeType::Goal, "goal", 'G', [255, 100, 180]),
     ],
     families: &[],
+    tile_rules: None,
     decorate: None,
 };
 

@@ -35,5 +35,6 @@ pub(super) const HAZARD: Mechanic = Mechanic {
     }],
     nodes: &[node(NodeType::Death, "death", '^', [230, 0, 0])],
     families: &[],
+    tile_rules: None,
     decorate: None,
 };

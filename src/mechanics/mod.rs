@@ -41,6 +41,22 @@ pub(crate) const ALL: [&Mechanic; 6] = [
     &ladder::LADDER,
 ];
 
+/// The index in [`ALL`] of the mechanic that declares each tile, by
+/// `Tile as usize`.
+static MECHANIC_OF: [usize; Tile::COUNT] = {
+    let mut of = [0; Tile::COUNT];
+    let mut m = 0;
+    while m < ALL.len() {
+        let mut i = 0;
+        while i < ALL[m].tiles.len() {
+            of[ALL[m].tiles[i].tile as usize] = m;
+            i += 1;
+        }
+        m += 1;
+    }
+    of
+};
+
 /// Every tile's spec, by `Tile as usize`: each tile is declared by exactly
 /// one mechanic (checked when the crate compiles).
 static TILES: [&TileSpec; Tile::COUNT] = tile_table();

@@ -57,6 +57,7 @@ pub(super) const ONE_WAY: Mechanic = Mechanic {
         programs,
         generate,
     }],
+    tile_rules: None,
     decorate: None,
 };
 

@@ -26,10 +26,29 @@ pub(crate) struct Mechanic {
     pub nodes: &'static [NodeSpec],
     /// The link families it adds.
     pub families: &'static [Family],
+    /// Whether its tiles have body rules of their own (beyond being empty,
+    /// solid, one-way or a hazard), and what those rules mean for link
+    /// generation; `None` for a mechanic whose tiles do not change what
+    /// the body looks up.
+    pub tile_rules: Option<TileRules>,
     /// Adds its tiles to a seeded random level
     /// ([`Level::generate_with_mechanics`]), drawing from the one
     /// generator every mechanic shares, in the registry's order.
     pub decorate: Option<fn(&mut Level, &mut SplitMix64)>,
+}
+
+/// What a mechanic's tile rules mean for link generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TileRules {
+    /// Motion is the same in every frame to the last bit, so that a link
+    /// can be computed in its start cell's frame. Not with slopes: the feet
+    /// column that picks a slope's surface (`floor(x)`) has no EPS margin,
+    /// so a body reaching a slope's foot exactly at a column boundary can
+    /// take the surface a tick earlier in one frame than in another.
+    pub frame_exact: bool,
+    /// A standing body's feet are on a tile's top, and walking keeps them
+    /// on its row. Not with slopes.
+    pub flat_ground: bool,
 }
 
 /// A kind of tile: how files name it, how pictures show it, and what the

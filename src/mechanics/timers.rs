@@ -17,6 +17,7 @@ pub(super) const TIMERS: Mechanic = Mechanic {
     tiles: &[],
     nodes: &[],
     families: &[],
+    tile_rules: None,
     decorate: None,
 };
 

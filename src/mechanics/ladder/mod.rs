@@ -8,7 +8,7 @@ mod climb;
 
 pub(super) use body::{Climb, before_tick};
 
-use super::seam::{Family, Glyph, KindSpec, Mechanic, Rank, TileSpec, node};
+use super::seam::{Family, Glyph, KindSpec, Mechanic, Rank, TileRules, TileSpec, node};
 use super::{LinkKind, NodeType};
 use crate::level::{Cell, Level, SplitMix64, Tile};
 use crate::physics::Tiles;
@@ -59,6 +59,10 @@ pub(super) const LADDER: Mechanic = Mechanic {
         programs: climb::programs,
         generate: climb::generate,
     }],
+    tile_rules: Some(TileRules {
+        frame_exact: true,
+        flat_ground: true,
+    }),
     decorate: Some(decorate),
 };
 

@@ -8,7 +8,7 @@ mod geometry;
 pub(super) use geometry::{Ghosts, Slope, surfaces};
 
 use super::NodeType;
-use super::seam::{Glyph, Mechanic, Rank, TileSpec, node};
+use super::seam::{Glyph, Mechanic, Rank, TileRules, TileSpec, node};
 use crate::level::{Cell, Level, SplitMix64, Tile};
 use crate::physics::Tiles;
 
@@ -64,6 +64,10 @@ pub(super) const SLOPE: Mechanic = Mechanic {
         node(NodeType::SteepLeft, "steep_left", '\\', [90, 150, 210]),
     ],
     families: &[],
+    tile_rules: Some(TileRules {
+        frame_exact: false,
+        flat_ground: false,
+    }),
     decorate: Some(decorate),
 };
 
