@@ -1,4 +1,34 @@
-#![doc = include_str!("../README.md")]
+//! Navigation maps for 2D tile platformers, and paths an enemy can
+//! actually perform.
+//!
+//! Build a [`NavMap`] of a [`Level`] for one [`Physics`] profile, ask it
+//! for a path with [`find_path`], and perform the path's input tape on the
+//! reference [`Body`] (`docs/PHYSICS.md` specifies it tick by tick), or let
+//! a [`PathFollower`] give the next input from the body's actual state:
+//!
+//! ```
+//! use platnav::{Body, Cell, Level, NavMap, Physics, SearchOptions, find_path};
+//!
+//! let level: Level = "..........\n..........\n.S..##..G.\n##########".parse()?;
+//! let physics = Physics::default();
+//! let map = NavMap::build(&level, &physics)?;
+//! let path = find_path(&map, Cell::new(1, 2), Cell::new(8, 2), &SearchOptions::default())?;
+//!
+//! // The tape performs the path on the body, tick for tick.
+//! let mut body = Body::start(&level, path.start(), &physics);
+//! for &input in path.inputs() {
+//!     body.step(&level, &physics, input);
+//! }
+//! assert!(body.stands_on(Cell::new(8, 2)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Where to go next: [`formats`] loads Tiled, LDtk, VGLC, PNG-mask and
+//! ASCII levels ([`Level::load`] reads the last); [`follow`] drives
+//! enemies along paths and recovers them when knocked; [`NavMap::edit`]
+//! updates a map after tile edits; [`analysis`] reports what a level's
+//! physics can reach; [`fly`] plans for flying and top-down agents. The
+//! repository's `README.md` and the guides under `docs/` walk through each.
 #![warn(missing_docs)]
 
 /// Builds a `with_<field>` setter per listed field, for the options structs:
@@ -46,3 +76,20 @@ pub use level::{Cell, Level, LevelError, Tile};
 pub use links::{BuildCache, BuildProgress, JumpVariety, LinkKind, LinkOptions};
 pub use physics::{Body, Input, Physics, PhysicsError};
 pub use search::{Path, PathError, SearchOptions, SearchStats, find_path};
+
+/// The README's and the guides' examples, run as doctests so that they
+/// stay true.
+#[cfg(doctest)]
+mod doc_examples {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/library.md")]
+    struct Library;
+    #[doc = include_str!("../docs/following.md")]
+    struct Following;
+    #[doc = include_str!("../docs/live-edits.md")]
+    struct LiveEdits;
+    #[cfg(feature = "fly")]
+    #[doc = include_str!("../docs/flying.md")]
+    struct Flying;
+}

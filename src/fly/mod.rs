@@ -180,6 +180,22 @@ struct Placed {
 }
 
 /// The free space of one agent, cut into triangles, with runtime obstacles.
+///
+/// ```
+/// use platnav::Level;
+/// use platnav::fly::{Agent, FlyOptions, FreeSpace, Obstacle, Point};
+///
+/// let level: Level = "..........\n....##....\n....##....\n..........".parse()?;
+/// let mut space = FreeSpace::from_level(&level, Agent::disc(0.3), &FlyOptions::default())?;
+/// let (a, b) = (Point::new(1.0, 1.5), Point::new(9.0, 1.5));
+/// let path = space.find_path(a, b)?;
+/// // Around the block, bending only at its grown corners.
+/// assert!(path.length > 8.0 && path.points.len() > 2);
+/// // A runtime obstacle cuts only the triangles it touches.
+/// space.add_obstacle(&Obstacle::Rect { min: Point::new(2.0, 0.0), max: Point::new(3.0, 4.0) })?;
+/// assert!(space.find_path(a, b).is_err(), "the wall closes the way");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct FreeSpace {
     agent: Agent,
     pad: f64,

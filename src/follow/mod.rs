@@ -146,6 +146,24 @@ struct Plan {
 /// A target that is not standable (a player in mid-air) snaps to the nearest
 /// standable cell, as in [`find_path`]. An unreachable target is not
 /// searched for again until the body's cell or the target's cell changes.
+///
+/// ```
+/// use platnav::follow::FollowOptions;
+/// use platnav::{Body, Cell, Level, NavMap, PathFollower, Physics};
+///
+/// let level: Level = "............\n............\n.S...##...G.\n############".parse()?;
+/// let map = NavMap::build(&level, &Physics::default())?;
+/// let mut enemy = Body::standing(Cell::new(1, 2), map.physics());
+/// let mut follower = PathFollower::new(FollowOptions::default());
+/// let player = Cell::new(10, 2);
+/// // Each tick: the input from where the body really is, then the step.
+/// for _ in 0..600 {
+///     let input = follower.next_input(&map, &enemy, player);
+///     enemy.step(&level, map.physics(), input);
+/// }
+/// assert!(enemy.stands_on(player));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct PathFollower {
     options: FollowOptions,

@@ -104,7 +104,20 @@ impl fmt::Display for Level {
 }
 
 impl Level {
-    /// Loads a platnav ASCII level file (see the crate docs for the format).
+    /// Loads a platnav ASCII level file (the format of this module's docs;
+    /// [`load_level`](crate::formats::load_level) reads every format).
+    ///
+    /// ```
+    /// use platnav::{Cell, Level, Tile};
+    ///
+    /// let level = Level::load("levels/demo.txt".as_ref())?;
+    /// assert_eq!((level.width(), level.height()), (48, 19));
+    /// assert_eq!(level.get(Cell::new(0, 0)), Some(Tile::Solid));
+    /// // A missing file is an error that names it.
+    /// let missing = Level::load("levels/nowhere.txt".as_ref()).unwrap_err();
+    /// assert!(missing.to_string().contains("levels/nowhere.txt"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// Any [`LevelError`], wrapped in [`LevelError::File`] naming the file.
