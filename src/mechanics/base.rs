@@ -135,6 +135,24 @@ pub(super) const BASE: Mechanic = Mechanic {
     decorate: None,
 };
 
+/// What move y (step 6 of the base rules) did, for steps 7 and 8.
+struct MoveY {
+    /// The feet's y as the tick started.
+    y_prev: f64,
+    /// The rows of the box moved by `vy * dt`, before any landing.
+    moved_rows: Range<i64>,
+    /// The rows of `moved_rows` holding a hazard under the box (bit `i` for
+    /// row `moved_rows.start + i`), when move y looked at every tile of the
+    /// box: step 8 then needs no lookup of those rows again.
+    hazards: u64,
+    /// Whether move y looked at every tile of the moved box.
+    scanned: bool,
+    /// Whether it landed the body or stopped it under a ceiling.
+    snapped: bool,
+    /// The row the body landed on, if it did.
+    landed: Option<i64>,
+}
+
 /// [`wall_at`] for solid tiles, as the plain rules have it.
 #[inline]
 pub(super) fn solid(t: Tile, _: i64, _: i64) -> bool {
@@ -250,7 +268,6 @@ impl Body {
         pressed: bool,
         was_grounded: bool,
     ) {
-        let dt = p.dt;
         // The rows of the box as the tick starts: y changes first in step 6.
         let rows = span(self.y - p.h, self.y);
         let (wall_left, wall_right) = if p.wall_jump.is_some() && !self.grounded {
@@ -271,29 +288,48 @@ impl Body {
         // 5. Move x.
         let cols = self.move_x(level, p, rows.clone(), solid);
 
-        // 6. Move y.
+        // 6. Move y, 7. contacts and 8. death.
+        let moved = self.plain_move_y(level, p, input, cols.clone());
+        self.plain_contacts(level, p, input, cols.clone(), moved.landed);
+        self.plain_death(level, p, rows, cols, &moved);
+
+        self.end_tick(p, input, was_grounded, jumped);
+    }
+
+    /// Step 6 of the base rules (move y): lands on the highest solid tile,
+    /// or one-way tile the feet were above, that the moved box overlaps,
+    /// or stops under the lowest ceiling; notes the hazards of the rows it
+    /// scanned for step 8. Always inlined: the tick is split for reading,
+    /// and compiles as one function.
+    #[inline(always)]
+    fn plain_move_y<T: Tiles + ?Sized>(
+        &mut self,
+        level: &T,
+        p: &Physics,
+        input: Input,
+        cols: Range<i64>,
+    ) -> MoveY {
         let y_prev = self.y;
-        self.y += self.vy * dt;
-        let moved_rows = span(self.y - p.h, self.y);
-        // The rows of `moved_rows` holding a hazard in `cols` (bit `i` for
-        // row `moved_rows.start + i`), when move y looked at every tile of
-        // the box: step 8 then needs no lookup of those rows again.
-        let mut hazards = 0u64;
-        let mut scanned = false;
-        let mut snapped = false;
-        // The row the body landed on in move y, if it did.
-        let mut landed = None;
+        self.y += self.vy * p.dt;
+        let mut m = MoveY {
+            y_prev,
+            moved_rows: span(self.y - p.h, self.y),
+            hazards: 0,
+            scanned: false,
+            snapped: false,
+            landed: None,
+        };
         if self.vy > 0.0 {
-            scanned = true;
+            m.scanned = true;
             // The highest row landed on.
             let mut top = i64::MAX;
-            for (i, r) in moved_rows.clone().enumerate() {
+            for (i, r) in m.moved_rows.clone().enumerate() {
                 for c in cols.clone() {
                     let lands = match level.tile_at(c, r) {
                         Tile::Solid => true,
                         Tile::OneWay => !input.down && y_prev <= r as f64 + EPS,
                         Tile::Hazard => {
-                            hazards |= 1u64.wrapping_shl(i as u32);
+                            m.hazards |= 1u64.wrapping_shl(i as u32);
                             false
                         }
                         _ => false,
@@ -304,20 +340,20 @@ impl Body {
                 }
             }
             if top != i64::MAX {
-                landed = Some(top);
+                m.landed = Some(top);
                 self.y = top as f64;
                 self.vy = 0.0;
-                snapped = true;
+                m.snapped = true;
             }
         } else if self.vy < 0.0 {
-            scanned = true;
+            m.scanned = true;
             // The last solid row: rows are scanned top down.
             let mut bottom = i64::MIN;
-            for (i, r) in moved_rows.clone().enumerate() {
+            for (i, r) in m.moved_rows.clone().enumerate() {
                 for c in cols.clone() {
                     match level.tile_at(c, r) {
                         Tile::Solid => bottom = r,
-                        Tile::Hazard => hazards |= 1u64.wrapping_shl(i as u32),
+                        Tile::Hazard => m.hazards |= 1u64.wrapping_shl(i as u32),
                         _ => {}
                     }
                 }
@@ -325,54 +361,77 @@ impl Body {
             if bottom != i64::MIN {
                 self.y = (bottom as f64 + 1.0) + p.h;
                 self.vy = 0.0;
-                snapped = true;
+                m.snapped = true;
             }
         }
+        m
+    }
 
-        // 7. Contacts.
+    /// Step 7 of the base rules (contacts): grounded on the row the body
+    /// landed on, or on the row its feet are within EPS of the top of,
+    /// when it holds ground under the box.
+    #[inline(always)]
+    fn plain_contacts<T: Tiles + ?Sized>(
+        &mut self,
+        level: &T,
+        p: &Physics,
+        input: Input,
+        cols: Range<i64>,
+        landed: Option<i64>,
+    ) {
         self.grounded = false;
         if self.vy == 0.0 {
             // Landed, the feet are exactly on the row's top.
             let row = landed.unwrap_or_else(|| inearest(self.y));
             if landed.is_some() || (row as f64 - self.y).abs() <= EPS {
-                self.grounded = ground_at(level, row, cols.clone(), input.down);
+                self.grounded = ground_at(level, row, cols, input.down);
             }
         }
         if self.grounded {
             self.air_jumps_left = p.air_jumps;
         }
+    }
 
-        // 8. Death.
+    /// Step 8 of the base rules (death): below the level, or overlapping a
+    /// hazard, looking up only the rows move y did not scan (`rows` are the
+    /// box's rows as the tick started).
+    #[inline(always)]
+    fn plain_death<T: Tiles + ?Sized>(
+        &mut self,
+        level: &T,
+        p: &Physics,
+        rows: Range<i64>,
+        cols: Range<i64>,
+        m: &MoveY,
+    ) {
         if self.y - p.h > level.rows() {
             self.dead = true;
         } else if !level.holds(Tile::Hazard) {
             // Nothing to overlap.
-        } else if scanned && !snapped {
+        } else if m.scanned && !m.snapped {
             // The box is the one move y scanned.
-            self.dead = hazards != 0;
+            self.dead = m.hazards != 0;
         } else {
             // A body snapped back to where it started the tick (standing)
             // has the rows it started with.
-            let rows = if self.y == y_prev {
+            let rows = if self.y == m.y_prev {
                 rows
             } else {
                 span(self.y - p.h, self.y)
             };
             // Rows move y scanned answer from `hazards` (whose bits cannot
             // alias: at most 64 rows); the others are looked up, in order.
-            let known = moved_rows.end.wrapping_sub(moved_rows.start) as u64;
-            let known = if scanned && known <= 64 { known } else { 0 };
+            let known = m.moved_rows.end.wrapping_sub(m.moved_rows.start) as u64;
+            let known = if m.scanned && known <= 64 { known } else { 0 };
             self.dead = rows.into_iter().any(|r| {
-                let i = r.wrapping_sub(moved_rows.start) as u64;
+                let i = r.wrapping_sub(m.moved_rows.start) as u64;
                 if i < known {
-                    hazards >> i & 1 != 0
+                    m.hazards >> i & 1 != 0
                 } else {
                     cols.clone().any(|c| level.tile_at(c, r) == Tile::Hazard)
                 }
             });
         }
-
-        self.end_tick(p, input, was_grounded, jumped);
     }
 
     /// Steps 5 to 8 and the tick's bookkeeping for a body in the air with

@@ -9,6 +9,8 @@
 //! ladder or a slope come here, and wherever none is in reach every rule
 //! reduces to the plain one of the base rules (`base.rs`).
 
+use std::ops::Range;
+
 use super::base::solid;
 use super::ladder::is_top;
 use super::slope::{self, Ghosts, surfaces};
@@ -27,16 +29,8 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     off_ladder: bool,
 ) {
     let slopes = slope::active(level);
-    let ghosts_at = |x: f64, y: f64| {
-        if slopes {
-            Ghosts::at(level, x, y)
-        } else {
-            Ghosts::none()
-        }
-    };
-    let dt = p.dt;
     let was_grounded = b.grounded;
-    let g0 = ghosts_at(b.x, b.y);
+    let g0 = ghosts_at(level, b.x, b.y);
     let rows = span(b.y - p.h, b.y);
     let blocks0 = |t: Tile, c: i64, r: i64| g0.blocks(t, c, r);
     let walls = if p.wall_jump.is_some() && !b.grounded {
@@ -57,7 +51,7 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     // 5. Move x, against solid and slope tiles that are not ghosts of the
     // start position.
     let x_prev = b.x;
-    let cols = b.move_x(level, p, rows.clone(), blocks0);
+    let cols = b.move_x(level, p, rows, blocks0);
     let dx = (b.x - x_prev).abs();
     // Walking on or onto a slope: the body follows the ground, on a slope
     // at the start or with a slope surface within `dx` of its feet now.
@@ -69,28 +63,82 @@ pub(super) fn steps<T: Tiles + ?Sized>(
                 .is_some());
 
     // 6. Move y.
-    let y_prev = b.y;
-    b.y += b.vy * dt;
+    let m = MoveY {
+        level,
+        p,
+        input,
+        g0,
+        cols,
+        dx,
+        walks,
+        y_prev: b.y,
+    };
+    b.y += b.vy * p.dt;
     let mut landed = false;
-    // One-way tops (and ladder tops) a falling body lands on: those it
-    // was above, or (walking on a slope) at most `dx` under.
-    let from_above = |r: i64| y_prev <= r as f64 + EPS || (walks && y_prev <= r as f64 + dx + EPS);
     if b.vy > 0.0 || (b.vy == 0.0 && walks) {
+        landed = m.fall(b);
+    } else if b.vy < 0.0 {
+        m.rise(b);
+    }
+    // 6b. Stick.
+    if walks && !landed {
+        m.stick(b);
+    }
+
+    // 7. Contacts.
+    m.contacts(b);
+
+    // 8. Death.
+    if b.y - p.h > level.rows() || b.overlaps_kind(level, p, Tile::Hazard) {
+        b.dead = true;
+    }
+    b.end_tick(p, input, was_grounded, jumped);
+}
+
+/// What move y (step 6) and the contacts (step 7) of the extended steps
+/// read: the tick's input, the ghosts of the feet as the tick started, the
+/// columns of the box after move x and how far it moved, whether the body
+/// walks, and the feet's y before move y.
+struct MoveY<'a, T: Tiles + ?Sized> {
+    level: &'a T,
+    p: &'a Physics,
+    input: Input,
+    g0: Ghosts,
+    cols: Range<i64>,
+    dx: f64,
+    walks: bool,
+    y_prev: f64,
+}
+
+impl<T: Tiles + ?Sized> MoveY<'_, T> {
+    /// One-way tops (and ladder tops) a falling body lands on: those it
+    /// was above, or (walking on a slope) at most `dx` under.
+    #[inline]
+    fn lands_from_above(&self, r: i64) -> bool {
+        self.y_prev <= r as f64 + EPS || (self.walks && self.y_prev <= r as f64 + self.dx + EPS)
+    }
+
+    /// A falling (or walking) body lands on the highest candidate: the
+    /// slope surface its feet reach, or the top of a tile the moved box
+    /// overlaps that holds it (see `PHYSICS.md`, "Slopes", step 6).
+    /// Returns whether it landed.
+    fn fall(&self, b: &mut Body) -> bool {
+        let (level, input) = (self.level, self.input);
         // The highest slope surface the feet reach: one they were at
         // most `dx` under, and are on or under now.
-        let feet = if slopes {
-            surfaces(level, b.x, y_prev - dx - EPS, b.y).next()
+        let feet = if slope::active(level) {
+            surfaces(level, b.x, self.y_prev - self.dx - EPS, b.y).next()
         } else {
             None
         };
         // Ghosts as seen from where the feet land on that surface.
         let g = match feet {
             Some((s, y)) => Ghosts::on(b.x, y, s),
-            None => ghosts_at(b.x, b.y),
+            None => ghosts_at(level, b.x, b.y),
         };
         let mut best = feet.map_or(f64::INFINITY, |(_, y)| y);
-        for r in span(b.y - p.h, b.y) {
-            for c in cols.clone() {
+        for r in span(b.y - self.p.h, b.y) {
+            for c in self.cols.clone() {
                 let t = level.tile_at(c, r);
                 let lands = match t {
                     _ if g.ghost(t, c, r) => false,
@@ -98,10 +146,10 @@ pub(super) fn steps<T: Tiles + ?Sized>(
                     // from above: one that stops being a ghost as the feet
                     // sink is not landed on, a row up.
                     Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => {
-                        !g0.ghost(t, c, r) || from_above(r)
+                        !self.g0.ghost(t, c, r) || self.lands_from_above(r)
                     }
-                    Tile::OneWay => !input.down && from_above(r),
-                    Tile::Ladder => !input.down && is_top(level, c, r) && from_above(r),
+                    Tile::OneWay => !input.down && self.lands_from_above(r),
+                    Tile::Ladder => !input.down && is_top(level, c, r) && self.lands_from_above(r),
                     _ => false,
                 };
                 if lands && (r as f64) < best {
@@ -112,23 +160,32 @@ pub(super) fn steps<T: Tiles + ?Sized>(
         if best.is_finite() {
             b.y = best;
             b.vy = 0.0;
-            landed = true;
         }
-    } else if b.vy < 0.0 {
-        let g = ghosts_at(b.x, b.y);
-        let ceiling = span(b.y - p.h, b.y)
-            .rev()
-            .find(|&r| cols.clone().any(|c| g.blocks(level.tile_at(c, r), c, r)));
+        best.is_finite()
+    }
+
+    /// A rising body stops under the lowest ceiling: the greatest bottom
+    /// of the solid and slope tiles, not ghosts, the moved box overlaps.
+    fn rise(&self, b: &mut Body) {
+        let level = self.level;
+        let g = ghosts_at(level, b.x, b.y);
+        let ceiling = span(b.y - self.p.h, b.y).rev().find(|&r| {
+            self.cols
+                .clone()
+                .any(|c| g.blocks(level.tile_at(c, r), c, r))
+        });
         if let Some(r) = ceiling {
-            b.y = (r as f64 + 1.0) + p.h;
+            b.y = (r as f64 + 1.0) + self.p.h;
             b.vy = 0.0;
         }
     }
-    // 6b. Stick: a walker that did not land keeps to ground at most `dx`
-    // below its feet (a slope's surface, or a tile top).
-    if walks && !landed {
-        let g = ghosts_at(b.x, b.y);
-        let reach = b.y + dx + EPS;
+
+    /// Stick: a walker that did not land keeps to ground at most `dx`
+    /// below its feet (a slope's surface, or a tile top).
+    fn stick(&self, b: &mut Body) {
+        let level = self.level;
+        let g = ghosts_at(level, b.x, b.y);
+        let reach = b.y + self.dx + EPS;
         let mut best = surfaces(level, b.x, b.y, reach)
             .next()
             .map_or(f64::INFINITY, |(_, y)| y);
@@ -137,9 +194,10 @@ pub(super) fn steps<T: Tiles + ?Sized>(
             if r as f64 >= best {
                 break;
             }
-            if cols
+            if self
+                .cols
                 .clone()
-                .any(|c| stands(level, &g, level.tile_at(c, r), c, r, input.down))
+                .any(|c| stands(level, &g, level.tile_at(c, r), c, r, self.input.down))
             {
                 best = r as f64;
             }
@@ -150,26 +208,24 @@ pub(super) fn steps<T: Tiles + ?Sized>(
         }
     }
 
-    // 7. Contacts.
-    b.grounded = false;
-    if b.vy == 0.0 {
-        let g = ghosts_at(b.x, b.y);
-        let row = inearest(b.y);
-        b.grounded = g.standing().is_some()
-            || ((row as f64 - b.y).abs() <= EPS
-                && cols
-                    .clone()
-                    .any(|c| stands(level, &g, level.tile_at(c, row), c, row, input.down)));
+    /// Step 7: grounded when at rest standing on a slope, or with the feet
+    /// within EPS of the top of a row holding ground under the box.
+    fn contacts(&self, b: &mut Body) {
+        let level = self.level;
+        b.grounded = false;
+        if b.vy == 0.0 {
+            let g = ghosts_at(level, b.x, b.y);
+            let row = inearest(b.y);
+            b.grounded = g.standing().is_some()
+                || ((row as f64 - b.y).abs() <= EPS
+                    && self.cols.clone().any(|c| {
+                        stands(level, &g, level.tile_at(c, row), c, row, self.input.down)
+                    }));
+        }
+        if b.grounded {
+            b.air_jumps_left = self.p.air_jumps;
+        }
     }
-    if b.grounded {
-        b.air_jumps_left = p.air_jumps;
-    }
-
-    // 8. Death.
-    if b.y - p.h > level.rows() || b.overlaps_kind(level, p, Tile::Hazard) {
-        b.dead = true;
-    }
-    b.end_tick(p, input, was_grounded, jumped);
 }
 
 /// Whether tile `t` at `(c, r)` holds up a body whose feet are on its top:
