@@ -1,15 +1,14 @@
 //! `platnav bench`: build and query figures against their targets, and the
 //! search against the `pathfinding` crate on the same graphs, in one run.
 
-use platnav::{find_path, io::navfile, search};
+use platnav::{find_path, search};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 use platnav::{
-    BuildCache, Cell, Level, LinkOptions, NavMap, NodeId, Physics, SearchOptions,
-    formats::VglcLegend, level::SplitMix64,
+    BuildCache, Cell, Level, LinkOptions, NavMap, NodeId, Physics, SearchOptions, level::SplitMix64,
 };
 
 use super::CliError;
@@ -22,6 +21,10 @@ use platnav_naive as naive;
 
 /// The `fly` rows (free space, any-angle paths, the `polyanya` peer).
 mod fly;
+
+/// The SMB rows (builds, queries against `pathfinding`, saved maps, edits,
+/// the coarse jump set).
+mod smb;
 
 #[derive(Args)]
 pub(crate) struct BenchArgs {
@@ -198,58 +201,6 @@ fn latencies(map: &NavMap, pairs: &[(Cell, Cell)], opts: &SearchOptions) -> Vec<
     v
 }
 
-/// Ours against `pathfinding`'s astar and dijkstra on the same graph and
-/// pairs; returns (ours, astar, dijkstra) total seconds, after checking that
-/// every cost agrees. The peers get the graph our search relaxes: per node
-/// and target, the fastest link ([`NavMap::fastest_links_from`]), and astar
-/// the same lower bound.
-fn against_pathfinding(map: &NavMap, pairs: &[(Cell, Cell)]) -> Result<(f64, f64, f64), CliError> {
-    let succ = |n: &NodeId| -> Vec<(NodeId, u32)> {
-        map.fastest_links_from(*n)
-            .map(|id| (map.target(id), map.ticks(id)))
-            .collect()
-    };
-    let opts = SearchOptions::default();
-    let mut ours = Vec::new();
-    let t = Instant::now();
-    for &(s, g) in pairs {
-        ours.push(search::route_ticks(map, s, g, &opts).map_err(|e| CliError(e.to_string()))?);
-    }
-    let t_ours = t.elapsed().as_secs_f64();
-    let node = |c: Cell| map.node(c).unwrap_or(NodeId::new(0));
-    let t = Instant::now();
-    let mut astar = Vec::new();
-    for &(s, g) in pairs {
-        let goal = node(g);
-        astar.push(
-            pathfinding::directed::astar::astar(
-                &node(s),
-                succ,
-                |n| search::lower_bound_ticks(map, *n, goal),
-                |n| *n == goal,
-            )
-            .map(|(_, c)| c),
-        );
-    }
-    let t_astar = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let mut dijk = Vec::new();
-    for &(s, g) in pairs {
-        let goal = node(g);
-        dijk.push(
-            pathfinding::directed::dijkstra::dijkstra(&node(s), succ, |n| *n == goal)
-                .map(|(_, c)| c),
-        );
-    }
-    let t_dijk = t.elapsed().as_secs_f64();
-    if ours != astar || ours != dijk {
-        return Err(CliError(
-            "bench: platnav and pathfinding disagree on a route's cost".into(),
-        ));
-    }
-    Ok((t_ours, t_astar, t_dijk))
-}
-
 /// The CPU model as `/proc/cpuinfo` names it, when there is one.
 fn cpu_model() -> Option<String> {
     let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
@@ -355,228 +306,9 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
 
     // SMB: build times, links per standing cell, query latency.
-    let legend = VglcLegend::load(&args.smb.join("legend.json"))?;
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&args.smb)
-        .map_err(|e| CliError(format!("{}: {e}", args.smb.display())))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
-    let smb = Physics::smb();
-    let (mut builds, mut exact, mut beam) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut links, mut nodes) = (0usize, 0usize);
-    let mut peer = (0.0, 0.0, 0.0);
-    let (mut smb11, mut smb11_mb) = (f64::NAN, f64::NAN);
-    let mut smb11_level = None;
-    // Each level and its map, for the coarse jump set below.
-    let mut full_maps = Vec::new();
-    // One cache for the SMB levels, as a game loading its levels in turn
-    // would keep: the first build is cold, later ones reuse the templates
-    // and branches earlier ones grew.
-    let smb_cache = Arc::new(BuildCache::new());
-    let full = LinkOptions::default();
-    for f in &files {
-        let level = Level::load_vglc(f, &legend)?;
-        let t = Instant::now();
-        let map = NavMap::build_cached(&level, &smb, &full, &smb_cache)?;
-        let b = t.elapsed().as_secs_f64();
-        if f.file_name().is_some_and(|n| n == "mario-1-1.txt") {
-            smb11 = b;
-            smb11_mb = map.memory_bytes() as f64 / (1 << 20) as f64;
-            smb11_level = Some(level.clone());
-        }
-        builds.push(b);
-        links += map.link_count();
-        nodes += map.node_count();
-        let pairs = reachable_pairs(&map, samples, 7);
-        exact.extend(latencies(&map, &pairs, &SearchOptions::default()));
-        beam.extend(latencies(&map, &pairs, &SearchOptions::beam(8)));
-        let (o, a, d) = against_pathfinding(&map, &pairs)?;
-        peer = (peer.0 + o, peer.1 + a, peer.2 + d);
-        full_maps.push((level, map));
-    }
-    exact.sort_by(f64::total_cmp);
-    beam.sort_by(f64::total_cmp);
-    builds.sort_by(f64::total_cmp);
-    // SMB 1-1 again, as a game's later level loads run: the templates the
-    // builds above grew are still there.
-    let again = match &smb11_level {
-        Some(level) => {
-            let t = Instant::now();
-            NavMap::build_cached(level, &smb, &full, &smb_cache)?;
-            t.elapsed().as_secs_f64()
-        }
-        None => f64::NAN,
-    };
-    rows.push(
-        row(
-            "build, SMB 1-1 (cold: the first build of the run)",
-            ms(smb11),
-            "< 25 ms",
-            Some(smb11 < 0.025),
-        )
-        .because(format!(
-            "every program ({}) is walked in the template trees or simulated from every standing cell; with the trees grown, the same level still builds in {}",
-            LinkOptions::default().programs_per_cell(&smb),
-            ms(again)
-        )),
-    );
-    // Loading its saved map (binary form, from memory), best of 5: the
-    // structure is checked, tapes are replayed when a path first uses them.
-    if let Some(level) = &smb11_level {
-        let bytes = navfile::to_bytes(&NavMap::build(level, &smb)?);
-        let mut load = f64::INFINITY;
-        for _ in 0..5 {
-            let t = Instant::now();
-            navfile::from_bytes(&bytes, level, &smb)?;
-            load = load.min(t.elapsed().as_secs_f64());
-        }
-        let ratio = smb11 / load.max(1e-12);
-        rows.push(row(
-            format!(
-                "load a saved map, SMB 1-1 ({} KB; {}), vs building it",
-                bytes.len() / 1024,
-                ms(load)
-            ),
-            format!("{ratio:.1}x faster"),
-            ">= 10x",
-            Some(ratio >= 10.0),
-        ));
-    }
-    rows.push(row(
-        "build, SMB 1-1, again after the other levels (the same cache, warm)",
-        ms(again),
-        "",
-        None,
-    ));
-    rows.push(row(
-        format!(
-            "build cache after the SMB levels ({} workers; budgets {} + {} MB each)",
-            smb_cache.workers(),
-            smb_cache.grown_budget() >> 20,
-            smb_cache.memo_budget() >> 20
-        ),
-        format!(
-            "{:.1} MB",
-            smb_cache.memory_bytes() as f64 / (1 << 20) as f64
-        ),
-        "",
-        None,
-    ));
-    if let Some(level) = &smb11_level {
-        let mut map = NavMap::build_cached(level, &smb, &full, &smb_cache)?;
-        let whole = map.memory_bytes() as f64;
-        let index = map.edit_index_bytes() as f64;
-        rows.push(row(
-            "memory for the edit index, SMB 1-1 (share of the map's)",
-            format!("{:.1}%", 100.0 * index / whole.max(1.0)),
-            "< 25%",
-            Some(index < whole * 0.25),
-        ));
-        rows.push(edit_row(
-            "single-tile edit to updated map, SMB 1-1",
-            &mut map,
-            (1, 5),
-            2.0,
-            EDIT_WHY,
-        )?);
-    }
-    // The coarse jump set (LinkOptions::coarse) on the same levels, built
-    // in the same order (so its template branches carry over the same
-    // way), and its fastest routes against the full set's on the same pairs.
-    let full_time: f64 = builds.iter().sum();
-    let coarse_cache = Arc::new(BuildCache::new());
-    let mut coarse_time = 0.0;
-    let (mut full_ticks, mut coarse_ticks, mut lost, mut asked) = (0u64, 0u64, 0usize, 0usize);
-    let opts = SearchOptions::default();
-    for (level, full) in &full_maps {
-        let t = Instant::now();
-        let coarse = NavMap::build_cached(level, &smb, &LinkOptions::coarse(), &coarse_cache)?;
-        coarse_time += t.elapsed().as_secs_f64();
-        for (a, g) in reachable_pairs(full, samples, 7) {
-            asked += 1;
-            match (
-                find_path(full, a, g, &opts),
-                find_path(&coarse, a, g, &opts),
-            ) {
-                (Ok(f), Ok(c)) => {
-                    full_ticks += u64::from(f.ticks());
-                    coarse_ticks += u64::from(c.ticks());
-                }
-                _ => lost += 1,
-            }
-        }
-    }
-    drop(full_maps);
-    rows.push(row(
-        format!("build, {} SMB levels (median)", files.len()),
-        ms(percentile(&builds, 0.5)),
-        "",
-        None,
-    ));
-    rows.push(row(
-        format!("build, {} SMB levels, coarse jump set, in all", files.len()),
-        format!(
-            "{} ({:.2}x faster than the full set)",
-            ms(coarse_time),
-            full_time / coarse_time.max(1e-12)
-        ),
-        "",
-        None,
-    ));
-    rows.push(row(
-        "route time, coarse / full jump set, SMB (pairs both route)",
-        format!(
-            "{:.3} ({lost} of {asked} pairs not routed)",
-            coarse_ticks as f64 / full_ticks.max(1) as f64
-        ),
-        "",
-        None,
-    ));
-    rows.push(row(
-        "nav-map memory, SMB 1-1",
-        format!("{smb11_mb:.2} MB"),
-        "",
-        None,
-    ));
-    rows.push(row(
-        "links per standing cell, SMB",
-        format!("{:.1}", links as f64 / nodes.max(1) as f64),
-        "",
-        None,
-    ));
-    let p50 = percentile(&exact, 0.5);
-    rows.push(row(
-        "query p50, SMB, exact",
-        format!("{p50:.1} us"),
-        "< 50 us",
-        Some(p50 < 50.0),
-    ));
-    rows.push(row(
-        "query p99, SMB, exact",
-        format!("{:.1} us", percentile(&exact, 0.99)),
-        "",
-        None,
-    ));
-    rows.push(row(
-        "query p50 / p99, SMB, beam 8",
-        p50_p99(&beam),
-        "",
-        None,
-    ));
-    let astar_ratio = peer.1 / peer.0.max(1e-12);
-    rows.push(row(
-        "graph search vs pathfinding::astar (equal costs)",
-        format!("{astar_ratio:.2}x faster"),
-        ">= 1.5x",
-        Some(astar_ratio >= 1.5),
-    ));
-    rows.push(row(
-        "graph search vs pathfinding::dijkstra (equal costs)",
-        format!("{:.2}x faster", peer.2 / peer.0.max(1e-12)),
-        "",
-        None,
-    ));
+    let mut smb_run = smb::rows(&mut rows, &args.smb, samples)?;
+    let smb11_level = smb_run.level_1_1.take();
+    let smb = &smb_run.physics;
 
     // Followers knocked about while they chase goals.
     rows.extend(knock::rows(smb11_level.as_ref())?);
