@@ -3,27 +3,30 @@
 
 use platnav::{find_path, search};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use platnav::{
-    BuildCache, Cell, Level, LinkOptions, NavMap, NodeId, Physics, SearchOptions, level::SplitMix64,
-};
+use platnav::{Cell, NavMap, NodeId, SearchOptions, level::SplitMix64};
 
 use super::CliError;
 
+// The sections of rows, in the order they run.
+
+/// The SMB rows (builds, queries against `pathfinding`, saved maps, edits,
+/// the coarse jump set).
+mod smb;
+
+/// The knock chases (followers knocked about while they chase goals).
 mod knock;
 
 /// The naive reference rows (the naive reference builder against ours).
 mod reference;
 
+/// The generated-level rows (how builds scale, memory, throughput, edits).
+mod scaling;
+
 /// The `fly` rows (free space, any-angle paths, the `polyanya` peer).
 mod fly;
-
-/// The SMB rows (builds, queries against `pathfinding`, saved maps, edits,
-/// the coarse jump set).
-mod smb;
 
 #[derive(Args)]
 pub(crate) struct BenchArgs {
@@ -169,23 +172,6 @@ fn reachable_pairs(map: &NavMap, n: usize, seed: u64) -> Vec<(Cell, Cell)> {
     pairs
 }
 
-/// Exact queries per second on one core: the best of a pass per seed,
-/// each on pairs not queried before (the replay memo is warm from other
-/// queries on the map, as in a game, but no route repeats).
-fn best_qps(map: &NavMap, seeds: [u64; 3]) -> f64 {
-    let mut qps: f64 = 0.0;
-    for seed in seeds {
-        let fresh = reachable_pairs(map, QPS_PASS, seed);
-        let t = Instant::now();
-        let done = fresh
-            .iter()
-            .filter(|&&(s, g)| find_path(map, s, g, &SearchOptions::default()).is_ok())
-            .count();
-        qps = qps.max(done as f64 / t.elapsed().as_secs_f64().max(1e-12));
-    }
-    qps
-}
-
 /// Query latencies in microseconds (sorted), over `pairs`.
 fn latencies(map: &NavMap, pairs: &[(Cell, Cell)], opts: &SearchOptions) -> Vec<f64> {
     let mut v: Vec<f64> = pairs
@@ -210,9 +196,9 @@ fn cpu_model() -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-/// Queries in each timed throughput pass.
-const QPS_PASS: usize = 400;
-
+/// Runs the sections in turn (SMB levels, knock chases, the naive
+/// reference, generated levels, `fly`), or only `fly`, and prints the
+/// table.
 pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let t_all = Instant::now();
     let mut rows = Vec::new();
@@ -229,188 +215,14 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         return print(&rows, t_all);
     }
 
-    // SMB: build times, links per standing cell, query latency.
+    // SMB: build times, links per standing cell, query latency. Its build
+    // caches stay alive in `smb_run` until the bench ends.
     let mut smb_run = smb::rows(&mut rows, &args.smb, samples)?;
     let smb11_level = smb_run.level_1_1.take();
-    let smb = &smb_run.physics;
-
     // Followers knocked about while they chase goals.
     rows.extend(knock::rows(smb11_level.as_ref())?);
-
-    // The naive reference builder (crates/platnav-naive, one thread) on SMB 1-1
-    // and the 64 x 64 generated level, against ours as it builds by default
-    // (every core) and on one thread.
-    reference::rows(&mut rows, smb11_level, smb, args.quick)?;
-
-    // Generated levels: scaling, memory, throughput.
-    let mut sizes = vec![(64, 64), (128, 128), (256, 256)];
-    if !args.quick {
-        sizes.extend([(1024, 1024), (4096, 256)]);
-    }
-    let default = Physics::default();
-    // A physics profile's first build also grows its shared template
-    // trees: a one-time cost, timed on its own here so that the per-cell
-    // figures below measure how builds scale.
-    let warm = Level::generate(16, 16, 42)?;
-    let t = Instant::now();
-    NavMap::build(&warm, &default)?;
-    rows.push(row(
-        "first build with a physics profile (its template trees), 16 x 16",
-        ms(t.elapsed().as_secs_f64()),
-        "",
-        None,
-    ));
-    // Every timed build starts from the same caches: the profile's shared
-    // templates grown (by the 16 x 16 build), no branches grown for an
-    // earlier level. Levels up to 256 x 256 take the best of three builds,
-    // as the other builds here do; the larger ones run long enough to
-    // average the machine's noise out.
-    let cold_build = |level: &Level| -> Result<(NavMap, f64), CliError> {
-        let cache = Arc::new(BuildCache::new());
-        let options = LinkOptions::default();
-        NavMap::build_cached(&warm, &default, &options, &cache)?;
-        let t = Instant::now();
-        let map = NavMap::build_cached(level, &default, &options, &cache)?;
-        Ok((map, t.elapsed().as_secs_f64()))
-    };
-    let mut per_cell = Vec::new();
-    for &(w, h) in &sizes {
-        let level = Level::generate(w, h, 42)?;
-        let (mut map, mut b) = cold_build(&level)?;
-        if w * h <= 256 * 256 {
-            for _ in 0..2 {
-                b = b.min(cold_build(&level)?.1);
-            }
-        }
-        let us_per_cell = b * 1e6 / map.node_count().max(1) as f64;
-        per_cell.push(us_per_cell);
-        rows.push(row(
-            format!("build, {w} x {h} ({} standing cells)", map.node_count()),
-            format!("{} ({us_per_cell:.1} us per standing cell)", ms(b)),
-            if (w, h) == (1024, 1024) { "< 8 s" } else { "" },
-            ((w, h) == (1024, 1024)).then_some(b < 8.0),
-        )
-        .because(format!(
-            "every program ({}) is simulated from every standing cell: the body's steps alone (about 1,700 a cell) take about twice the CPU 8 s allows",
-            LinkOptions::default().programs_per_cell(&default)
-        )));
-        let mb = map.memory_bytes() as f64 / (1 << 20) as f64;
-        rows.push(row(
-            format!("nav-map memory, {w} x {h}"),
-            format!("{mb:.1} MB"),
-            if (w, h) == (1024, 1024) {
-                "< 256 MB"
-            } else {
-                ""
-            },
-            ((w, h) == (1024, 1024)).then_some(mb < 256.0),
-        ));
-        rows.push(row(
-            format!("links per standing cell, {w} x {h}"),
-            format!(
-                "{:.1}",
-                map.link_count() as f64 / map.node_count().max(1) as f64
-            ),
-            "",
-            None,
-        ));
-        let pairs = reachable_pairs(&map, samples, 11);
-        let exact = latencies(&map, &pairs, &SearchOptions::default());
-        let beam = latencies(&map, &pairs, &SearchOptions::beam(8));
-        rows.push(row(
-            format!("query p50 / p99, {w} x {h}, exact"),
-            p50_p99(&exact),
-            "",
-            None,
-        ));
-        rows.push(row(
-            format!("query p50 / p99, {w} x {h}, beam 8"),
-            p50_p99(&beam),
-            "",
-            None,
-        ));
-        if (w, h) == (256, 256) {
-            // Pairs not queried before: the replay memo is warm from other
-            // queries on this map, as in a game, but no route repeats. The
-            // best of three passes, each on new pairs, as the builds take
-            // the best of their runs. Passes are as long in quick runs as
-            // in full ones: a pass of 100 queries lasts about 10 ms, short
-            // enough for the machine's hiccups to decide it.
-            let qps = best_qps(&map, [13, 17, 19]);
-            rows.push(row(
-                "queries per second, one core, 256 x 256 (unseen pairs, best of 3 passes)",
-                format!("{qps:.0}"),
-                ">= 10000",
-                Some(qps >= 10_000.0),
-            ));
-        }
-        // Edits last: they change the map.
-        match (w, h) {
-            (256, 256) => {
-                rows.push(edit_row(
-                    "single-tile edit, 256 x 256",
-                    &mut map,
-                    (1, 23),
-                    4.0,
-                    EDIT_WHY,
-                )?);
-                rows.push(edit_row(
-                    "8 x 8 brush edit, 256 x 256",
-                    &mut map,
-                    (8, 29),
-                    16.0,
-                    EDIT_WHY,
-                )?);
-                let (live, measured) = map.landmark_bounds();
-                rows.push(row(
-                    format!(
-                        "queries per second after those edits, landmark bounds repaired ({live} of {measured} live)"
-                    ),
-                    format!("{:.0}", best_qps(&map, [37, 41, 43])),
-                    "",
-                    None,
-                ));
-                let t = Instant::now();
-                map.refresh_bounds();
-                rows.push(row(
-                    "landmark bounds measured again after edits (refresh_bounds), 256 x 256",
-                    ms(t.elapsed().as_secs_f64()),
-                    "",
-                    None,
-                ));
-                rows.push(row(
-                    "queries per second after refresh_bounds",
-                    format!("{:.0}", best_qps(&map, [37, 41, 43])),
-                    "",
-                    None,
-                ));
-            }
-            (1024, 1024) => {
-                rows.push(edit_row(
-                    "single-tile edit, 1024 x 1024",
-                    &mut map,
-                    (1, 31),
-                    16.0,
-                    "as at 256 x 256, plus moving the arrays and the landmark table after the edited window (about 110 MB, renumbered as they move, on two threads): about 7 ms at the median",
-                )?);
-            }
-            _ => {}
-        }
-    }
-    let spread = per_cell.iter().copied().fold(0.0, f64::max)
-        / per_cell.iter().copied().fold(f64::INFINITY, f64::min);
-    let (first, last) = (sizes[0], sizes[sizes.len() - 1]);
-    let listed: Vec<String> = per_cell.iter().map(|u| format!("{u:.1}")).collect();
-    rows.push(row(
-        format!(
-            "build time per standing cell, largest / smallest, {} x {} to {} x {}",
-            first.0, first.1, last.0, last.1
-        ),
-        format!("{spread:.2} ({} us)", listed.join(", ")),
-        "flat (< 2)",
-        Some(spread < 2.0),
-    ));
-
+    reference::rows(&mut rows, smb11_level, &smb_run.physics, args.quick)?;
+    scaling::rows(&mut rows, samples, args.quick)?;
     fly::rows(&mut rows, args.quick)?;
     print(&rows, t_all)
 }
