@@ -120,21 +120,42 @@ fn pillar_area(w: f64, h: f64, n: usize, seed: u64) -> Area {
     area
 }
 
-/// The `fly` rows.
+/// The `fly` rows: free-space builds, queries against `polyanya`, runtime
+/// obstacles and the build from a PNG mask.
 pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
     let samples = if quick { 200 } else { 1000 };
+    let level = Level::generate(256, 256, 42)?;
+    let mut space = level_build_row(rows, &level)?;
+    let area = pillar_area(400.0, 300.0, 600, 5);
+    let pillars = pillar_build_row(rows, &area)?;
+    for (name, map, seed) in [
+        ("256 x 256 level", &space, 3u64),
+        ("pillar room", &pillars, 4),
+    ] {
+        query_rows(rows, name, map, samples, seed)?;
+    }
+    // Runtime obstacles on the 256 x 256 level, from one random sequence.
+    let mut rng = SplitMix64::new(9);
+    obstacle_rows(rows, &mut space, &mut rng, samples)?;
+    oldest_obstacle_row(rows, &mut space, &mut rng, if quick { 20 } else { 100 })?;
+    mask_rows(rows)?;
+    Ok(())
+}
+
+/// The free space of the 256 x 256 generated `level` for a 0.8 box, and
+/// the row of its build time (best of 3).
+fn level_build_row(rows: &mut Vec<Row>, level: &Level) -> Result<FreeSpace, CliError> {
     let agent = Agent::boxed(0.8, 0.8);
     let opts = FlyOptions::default();
-    let level = Level::generate(256, 256, 42)?;
     let mut best = f64::INFINITY;
     let mut space = None;
     for _ in 0..3 {
         let t = Instant::now();
-        let s = FreeSpace::from_level(&level, agent, &opts)?;
+        let s = FreeSpace::from_level(level, agent, &opts)?;
         best = best.min(t.elapsed().as_secs_f64());
         space = Some(s);
     }
-    let Some(mut space) = space else {
+    let Some(space) = space else {
         return Err(CliError("bench: no free space".into()));
     };
     rows.push(row(
@@ -146,9 +167,14 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
         "",
         None,
     ));
-    let area = pillar_area(400.0, 300.0, 600, 5);
+    Ok(space)
+}
+
+/// The free space of the room `area` (600 convex pillars) for a 0.4 disc,
+/// and the row of its build time.
+fn pillar_build_row(rows: &mut Vec<Row>, area: &Area) -> Result<FreeSpace, CliError> {
     let t = Instant::now();
-    let pillars = FreeSpace::from_area(&area, Agent::disc(0.4))?;
+    let pillars = FreeSpace::from_area(area, Agent::disc(0.4))?;
     rows.push(row(
         format!(
             "fly: build, 400 x 300 room with 600 convex pillars, 0.4 disc ({} triangles)",
@@ -158,39 +184,54 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
         "",
         None,
     ));
-    for (name, map, seed) in [
-        ("256 x 256 level", &space, 3u64),
-        ("pillar room", &pillars, 4),
-    ] {
-        let peer = peer_mesh(map)?;
-        let qs = pairs(map, samples, seed);
-        let (ours, theirs, agree) = against_polyanya(map, &peer, &qs);
-        let (p50, q50) = (percentile(&ours, 0.5), percentile(&theirs, 0.5));
-        rows.push(row(
-            format!("fly: query p50 / p99, {name} (ours; polyanya)"),
-            format!(
-                "{p50:.1} / {:.1} us; {q50:.1} / {:.1} us",
-                percentile(&ours, 0.99),
-                percentile(&theirs, 0.99)
-            ),
-            "",
-            None,
-        ));
-        let ratio = q50 / p50.max(1e-12);
-        rows.push(row(
-            format!(
-                "fly: query p50 vs polyanya, {name} ({agree} of {} lengths equal)",
-                qs.len()
-            ),
-            format!("{ratio:.2}x faster"),
-            ">= 1.5x",
-            Some(ratio >= 1.5 && agree == qs.len()),
-        ));
-    }
+    Ok(pillars)
+}
 
-    // Runtime obstacles on the 256 x 256 level: crates of 1 to 3 tiles at
-    // random free spots, each added then removed.
-    let mut rng = SplitMix64::new(9);
+/// The query rows of the free space `map` (called `name`) against
+/// `polyanya` on the same `samples` pairs: latencies, and the speed-up
+/// with how many lengths agree.
+fn query_rows(
+    rows: &mut Vec<Row>,
+    name: &str,
+    map: &FreeSpace,
+    samples: usize,
+    seed: u64,
+) -> Result<(), CliError> {
+    let peer = peer_mesh(map)?;
+    let qs = pairs(map, samples, seed);
+    let (ours, theirs, agree) = against_polyanya(map, &peer, &qs);
+    let (p50, q50) = (percentile(&ours, 0.5), percentile(&theirs, 0.5));
+    rows.push(row(
+        format!("fly: query p50 / p99, {name} (ours; polyanya)"),
+        format!(
+            "{p50:.1} / {:.1} us; {q50:.1} / {:.1} us",
+            percentile(&ours, 0.99),
+            percentile(&theirs, 0.99)
+        ),
+        "",
+        None,
+    ));
+    let ratio = q50 / p50.max(1e-12);
+    rows.push(row(
+        format!(
+            "fly: query p50 vs polyanya, {name} ({agree} of {} lengths equal)",
+            qs.len()
+        ),
+        format!("{ratio:.2}x faster"),
+        ">= 1.5x",
+        Some(ratio >= 1.5 && agree == qs.len()),
+    ));
+    Ok(())
+}
+
+/// Runtime obstacles in `space`: `samples` crates of 1 to 3 tiles at
+/// random free spots, each added then removed; the rows of both times.
+fn obstacle_rows(
+    rows: &mut Vec<Row>,
+    space: &mut FreeSpace,
+    rng: &mut SplitMix64,
+    samples: usize,
+) -> Result<(), CliError> {
     let (mut add, mut remove) = (Vec::new(), Vec::new());
     for _ in 0..samples {
         let (x, y) = (2.0 + rng.below(250) as f64, 2.0 + rng.below(250) as f64);
@@ -217,9 +258,18 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
             Some(p50 < 1000.0),
         ));
     }
+    Ok(())
+}
 
-    // Removing the oldest of 17 obstacles: the 16 placed after it are
-    // undone and cut again.
+/// Removing the oldest of 17 obstacles in `space`, `times` times: the 16
+/// placed after it are undone and cut again. Each removed crate is placed
+/// again as the newest.
+fn oldest_obstacle_row(
+    rows: &mut Vec<Row>,
+    space: &mut FreeSpace,
+    rng: &mut SplitMix64,
+    times: usize,
+) -> Result<(), CliError> {
     let mut ids = Vec::new();
     let mut crates = Vec::new();
     for _ in 0..17 {
@@ -232,7 +282,7 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
         crates.push(o);
     }
     let mut oldest = Vec::new();
-    for _ in 0..if quick { 20 } else { 100 } {
+    for _ in 0..times {
         let t = Instant::now();
         space.remove_obstacle(ids.remove(0));
         oldest.push(t.elapsed().as_secs_f64() * 1e6);
@@ -251,8 +301,6 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
         "",
         None,
     ));
-
-    mask_rows(rows)?;
     Ok(())
 }
 
