@@ -66,53 +66,60 @@ pub(crate) fn rows(smb11: Option<&Level>) -> Result<Vec<Row>, CliError> {
         "",
         None,
     ));
-    if let Some(mut r) = timed {
-        let sort = |v: &mut Vec<f64>| v.sort_by(f64::total_cmp);
-        sort(&mut r.on_plan_us);
-        sort(&mut r.off_plan_us);
-        let mut off: Vec<f64> = r
-            .off_plan_us
-            .iter()
-            .chain(&r.planning_us)
-            .copied()
-            .collect();
-        sort(&mut off);
-        sort(&mut r.planning_us);
-        let ticks = |what: &str, v: &[f64], target: &str, pass: Option<bool>| {
-            let value = format!(
-                "{:.2} / {:.2} us ({} ticks)",
-                percentile(v, 0.5),
-                percentile(v, 0.99),
-                v.len()
-            );
-            row(what, value, target, pass)
-        };
-        rows.push(ticks(
-            "follower tick p50 / p99 on plan, SMB 1-1 knock chases",
-            &r.on_plan_us,
-            "",
-            None,
-        ));
-        let p99 = percentile(&off, 0.99);
-        rows.push(ticks(
-            "follower tick p50 / p99 off plan, SMB 1-1 knock chases",
-            &off,
-            "p99 < 200 us",
-            Some(p99 < OFF_PLAN_P99_US),
-        ));
-        let of_which = "  of which";
-        rows.push(ticks(
-            &format!("{of_which} recovering or settling"),
-            &r.off_plan_us,
-            "",
-            None,
-        ));
-        rows.push(ticks(
-            &format!("{of_which} planning a path"),
-            &r.planning_us,
-            "",
-            None,
-        ));
+    if let Some(r) = timed {
+        tick_rows(&mut rows, r);
     }
     Ok(rows)
+}
+
+/// The follower's tick times in the knock chases `r` (SMB 1-1, the `smb`
+/// preset): on plan, and off plan with its two parts, recovering or
+/// settling and planning a path.
+fn tick_rows(rows: &mut Vec<Row>, mut r: KnockReport) {
+    let sort = |v: &mut Vec<f64>| v.sort_by(f64::total_cmp);
+    sort(&mut r.on_plan_us);
+    sort(&mut r.off_plan_us);
+    let mut off: Vec<f64> = r
+        .off_plan_us
+        .iter()
+        .chain(&r.planning_us)
+        .copied()
+        .collect();
+    sort(&mut off);
+    sort(&mut r.planning_us);
+    let ticks = |what: &str, v: &[f64], target: &str, pass: Option<bool>| {
+        let value = format!(
+            "{:.2} / {:.2} us ({} ticks)",
+            percentile(v, 0.5),
+            percentile(v, 0.99),
+            v.len()
+        );
+        row(what, value, target, pass)
+    };
+    rows.push(ticks(
+        "follower tick p50 / p99 on plan, SMB 1-1 knock chases",
+        &r.on_plan_us,
+        "",
+        None,
+    ));
+    let p99 = percentile(&off, 0.99);
+    rows.push(ticks(
+        "follower tick p50 / p99 off plan, SMB 1-1 knock chases",
+        &off,
+        "p99 < 200 us",
+        Some(p99 < OFF_PLAN_P99_US),
+    ));
+    let of_which = "  of which";
+    rows.push(ticks(
+        &format!("{of_which} recovering or settling"),
+        &r.off_plan_us,
+        "",
+        None,
+    ));
+    rows.push(ticks(
+        &format!("{of_which} planning a path"),
+        &r.planning_us,
+        "",
+        None,
+    ));
 }
