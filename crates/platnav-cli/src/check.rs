@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use platnav::{
     Cell, NavMap,
-    analysis::{Endpoints, GoalReport, Report, ReportOptions},
+    analysis::{Diagnosis, Endpoints, GoalReport, Report, ReportOptions},
     level::Unmodelled,
 };
 
@@ -134,6 +134,8 @@ fn cell_list(cells: &[Cell], max: usize) -> String {
     s.join("  ")
 }
 
+/// The report as text: the level, reach, regions, traps, a line per goal
+/// (or goal area), and the level drawn with the report's marks.
 fn print_report(name: &str, map: &NavMap, r: &Report) {
     let level = map.level();
     outln!(
@@ -183,60 +185,69 @@ fn print_report(name: &str, map: &NavMap, r: &Report) {
     for area in goal_areas(&r.goals) {
         if area.len() > 1 {
             outln!("{}", area_line(&area));
-            continue;
+        } else {
+            outln!("{}", goal_line(area[0]));
         }
-        let g = area[0];
-        if g.found {
-            outln!(
-                "  {:<8} found: {:.3} s, {} links",
-                g.goal.to_string(),
-                g.cost.unwrap_or(0.0),
-                g.links.unwrap_or(0)
-            );
-            continue;
-        }
-        let mut line = format!("  {:<8} NOT found", g.goal.to_string());
-        if let Some(d) = &g.diagnosis {
-            if let Some(n) = d.nearest {
-                line += &format!("; nearest reachable cell {n}");
-            }
-            if d.graph_reachable {
-                line += "; linked but no path replayed (knife-edge)";
-            } else {
-                match (d.needed_jump_height, d.missing_jump_height) {
-                    (Some(h), Some(m)) => {
-                        line += &format!("; needs a {h:.2}-tile jump ({m:+.2} tiles");
-                        if let Some(l) = d.missing_link {
-                            line += &format!(
-                                "; closest failed move: {} {} -> {}",
-                                l.kind, l.from, l.to
-                            );
-                        }
-                        line += ")";
-                    }
-                    _ => {
-                        line +=
-                            &format!("; not reachable even with a {:.2}-tile jump", d.tried_up_to);
-                    }
-                }
-                match (d.needed_run_speed, d.missing_run_speed) {
-                    (Some(v), Some(m)) => {
-                        line += &format!(", or a {v:.1} tiles/s run ({m:+.1})");
-                    }
-                    _ => {
-                        line += &format!(
-                            "; no run up to {:.1} tiles/s reaches it",
-                            d.run_speed_tried_up_to
-                        );
-                    }
-                }
-            }
-        }
-        outln!("{line}");
     }
     outln!("completable: {}", if r.completable { "yes" } else { "NO" });
     outln!("\n(@ start, $ goal found, ! goal not found, x unreachable standing cell, T trap)");
     out!("{}", draw(map, r));
+}
+
+/// One line for a goal on its own: its route when found, else the
+/// diagnosis of what is missing (when diagnosed).
+fn goal_line(g: &GoalReport) -> String {
+    if g.found {
+        return format!(
+            "  {:<8} found: {:.3} s, {} links",
+            g.goal.to_string(),
+            g.cost.unwrap_or(0.0),
+            g.links.unwrap_or(0)
+        );
+    }
+    let mut line = format!("  {:<8} NOT found", g.goal.to_string());
+    if let Some(d) = &g.diagnosis {
+        if let Some(n) = d.nearest {
+            line += &format!("; nearest reachable cell {n}");
+        }
+        if d.graph_reachable {
+            line += "; linked but no path replayed (knife-edge)";
+        } else {
+            line += &missing(d);
+        }
+    }
+    line
+}
+
+/// What a goal the graph does not reach would need: a higher jump (and
+/// the closest move that failed) or a faster run, or that none tried is
+/// enough.
+fn missing(d: &Diagnosis) -> String {
+    let mut text = String::new();
+    match (d.needed_jump_height, d.missing_jump_height) {
+        (Some(h), Some(m)) => {
+            text += &format!("; needs a {h:.2}-tile jump ({m:+.2} tiles");
+            if let Some(l) = d.missing_link {
+                text += &format!("; closest failed move: {} {} -> {}", l.kind, l.from, l.to);
+            }
+            text += ")";
+        }
+        _ => {
+            text += &format!("; not reachable even with a {:.2}-tile jump", d.tried_up_to);
+        }
+    }
+    match (d.needed_run_speed, d.missing_run_speed) {
+        (Some(v), Some(m)) => {
+            text += &format!(", or a {v:.1} tiles/s run ({m:+.1})");
+        }
+        _ => {
+            text += &format!(
+                "; no run up to {:.1} tiles/s reaches it",
+                d.run_speed_tried_up_to
+            );
+        }
+    }
+    text
 }
 
 /// The level with the report's marks.
