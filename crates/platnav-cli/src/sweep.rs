@@ -168,6 +168,8 @@ fn write_output(args: &SweepArgs, csv: &str) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `platnav sweep`: a CSV row per level and grid point (or, with `--min`,
+/// the least value per level), and the chart when asked for.
 pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
     if let Some(param) = args.min {
         return run_min(args, param);
@@ -181,31 +183,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
         return Err(CliError("--plot draws one or two parameters".into()));
     }
     let (base, levels) = load(args)?;
-    // The grid: every combination of the parameter values.
-    let points: f64 = args
-        .params
-        .iter()
-        .map(|r| r.values_len() as f64)
-        .product::<f64>()
-        * levels.len() as f64;
-    if points > MAX_POINTS as f64 {
-        return Err(CliError(format!(
-            "the grid has {points} level points, over the {MAX_POINTS} a sweep takes"
-        )));
-    }
-    let mut grid: Vec<Vec<f64>> = vec![Vec::new()];
-    for r in &args.params {
-        grid = grid
-            .into_iter()
-            .flat_map(|point| {
-                r.values().into_iter().map(move |v| {
-                    let mut p = point.clone();
-                    p.push(v);
-                    p
-                })
-            })
-            .collect();
-    }
+    let grid = grid_points(&args.params, levels.len())?;
     let physics_at = |point: &[f64]| {
         args.params
             .iter()
@@ -238,14 +216,75 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
             describe(&args.params, &grid[jobs[0].1])
         )));
     }
+    let swept = Swept {
+        params: &args.params,
+        levels: &levels,
+        grid: &grid,
+        jobs: &jobs,
+        results: &results,
+    };
+    write_output(args, &grid_csv(&swept))?;
+    report_failed_points(&swept);
+    if let Some(path) = &args.plot {
+        plot(path, &swept, &base)?;
+    }
+    Ok(())
+}
+
+/// A grid sweep's points and results, for its CSV, its failures and its
+/// chart.
+struct Swept<'a> {
+    params: &'a [Range],
+    levels: &'a [Item],
+    /// Every combination of the parameters' values.
+    grid: &'a [Vec<f64>],
+    /// (level, grid point) per evaluation, level by level.
+    jobs: &'a [(usize, usize)],
+    /// Each job's evaluation, or why it failed.
+    results: &'a [Result<Evaluation, String>],
+}
+
+/// The grid: every combination of the parameters' values, the last
+/// parameter varying fastest; an error when it and the `levels` make more
+/// than [`MAX_POINTS`] evaluations.
+fn grid_points(params: &[Range], levels: usize) -> Result<Vec<Vec<f64>>, CliError> {
+    let points: f64 = params
+        .iter()
+        .map(|r| r.values_len() as f64)
+        .product::<f64>()
+        * levels as f64;
+    if points > MAX_POINTS as f64 {
+        return Err(CliError(format!(
+            "the grid has {points} level points, over the {MAX_POINTS} a sweep takes"
+        )));
+    }
+    let mut grid: Vec<Vec<f64>> = vec![Vec::new()];
+    for r in params {
+        grid = grid
+            .into_iter()
+            .flat_map(|point| {
+                r.values().into_iter().map(move |v| {
+                    let mut p = point.clone();
+                    p.push(v);
+                    p
+                })
+            })
+            .collect();
+    }
+    Ok(grid)
+}
+
+/// The sweep's CSV: a header, then a row per level and grid point with its
+/// figures or its error.
+fn grid_csv(swept: &Swept<'_>) -> String {
     let mut csv = String::from("level");
-    for r in &args.params {
+    for r in swept.params {
         csv += &format!(",{}", r.param);
     }
     csv += ",completable,reachable_fraction,traps,error\n";
-    for (&(l, g), e) in jobs.iter().zip(&results) {
-        csv += &csv_field(&levels[l].0);
-        for v in &grid[g] {
+    for (&(l, g), e) in swept.jobs.iter().zip(swept.results) {
+        csv += &csv_field(&swept.levels[l].0);
+        for v in &swept.grid[g] {
             csv += &format!(",{v}");
         }
         match e {
@@ -258,54 +297,67 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
             Err(msg) => csv += &format!(",,,,{}\n", csv_field(msg)),
         }
     }
-    write_output(args, &csv)?;
-    let failed_points: Vec<String> = jobs
+    csv
+}
+
+/// Tells on standard error how many points failed, and the first.
+fn report_failed_points(swept: &Swept<'_>) {
+    let failed_points: Vec<String> = swept
+        .jobs
         .iter()
-        .zip(&results)
+        .zip(swept.results)
         .filter(|(_, r)| r.is_err())
-        .map(|(&(l, g), _)| format!("{} at {}", levels[l].0, describe(&args.params, &grid[g])))
+        .map(|(&(l, g), _)| {
+            format!(
+                "{} at {}",
+                swept.levels[l].0,
+                describe(swept.params, &swept.grid[g])
+            )
+        })
         .collect();
     if let Some(first) = failed_points.first() {
         eprintln!(
             "platnav: {} of {} points failed (their rows have an error), the first: {first}",
             failed_points.len(),
-            jobs.len()
+            swept.jobs.len()
         );
     }
-    if let Some(path) = &args.plot {
-        // Per grid point: completable levels, mean reachable fraction of
-        // the levels evaluated, and levels that failed.
-        let n = levels.len();
-        let mut done = vec![0usize; grid.len()];
-        let mut reach = vec![0.0f64; grid.len()];
-        let mut failed = vec![0usize; grid.len()];
-        for (&(_, g), e) in jobs.iter().zip(&results) {
-            match e {
-                Ok(e) => {
-                    done[g] += usize::from(e.completable);
-                    reach[g] += e.reachable_fraction;
-                }
-                Err(_) => failed[g] += 1,
+}
+
+/// Draws the sweep's chart to `path` (see [`super::plot::draw`]).
+fn plot(path: &FsPath, swept: &Swept<'_>, base: &Physics) -> Result<(), CliError> {
+    // Per grid point: completable levels, mean reachable fraction of
+    // the levels evaluated, and levels that failed.
+    let n = swept.levels.len();
+    let points = swept.grid.len();
+    let mut done = vec![0usize; points];
+    let mut reach = vec![0.0f64; points];
+    let mut failed = vec![0usize; points];
+    for (&(_, g), e) in swept.jobs.iter().zip(swept.results) {
+        match e {
+            Ok(e) => {
+                done[g] += usize::from(e.completable);
+                reach[g] += e.reachable_fraction;
             }
+            Err(_) => failed[g] += 1,
         }
-        for (r, &f) in reach.iter_mut().zip(&failed) {
-            *r /= n.saturating_sub(f).max(1) as f64;
-        }
-        let names: Vec<Param> = args.params.iter().map(|r| r.param).collect();
-        super::plot::draw(
-            path,
-            &names,
-            &grid,
-            &super::plot::Tally {
-                done: &done,
-                reach: &reach,
-                failed: &failed,
-            },
-            n,
-            &base,
-        )?;
     }
-    Ok(())
+    for (r, &f) in reach.iter_mut().zip(&failed) {
+        *r /= n.saturating_sub(f).max(1) as f64;
+    }
+    let names: Vec<Param> = swept.params.iter().map(|r| r.param).collect();
+    super::plot::draw(
+        path,
+        &names,
+        swept.grid,
+        &super::plot::Tally {
+            done: &done,
+            reach: &reach,
+            failed: &failed,
+        },
+        n,
+        base,
+    )
 }
 
 /// One grid point of one level: its evaluation, or why there is none (the
