@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use spade::handles::{FixedFaceHandle, InnerTag};
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
 use super::agent::disc_polygon;
@@ -116,11 +117,61 @@ fn key(p: Point) -> Key {
     (p.x.to_bits(), p.y.to_bits())
 }
 
+/// The constrained triangulation a cut triangulates its region with.
+type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
+
+/// An edge's key: its ends' keys, the smaller first, so that both
+/// triangles on the edge name it alike.
+#[inline]
+fn edge_key(pu: Point, pw: Point) -> (Key, Key) {
+    if key(pu) < key(pw) {
+        (key(pu), key(pw))
+    } else {
+        (key(pw), key(pu))
+    }
+}
+
+/// The outline of the region a cut triangulates again.
+struct Outline {
+    /// Per edge to the outside (by [`edge_key`]): the outside triangle and
+    /// its edge across.
+    portals: HashMap<(Key, Key), (u32, u8)>,
+    /// The mesh vertex of each outline point, by its key.
+    ids: HashMap<Key, u32>,
+    /// The edges to the outside (portals) and the obstacle edges.
+    edges: Vec<(Point, Point)>,
+}
+
 /// Cuts the grown obstacle `piece` out of the mesh.
 pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
     let mut change = Change::default();
-    // Triangles the piece meets.
-    let (lo, hi) = piece.iter().fold(
+    let (region, in_r) = region_met(mesh, piece);
+    if region.is_empty() {
+        return change;
+    }
+    let Outline {
+        portals,
+        mut ids,
+        edges: outline,
+    } = outline_of(mesh, &region, &in_r);
+    let Some(cdt) = triangulate(&outline, piece) else {
+        return change;
+    };
+    let (new_id, kept) = kept_faces(mesh, &cdt, &region, piece);
+    for &t in &region {
+        mesh.alive[t as usize] = false;
+    }
+    change.killed = region;
+    change.created = push_faces(mesh, &cdt, kept, &new_id, &mut ids);
+    link_portals(mesh, &change.created, &portals, &mut change.patched);
+    change.cells = touched_cells(mesh, &change.created);
+    change
+}
+
+/// The smallest axis-aligned box holding `piece`: its lowest and highest
+/// corners.
+fn bounding_box(piece: &[Point]) -> (Point, Point) {
+    piece.iter().fold(
         (
             Point::new(f64::MAX, f64::MAX),
             Point::new(f64::MIN, f64::MIN),
@@ -131,7 +182,15 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
                 Point::new(hi.x.max(p.x), hi.y.max(p.y)),
             )
         },
-    );
+    )
+}
+
+/// The live triangles `piece` meets, grown across their edges until no
+/// edge to the outside meets it, in the order found, and the same as a
+/// set (empty when the piece meets no triangle).
+fn region_met(mesh: &Mesh, piece: &[Point]) -> (Vec<u32>, HashMap<u32, ()>) {
+    // Triangles the piece meets.
+    let (lo, hi) = bounding_box(piece);
     let g = &mesh.grid;
     let (c0, r0) = g.cell_of(Point::new(lo.x - EPS, lo.y - EPS));
     let (c1, r1) = g.cell_of(Point::new(hi.x + EPS, hi.y + EPS));
@@ -151,7 +210,7 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
         }
     }
     if region.is_empty() {
-        return change;
+        return (region, in_r);
     }
     // Grow until no edge to the outside meets the piece.
     let mut i = 0;
@@ -167,11 +226,16 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
         }
         i += 1;
     }
-    // The region's outline: edges to the outside (portals) and obstacle edges.
+    (region, in_r)
+}
+
+/// The region's outline: edges to the outside (portals) and obstacle
+/// edges, with the mesh vertices at their ends.
+fn outline_of(mesh: &Mesh, region: &[u32], in_r: &HashMap<u32, ()>) -> Outline {
     let mut portals: HashMap<(Key, Key), (u32, u8)> = HashMap::new();
     let mut ids: HashMap<Key, u32> = HashMap::new();
     let mut outline = Vec::new();
-    for &t in &region {
+    for &t in region {
         let tv = mesh.tris[t as usize];
         for e in 0..3 {
             let q = mesh.nbr[t as usize][e];
@@ -188,22 +252,26 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
                     .iter()
                     .position(|&x| x == t)
                     .unwrap_or(0) as u8;
-                let k = if key(pu) < key(pw) {
-                    (key(pu), key(pw))
-                } else {
-                    (key(pw), key(pu))
-                };
-                portals.insert(k, (q, qe));
+                portals.insert(edge_key(pu, pw), (q, qe));
             }
         }
     }
-    let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> =
-        ConstrainedDelaunayTriangulation::new();
+    Outline {
+        portals,
+        ids,
+        edges: outline,
+    }
+}
+
+/// The constrained triangulation of the region's `outline` with the
+/// `piece`'s outline as constraints, or `None` when spade refuses a point.
+fn triangulate(outline: &[(Point, Point)], piece: &[Point]) -> Option<Cdt> {
+    let mut cdt: Cdt = ConstrainedDelaunayTriangulation::new();
     let mut handle = HashMap::new();
     // Points are finite and within MAX_COORD (checked when the obstacle
     // was made), so spade takes them; should it refuse one, nothing has
     // been changed yet and the obstacle cuts nothing.
-    let mut vh = |cdt: &mut ConstrainedDelaunayTriangulation<Point2<f64>>, p: Point| {
+    let mut vh = |cdt: &mut Cdt, p: Point| {
         if let Some(&h) = handle.get(&key(p)) {
             return Some(h);
         }
@@ -211,9 +279,9 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
         handle.insert(key(p), h);
         Some(h)
     };
-    for &(a, b) in &outline {
+    for &(a, b) in outline {
         let (Some(ha), Some(hb)) = (vh(&mut cdt, a), vh(&mut cdt, b)) else {
-            return change;
+            return None;
         };
         if ha != hb && cdt.can_add_constraint(ha, hb) {
             cdt.add_constraint(ha, hb);
@@ -222,18 +290,28 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
         }
     }
     let n = piece.len();
-    let Some(hs) = piece
+    let hs = piece
         .iter()
         .map(|&p| vh(&mut cdt, p))
-        .collect::<Option<Vec<_>>>()
-    else {
-        return change;
-    };
+        .collect::<Option<Vec<_>>>()?;
     for k in 0..n {
         if hs[k] != hs[(k + 1) % n] {
             cdt.add_constraint_and_split(hs[k], hs[(k + 1) % n], |p| p);
         }
     }
+    Some(cdt)
+}
+
+/// The faces of `cdt` the cut keeps (inside the old `region`, outside the
+/// `piece`), in order, and per face of `cdt` the id a kept one gets in the
+/// mesh ([`NONE`] for the others).
+fn kept_faces(
+    mesh: &Mesh,
+    cdt: &Cdt,
+    region: &[u32],
+    piece: &[Point],
+) -> (Vec<u32>, Vec<FixedFaceHandle<InnerTag>>) {
+    let n = piece.len();
     // Faces kept: inside the old region, outside the piece.
     let old: Vec<[Point; 3]> = region.iter().map(|&t| mesh.corners(t)).collect();
     let inside_piece = |p: Point| (0..n).all(|k| cross(piece[k], piece[(k + 1) % n], p) > 0.0);
@@ -260,10 +338,20 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
             kept.push(f.fix());
         }
     }
-    for &t in &region {
-        mesh.alive[t as usize] = false;
-    }
-    change.killed = region;
+    (new_id, kept)
+}
+
+/// Adds the `kept` faces of `cdt` to the mesh as triangles linked to each
+/// other (by `new_id`), adding the vertices not in `ids` yet; returns the
+/// new triangles.
+fn push_faces(
+    mesh: &mut Mesh,
+    cdt: &Cdt,
+    kept: Vec<FixedFaceHandle<InnerTag>>,
+    new_id: &[u32],
+    ids: &mut HashMap<Key, u32>,
+) -> Vec<u32> {
+    let mut created = Vec::new();
     for f in kept {
         let face = cdt.face(f);
         let es = face.adjacent_edges();
@@ -283,33 +371,36 @@ pub(crate) fn cut(mesh: &mut Mesh, piece: &[Point]) -> Change {
                 .map_or(NONE, |g| new_id[g.fix().index()])
         });
         let t = mesh.push_raw(v, nb);
-        change.created.push(t);
+        created.push(t);
     }
+    created
+}
+
+/// Links the `created` triangles to the outside across the `portals`,
+/// recording each outside link it replaces in `patched`, and indexes them
+/// in the grid.
+fn link_portals(
+    mesh: &mut Mesh,
+    created: &[u32],
+    portals: &HashMap<(Key, Key), (u32, u8)>,
+    patched: &mut Vec<(u32, u8, u32)>,
+) {
     // Link the new triangles to the outside across the portals.
-    for &t in &change.created {
+    for &t in created {
         let tv = mesh.tris[t as usize];
         for e in 0..3 {
             if mesh.nbr[t as usize][e] != NONE {
                 continue;
             }
             let (pu, pw) = (mesh.pts[tv[e] as usize], mesh.pts[tv[(e + 1) % 3] as usize]);
-            let k = if key(pu) < key(pw) {
-                (key(pu), key(pw))
-            } else {
-                (key(pw), key(pu))
-            };
-            if let Some(&(q, qe)) = portals.get(&k) {
+            if let Some(&(q, qe)) = portals.get(&edge_key(pu, pw)) {
                 mesh.nbr[t as usize][e] = q;
-                change
-                    .patched
-                    .push((q, qe, mesh.nbr[q as usize][qe as usize]));
+                patched.push((q, qe, mesh.nbr[q as usize][qe as usize]));
                 mesh.nbr[q as usize][qe as usize] = t;
             }
         }
         mesh.index(t);
     }
-    change.cells = touched_cells(mesh, &change.created);
-    change
 }
 
 fn touched_cells(mesh: &Mesh, tris: &[u32]) -> Vec<usize> {
