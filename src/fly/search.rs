@@ -254,42 +254,23 @@ impl Ctx<'_> {
         let p = m.cpts[t as usize];
         let (pk, pk1, o) = (p[k], p[k1], p[k2]);
         let (vk, vk1) = (tv[k], tv[k1]);
+        let tri = Entered {
+            t,
+            k1,
+            k2,
+            pk,
+            pk1,
+            o,
+            vk,
+            vk1,
+        };
         let r = n.root;
         // The root on the entry edge's line (to rounding).
         let on_entry_line = near_line(pk, pk1, r);
 
         // The goal in this triangle: reach it straight or around an end.
         if self.goal_tris.contains(&t) {
-            let gl = self.goal;
-            let seen = n.a == n.b && cross(r, n.a, gl).abs() <= EPS * r.dist(gl).max(1.0)
-                || cross(r, n.a, gl) <= EPS && cross(r, n.b, gl) >= -EPS;
-            if seen || on_entry_line {
-                self.push(Node {
-                    goal: true,
-                    parent: id,
-                    ..n
-                });
-            } else if cross(r, n.a, gl) > 0.0 {
-                if n.a == pk && m.corner[vk as usize] && self.best_ok(vk, n.g + r.dist(pk)) {
-                    self.push(Node {
-                        goal: true,
-                        parent: id,
-                        root: pk,
-                        root_v: vk,
-                        g: n.g + r.dist(pk),
-                        ..n
-                    });
-                }
-            } else if n.b == pk1 && m.corner[vk1 as usize] && self.best_ok(vk1, n.g + r.dist(pk1)) {
-                self.push(Node {
-                    goal: true,
-                    parent: id,
-                    root: pk1,
-                    root_v: vk1,
-                    g: n.g + r.dist(pk1),
-                    ..n
-                });
-            }
+            self.push_goal(n, id, &tri, on_entry_line);
         }
 
         // The chain of far edges: edge k+1 (pk1 -> o) and edge k+2 (o -> pk).
@@ -302,73 +283,190 @@ impl Ctx<'_> {
             self.succ(t, k2, o, pk, r, n.root_v, n.g, id);
             return;
         }
+        self.project(n, id, &tri);
+    }
 
+    /// Pushes the goal node of `n`, which lies in the goal's triangle
+    /// `tri`: the goal seen from the root (or from a root on the entry
+    /// edge's line), else around the interval end it lies behind, when
+    /// that end is a corner.
+    #[inline]
+    fn push_goal(&mut self, n: Node, id: u32, tri: &Entered, on_entry_line: bool) {
+        let m = self.mesh;
+        let Entered {
+            pk, pk1, vk, vk1, ..
+        } = *tri;
+        let r = n.root;
+        let gl = self.goal;
+        let seen = n.a == n.b && cross(r, n.a, gl).abs() <= EPS * r.dist(gl).max(1.0)
+            || cross(r, n.a, gl) <= EPS && cross(r, n.b, gl) >= -EPS;
+        if seen || on_entry_line {
+            self.push(Node {
+                goal: true,
+                parent: id,
+                ..n
+            });
+        } else if cross(r, n.a, gl) > 0.0 {
+            if n.a == pk && m.corner[vk as usize] && self.best_ok(vk, n.g + r.dist(pk)) {
+                self.push(Node {
+                    goal: true,
+                    parent: id,
+                    root: pk,
+                    root_v: vk,
+                    g: n.g + r.dist(pk),
+                    ..n
+                });
+            }
+        } else if n.b == pk1 && m.corner[vk1 as usize] && self.best_ok(vk1, n.g + r.dist(pk1)) {
+            self.push(Node {
+                goal: true,
+                parent: id,
+                root: pk1,
+                root_v: vk1,
+                g: n.g + r.dist(pk1),
+                ..n
+            });
+        }
+    }
+
+    /// Projects `n`'s interval across `tri` (the root off the entry edge's
+    /// line): the stretch of the far edges seen from the root keeps it, and
+    /// the stretches hidden behind an interval end that is a corner get
+    /// that corner as their root.
+    #[inline]
+    fn project(&mut self, n: Node, id: u32, tri: &Entered) {
+        let m = self.mesh;
+        let Entered {
+            pk, pk1, vk, vk1, ..
+        } = *tri;
+        let r = n.root;
         // Where the rays root->b and root->a leave the triangle, as a
         // position along the chain: 0..1 on edge 1, 1..2 on edge 2.
-        let along = |end: Point| -> f64 {
-            let side = cross(r, end, o);
-            if near_zero(side, r, o) {
-                return 1.0;
-            }
-            // o left of the ray (side > 0): the ray leaves through edge 1.
-            if side > 0.0 {
-                let t = line_param(r, end, pk1, o).unwrap_or(1.0).clamp(0.0, 1.0);
-                snap01(t)
-            } else {
-                let t = line_param(r, end, o, pk).unwrap_or(0.0).clamp(0.0, 1.0);
-                1.0 + snap01(t)
-            }
-        };
-        let mut xb = along(n.b);
-        let mut xa = along(n.a);
+        let mut xb = tri.along(r, n.b);
+        let mut xa = tri.along(r, n.a);
         if xa < xb {
             // Numerical trouble on a sliver interval: treat it as a ray.
             let mid = (xa + xb) / 2.0;
             xa = mid;
             xb = mid;
         }
-        let point_at = |x: f64| -> Point {
-            if x <= 0.0 {
-                pk1
-            } else if x < 1.0 {
-                pk1.add(o.sub(pk1).scale(x))
-            } else if x == 1.0 {
-                o
-            } else if x < 2.0 {
-                o.add(pk.sub(o).scale(x - 1.0))
-            } else {
-                pk
-            }
-        };
-        // Emits the chain stretch [x0, x1] as successors.
-        let emit = |ctx: &mut Self, x0: f64, x1: f64, root: Point, root_v: u32, g: f64| {
-            if x0 < 1.0 {
-                let hi = x1.min(1.0);
-                if hi > x0 || (hi == x0 && x1 < 1.0) {
-                    ctx.succ(t, k1, point_at(x0), point_at(hi), root, root_v, g, id);
-                }
-            }
-            if x1 > 1.0 {
-                let lo = x0.max(1.0);
-                if x1 > lo || (x1 == lo && x0 > 1.0) {
-                    ctx.succ(t, k2, point_at(lo), point_at(x1), root, root_v, g, id);
-                }
-            }
-        };
-        emit(self, xb, xa, r, n.root_v, n.g);
+        self.emit(tri, id, (xb, xa), r, n.root_v, n.g);
         // Behind b (when b is a corner vertex): from pk1 to xb.
         if n.b == pk1 && m.corner[vk1 as usize] && xb > 0.0 {
             let g = n.g + r.dist(pk1);
             if self.best_ok(vk1, g) {
-                emit(self, 0.0, xb, pk1, vk1, g);
+                self.emit(tri, id, (0.0, xb), pk1, vk1, g);
             }
         }
         // Behind a (when a is a corner vertex): from xa to pk.
         if n.a == pk && m.corner[vk as usize] && xa < 2.0 {
             let g = n.g + r.dist(pk);
             if self.best_ok(vk, g) {
-                emit(self, xa, 2.0, pk, vk, g);
+                self.emit(tri, id, (xa, 2.0), pk, vk, g);
             }
+        }
+    }
+
+    /// Emits the stretch `[x0, x1]` of `tri`'s chain of far edges (see
+    /// [`Entered::along`]) as successors with root `root`.
+    #[inline]
+    fn emit(
+        &mut self,
+        tri: &Entered,
+        id: u32,
+        (x0, x1): (f64, f64),
+        root: Point,
+        root_v: u32,
+        g: f64,
+    ) {
+        let Entered { t, k1, k2, .. } = *tri;
+        if x0 < 1.0 {
+            let hi = x1.min(1.0);
+            if hi > x0 || (hi == x0 && x1 < 1.0) {
+                self.succ(
+                    t,
+                    k1,
+                    tri.point_at(x0),
+                    tri.point_at(hi),
+                    root,
+                    root_v,
+                    g,
+                    id,
+                );
+            }
+        }
+        if x1 > 1.0 {
+            let lo = x0.max(1.0);
+            if x1 > lo || (x1 == lo && x0 > 1.0) {
+                self.succ(
+                    t,
+                    k2,
+                    tri.point_at(lo),
+                    tri.point_at(x1),
+                    root,
+                    root_v,
+                    g,
+                    id,
+                );
+            }
+        }
+    }
+}
+
+/// A triangle entered through one of its edges, as [`Ctx::expand`] reads
+/// it.
+#[derive(Clone, Copy)]
+struct Entered {
+    /// The triangle, and the indices of its far edges: `k1` from `pk1` to
+    /// `o`, `k2` from `o` to `pk`.
+    t: u32,
+    k1: usize,
+    k2: usize,
+    /// The entry edge's first and second ends, and the far corner.
+    pk: Point,
+    pk1: Point,
+    o: Point,
+    /// The vertices at `pk` and `pk1`.
+    vk: u32,
+    vk1: u32,
+}
+
+impl Entered {
+    /// Where the ray from `r` through `end` leaves the triangle, as a
+    /// position along the chain of far edges: 0..1 on edge `k1`, 1..2 on
+    /// edge `k2`.
+    #[inline]
+    fn along(&self, r: Point, end: Point) -> f64 {
+        let Entered { pk, pk1, o, .. } = *self;
+        let side = cross(r, end, o);
+        if near_zero(side, r, o) {
+            return 1.0;
+        }
+        // o left of the ray (side > 0): the ray leaves through edge 1.
+        if side > 0.0 {
+            let t = line_param(r, end, pk1, o).unwrap_or(1.0).clamp(0.0, 1.0);
+            snap01(t)
+        } else {
+            let t = line_param(r, end, o, pk).unwrap_or(0.0).clamp(0.0, 1.0);
+            1.0 + snap01(t)
+        }
+    }
+
+    /// The point at position `x` along the chain of far edges (see
+    /// [`Entered::along`]).
+    #[inline]
+    fn point_at(&self, x: f64) -> Point {
+        let Entered { pk, pk1, o, .. } = *self;
+        if x <= 0.0 {
+            pk1
+        } else if x < 1.0 {
+            pk1.add(o.sub(pk1).scale(x))
+        } else if x == 1.0 {
+            o
+        } else if x < 2.0 {
+            o.add(pk.sub(o).scale(x - 1.0))
+        } else {
+            pk
         }
     }
 }
