@@ -80,6 +80,27 @@ struct Scratch {
     seen_full: HashSet<(u32, u32)>,
 }
 
+impl Scratch {
+    /// Clears the scratch for a new query on a mesh of `points` vertices:
+    /// a new epoch makes every best g stale (the stamps are cleared when
+    /// the epoch wraps).
+    fn reset(&mut self, points: usize) {
+        self.nodes.clear();
+        self.open.clear();
+        self.seen_full.clear();
+        self.pending.clear();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|x| *x = 0);
+            self.epoch = 1;
+        }
+        if self.best.len() < points {
+            self.best.resize(points, 0.0);
+            self.stamp.resize(points, 0);
+        }
+    }
+}
+
 /// Search scratch kept by a [`super::FreeSpace`] between its queries (one
 /// set per query running at once, at most [`ScratchPool::MAX_KEPT`]), so
 /// that a query allocates nothing once warm.
@@ -176,6 +197,33 @@ impl Ctx<'_> {
     fn push(&mut self, n: Node) {
         self.s.pending.push(n);
         self.generated += 1;
+    }
+
+    /// Whether `n`'s root was reached more cheaply since `n` was made.
+    #[inline]
+    fn stale(&self, n: &Node) -> bool {
+        if n.root_v != NONE {
+            let i = n.root_v as usize;
+            if self.s.stamp[i] == self.s.epoch && n.g > self.s.best[i] + 1e-9 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Initial nodes: every edge of every triangle holding the start,
+    /// except edges the start lies on (their far side holds it too).
+    fn push_starts(&mut self, start_tris: &[u32], start: Point) {
+        for &t in start_tris {
+            let p = self.mesh.corners(t);
+            for i in 0..3 {
+                let (u, w) = (p[i], p[(i + 1) % 3]);
+                if cross(u, w, start).abs() <= EPS * u.dist(w).max(1.0) {
+                    continue;
+                }
+                self.succ(t, i, u, w, start, NONE, 0.0, NONE);
+            }
+        }
     }
 
     /// Moves the pending successors to the open list.
@@ -521,19 +569,7 @@ pub(crate) fn shortest_path(
         });
     }
     with_scratch(scratch, |s| {
-        s.nodes.clear();
-        s.open.clear();
-        s.seen_full.clear();
-        s.pending.clear();
-        s.epoch = s.epoch.wrapping_add(1);
-        if s.epoch == 0 {
-            s.stamp.iter_mut().for_each(|x| *x = 0);
-            s.epoch = 1;
-        }
-        if s.best.len() < mesh.pts.len() {
-            s.best.resize(mesh.pts.len(), 0.0);
-            s.stamp.resize(mesh.pts.len(), 0);
-        }
+        s.reset(mesh.pts.len());
         let mut ctx = Ctx {
             mesh,
             goal,
@@ -541,53 +577,17 @@ pub(crate) fn shortest_path(
             s,
             generated: 0,
         };
-        // Initial nodes: every edge of every triangle holding the start,
-        // except edges the start lies on (their far side holds it too).
-        for &t in &start_tris {
-            let p = mesh.corners(t);
-            for i in 0..3 {
-                let (u, w) = (p[i], p[(i + 1) % 3]);
-                if cross(u, w, start).abs() <= EPS * u.dist(w).max(1.0) {
-                    continue;
-                }
-                ctx.succ(t, i, u, w, start, NONE, 0.0, NONE);
-            }
-        }
+        ctx.push_starts(&start_tris, start);
         ctx.flush();
         let mut expanded = 0u32;
         while let Some(Open { node, .. }) = ctx.s.open.pop() {
             let n = ctx.s.nodes[node as usize];
             if n.goal {
-                let mut points = vec![goal];
-                let mut cur = node;
-                let mut last = n.root;
-                points.push(last);
-                while cur != NONE {
-                    let c = ctx.s.nodes[cur as usize];
-                    if c.root != last {
-                        points.push(c.root);
-                        last = c.root;
-                    }
-                    cur = c.parent;
-                }
-                if *points.last()? != start {
-                    points.push(start);
-                }
-                points.reverse();
-                points.dedup();
-                let length = points.windows(2).map(|w| w[0].dist(w[1])).sum();
-                return Some(Found {
-                    points,
-                    length,
-                    expanded,
-                });
+                return path_to(&ctx.s.nodes, node, (start, goal), expanded);
             }
             // A node whose root was reached more cheaply since is stale.
-            if n.root_v != NONE {
-                let i = n.root_v as usize;
-                if ctx.s.stamp[i] == ctx.s.epoch && n.g > ctx.s.best[i] + 1e-9 {
-                    continue;
-                }
+            if ctx.stale(&n) {
+                continue;
             }
             expanded += 1;
             if ctx.generated as usize > max_nodes {
@@ -613,5 +613,39 @@ pub(crate) fn shortest_path(
             ctx.flush();
         }
         None
+    })
+}
+
+/// The path the search found, from `start` to `goal` through the roots
+/// of goal node `node` and its ancestors in `nodes`.
+fn path_to(
+    nodes: &[Node],
+    node: u32,
+    (start, goal): (Point, Point),
+    expanded: u32,
+) -> Option<Found> {
+    let n = nodes[node as usize];
+    let mut points = vec![goal];
+    let mut cur = node;
+    let mut last = n.root;
+    points.push(last);
+    while cur != NONE {
+        let c = nodes[cur as usize];
+        if c.root != last {
+            points.push(c.root);
+            last = c.root;
+        }
+        cur = c.parent;
+    }
+    if *points.last()? != start {
+        points.push(start);
+    }
+    points.reverse();
+    points.dedup();
+    let length = points.windows(2).map(|w| w[0].dist(w[1])).sum();
+    Some(Found {
+        points,
+        length,
+        expanded,
     })
 }
