@@ -218,36 +218,66 @@ impl NavMap {
         changed.extend_from_slice(&flips);
         let generation = self.generation + 1;
         let full = had_rules != rules(&self.level) || self.reads.any_unknown();
-        if full {
-            let built =
-                NavMap::build_cached(&self.level, &self.physics, &self.options, &self.cache);
-            let mut map = match built {
-                Ok(map) => map,
-                Err(e) => {
-                    for &(c, t) in before.iter().rev() {
-                        if let Some(t) = t {
-                            self.level.set(c, t);
-                        }
+        let nodes_rebuilt = if full {
+            self.rebuild_whole(&before, classes, (lo, hi), generation)?
+        } else {
+            self.relink(classes, &changed, &flips, generation)
+        };
+        Ok(EditReport {
+            tiles_changed,
+            standability_changed: standability_count,
+            nodes_rebuilt,
+            full_rebuild: full,
+            generation,
+        })
+    }
+
+    /// Rebuilds the whole edited map, as generation `generation`, and
+    /// returns its node count. When the build fails, puts back the tiles
+    /// `before` the edit and the classification (`classes`, updated again
+    /// over `lo`-`hi`), and the map is as it was.
+    fn rebuild_whole(
+        &mut self,
+        before: &[(Cell, Option<Tile>)],
+        mut classes: Classification,
+        (lo, hi): (Cell, Cell),
+        generation: u64,
+    ) -> Result<usize, EditError> {
+        let built = NavMap::build_cached(&self.level, &self.physics, &self.options, &self.cache);
+        let mut map = match built {
+            Ok(map) => map,
+            Err(e) => {
+                for &(c, t) in before.iter().rev() {
+                    if let Some(t) = t {
+                        self.level.set(c, t);
                     }
-                    classes.update(&self.level, &self.physics, lo, hi);
-                    self.classes = classes;
-                    return Err(e.into());
                 }
-            };
-            map.generation = generation;
-            let nodes_rebuilt = map.node_count();
-            *self = map;
-            return Ok(EditReport {
-                tiles_changed,
-                standability_changed: standability_count,
-                nodes_rebuilt,
-                full_rebuild: true,
-                generation,
-            });
-        }
-        let rect = bounds(&changed);
-        let touched = self.touched(rect, &changed);
-        let (window, cells) = self.window(&classes, &touched, &flips);
+                classes.update(&self.level, &self.physics, lo, hi);
+                self.classes = classes;
+                return Err(e.into());
+            }
+        };
+        map.generation = generation;
+        let nodes_rebuilt = map.node_count();
+        *self = map;
+        Ok(nodes_rebuilt)
+    }
+
+    /// Updates the map in place (steps 3 and 4 of the module
+    /// documentation), as generation `generation`, with the edited level's
+    /// classification `classes`: `changed` holds the edited cells and then
+    /// `flips`, those whose standability changed. Returns the nodes
+    /// rebuilt.
+    fn relink(
+        &mut self,
+        classes: Classification,
+        changed: &[Cell],
+        flips: &[Cell],
+        generation: u64,
+    ) -> usize {
+        let rect = bounds(changed);
+        let touched = self.touched(rect, changed);
+        let (window, cells) = self.window(&classes, &touched, flips);
         // Per window node: its old node, rebuilt or kept.
         let olds: Vec<Option<u32>> = cells.iter().map(|&c| self.node(c).map(|n| n.0)).collect();
         // Per window node: its old node when that one's links still hold.
@@ -284,13 +314,7 @@ impl NavMap {
         self.memo = crate::graph::memo::LinkMemo::new(self.edges.len());
         self.labels = crate::graph::pool::ScratchPool::default();
         self.generation = generation;
-        Ok(EditReport {
-            tiles_changed,
-            standability_changed: standability_count,
-            nodes_rebuilt: rebuild.len(),
-            full_rebuild: false,
-            generation,
-        })
+        rebuild.len()
     }
 
     /// The window of node ids an edit rewrites, and the cells of its nodes
