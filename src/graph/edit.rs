@@ -44,6 +44,7 @@ use std::ops::Range;
 
 use super::{Chunk, Edge, Hop, NO_NODE, NavMap};
 use crate::classify::Classification;
+use crate::graph::landmarks::Landmarks;
 use crate::graph::splice::{splice, splice_ends, splice_map};
 use crate::level::{Cell, Level, Tile};
 use crate::links::{Link, WorkerGuard, links_recorded};
@@ -412,12 +413,7 @@ impl NavMap {
         // Old id to new: the same before the window, moved by the change in
         // count after it, looked up inside it (none for a removed node).
         let moved = (cells.len() as u32).wrapping_sub((hi - lo) as u32);
-        let mut inside = vec![NO_NODE; hi - lo];
-        for (i, &c) in cells.iter().enumerate() {
-            if let Some(n) = self.node(c) {
-                inside[n.0 as usize - lo] = (lo + i) as u32;
-            }
-        }
+        let inside = self.window_ids(lo..hi, cells);
         let (lo32, hi32) = (lo as u32, hi as u32);
         let remap = |t: u32| {
             if t >= hi32 {
@@ -451,32 +447,63 @@ impl NavMap {
         // arrays: they move (22 MB at 1024 x 1024) while the links are
         // gathered.
         let mut landmarks = std::mem::take(&mut self.landmarks);
-        let gather = || self.window_links(keep, fresh, (&remap, &node_of), links.start as u32);
-        #[cfg(feature = "parallel")]
-        let ((chunk, hop_counts, new_hops), ()) =
-            rayon::join(gather, || landmarks.splice_rows(lo..hi, olds));
-        #[cfg(not(feature = "parallel"))]
-        let (chunk, hop_counts, new_hops) = {
-            landmarks.splice_rows(lo..hi, olds);
-            gather()
-        };
+        let (chunk, hop_counts, new_hops) = self.gather_window(
+            (&mut landmarks, olds),
+            lo..hi,
+            keep,
+            fresh,
+            (&remap, &node_of),
+            links.start as u32,
+        );
         self.landmarks = landmarks;
         let shift = (chunk.edges.len() as u32).wrapping_sub(links.len() as u32);
         // The window's tapes go after all the others, and the ones they
         // replace are left behind: the tapes after the window stay put.
         let replaced: usize = links.clone().map(|l| self.tape_bytes(l).len()).sum();
-        if u32::try_from(self.tapes.len() + chunk.tapes.len()).is_err() {
+        let starts = self.tape_starts(&chunk);
+        // The nodes whose ids changed: those of the window, and all after
+        // it when their count changed.
+        let renumbered = if moved == 0 {
+            lo + cells.len()
+        } else {
+            self.nodes.len()
+        };
+        self.splice_tails(
+            (lo..hi, links, hops),
+            (&chunk, &starts, &hop_counts, &new_hops),
+            (&removed, renumbered),
+            (ids_moved, shift),
+            &remap,
+        );
+        debug_assert!(
+            (self.hop_at.clone(), self.hops.clone())
+                == super::reduce(&self.offsets, &self.edges, &self.nodes),
+            "patched hops differ"
+        );
+        self.tape_garbage += replaced;
+        if self.tape_garbage > self.tapes.len() / 2 {
             self.compact_tapes();
         }
-        let mut at = self.tapes.len() as u32;
-        let starts: Vec<u32> = chunk
-            .tape_lens
-            .iter()
-            .map(|&n| {
-                at += n;
-                at - n
-            })
-            .collect();
+    }
+
+    /// Lays the window's new links, tapes, hops and reads (`chunk`, the
+    /// tapes' `starts`, the hops and their counts per node) in place of
+    /// those of the nodes, links and hops `window`, `links` and `hops`,
+    /// and points the cell table at the new ids of the nodes of
+    /// `nodes[window.start..renumbered]`, and at none for the `removed`
+    /// nodes' cells. `ids_moved` when nodes were added or removed, `shift`
+    /// the change in link count, `remap` old node ids to new.
+    fn splice_tails(
+        &mut self,
+        (window, links, hops): (Range<usize>, Range<usize>, Range<usize>),
+        (chunk, starts, hop_counts, new_hops): (&Chunk, &[u32], &[u32], &[Hop]),
+        (removed, renumbered): (&[Cell], usize),
+        (ids_moved, shift): (bool, u32),
+        remap: &(impl Fn(u32) -> u32 + Sync),
+    ) {
+        let (width, height) = (self.level.width(), self.level.height());
+        let Range { start: lo, end: hi } = window;
+        let lo32 = lo as u32;
         // Links and hops outside the window point to nodes whose ids may
         // have moved, and the links the hops after the window name moved by
         // the change in link count: the items after the window are
@@ -500,61 +527,19 @@ impl NavMap {
             ..
         } = self;
         let slot = |c: Cell| super::index(width, height, c).expect("a node lies on the level");
-        let renumbered = if moved == 0 {
-            lo + cells.len()
-        } else {
-            nodes.len()
-        };
         let first_half = || {
-            if ids_moved {
-                // Only the few links into or past the window change: a
-                // store to every link would write the whole head back.
-                for e in &mut edges[..links.start] {
-                    if e.target >= lo32 {
-                        e.target = remap(e.target);
-                    }
-                }
-                splice_map(edges, links.clone(), &chunk.edges, |e| Edge {
-                    target: remap(e.target),
-                    ..e
-                });
-            } else {
-                splice(edges, links.clone(), &chunk.edges);
-            }
+            splice_edges(edges, links.clone(), &chunk.edges, (lo32, ids_moved), remap);
             splice(action, links.clone(), &chunk.action);
             reads.splice(lo..hi, &chunk.reads);
-            for &c in &removed {
-                node_at[slot(c)] = NO_NODE;
-            }
-            for (i, &c) in nodes.iter().enumerate().take(renumbered).skip(lo) {
-                node_at[slot(c)] = i as u32;
-            }
+            renumber_cells(node_at, nodes, removed, (lo, renumbered), &slot);
         };
         let second_half = || {
-            if tape_bytes.capacity() - tape_bytes.len() < chunk.tapes.len() {
-                // Room for many edits' tapes: growing copies every tape.
-                tape_bytes.reserve_exact(chunk.tapes.len() + tape_bytes.len() / 8);
-            }
-            tape_bytes.extend_from_slice(&chunk.tapes);
-            splice(tape_at, links.clone(), &starts);
+            append_tapes(tape_bytes, &chunk.tapes);
+            splice(tape_at, links.clone(), starts);
             splice_ends(offsets, lo..hi, &chunk.counts);
-            if ids_moved {
-                for h in &mut hop_list[..hops.start] {
-                    if h.target >= lo32 {
-                        h.target = remap(h.target);
-                    }
-                }
-            }
-            if ids_moved || shift != 0 {
-                splice_map(hop_list, hops.clone(), &new_hops, |h| Hop {
-                    target: remap(h.target),
-                    link: h.link.wrapping_add(shift),
-                    ..h
-                });
-            } else {
-                splice(hop_list, hops.clone(), &new_hops);
-            }
-            splice_ends(hop_at, lo..hi, &hop_counts);
+            let renumber = (lo32, ids_moved, shift);
+            splice_hops(hop_list, hops.clone(), new_hops, renumber, remap);
+            splice_ends(hop_at, lo..hi, hop_counts);
         };
         #[cfg(feature = "parallel")]
         rayon::join(first_half, second_half);
@@ -567,15 +552,66 @@ impl NavMap {
             run(first_half);
             run(second_half);
         }
-        debug_assert!(
-            (self.hop_at.clone(), self.hops.clone())
-                == super::reduce(&self.offsets, &self.edges, &self.nodes),
-            "patched hops differ"
-        );
-        self.tape_garbage += replaced;
-        if self.tape_garbage > self.tapes.len() / 2 {
+    }
+
+    /// Per old node of `window`, its new id: its place among the window's
+    /// `cells` (which hold the nodes after the edit), or [`NO_NODE`] when
+    /// it was removed.
+    fn window_ids(&self, window: Range<usize>, cells: &[Cell]) -> Vec<u32> {
+        let Range { start: lo, end: hi } = window;
+        let mut inside = vec![NO_NODE; hi - lo];
+        for (i, &c) in cells.iter().enumerate() {
+            if let Some(n) = self.node(c) {
+                inside[n.0 as usize - lo] = (lo + i) as u32;
+            }
+        }
+        inside
+    }
+
+    /// [`NavMap::window_links`] (see there for `keep`, `fresh`, `ids` and
+    /// `first`), while the rows of `landmarks` for the nodes of `window`
+    /// (whose old nodes are `olds`) are spliced, on another thread when
+    /// the build is parallel.
+    fn gather_window(
+        &self,
+        (landmarks, olds): (&mut Landmarks, &[Option<u32>]),
+        window: Range<usize>,
+        keep: &[Option<u32>],
+        fresh: Vec<(Vec<Link>, Reads)>,
+        ids: (
+            &(impl Fn(u32) -> u32 + Sync),
+            &(impl Fn(Cell) -> Option<u32> + Sync),
+        ),
+        first: u32,
+    ) -> (Chunk, Vec<u32>, Vec<Hop>) {
+        let gather = || self.window_links(keep, fresh, ids, first);
+        #[cfg(feature = "parallel")]
+        {
+            rayon::join(gather, || landmarks.splice_rows(window, olds)).0
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            landmarks.splice_rows(window, olds);
+            gather()
+        }
+    }
+
+    /// Where each of the window's new tapes (`chunk`'s) will start once
+    /// they are appended after every other tape. The tapes are laid end to
+    /// end again first when the appended tapes would end past `u32` offsets.
+    fn tape_starts(&mut self, chunk: &Chunk) -> Vec<u32> {
+        if u32::try_from(self.tapes.len() + chunk.tapes.len()).is_err() {
             self.compact_tapes();
         }
+        let mut at = self.tapes.len() as u32;
+        chunk
+            .tape_lens
+            .iter()
+            .map(|&n| {
+                at += n;
+                at - n
+            })
+            .collect()
     }
 
     /// Link `l`'s tape, in `tapes`.
@@ -687,6 +723,96 @@ impl NavMap {
         }
         (chunk, hop_counts, hops)
     }
+}
+
+/// Puts the window's links `with` in place of the links `links` of
+/// `edges`. When node ids moved (`ids_moved`), their targets are
+/// renumbered by `remap` as they move, and so are, in place, those of the
+/// links before the window that point into it or past it (at node `lo` or
+/// after).
+#[inline]
+fn splice_edges(
+    edges: &mut Vec<Edge>,
+    links: Range<usize>,
+    with: &[Edge],
+    (lo, ids_moved): (u32, bool),
+    remap: &impl Fn(u32) -> u32,
+) {
+    if ids_moved {
+        // Only the few links into or past the window change: a
+        // store to every link would write the whole head back.
+        for e in &mut edges[..links.start] {
+            if e.target >= lo {
+                e.target = remap(e.target);
+            }
+        }
+        splice_map(edges, links, with, |e| Edge {
+            target: remap(e.target),
+            ..e
+        });
+    } else {
+        splice(edges, links, with);
+    }
+}
+
+/// Puts the window's hops `with` in place of the hops `hops` of
+/// `hop_list`. When node ids moved (`ids_moved`), the hops' targets are
+/// renumbered by `remap` (those before the window in place, when they
+/// point at node `lo` or after), and the links the hops after the window
+/// name move by `shift`, the change in link count, as they move.
+#[inline]
+fn splice_hops(
+    hop_list: &mut Vec<Hop>,
+    hops: Range<usize>,
+    with: &[Hop],
+    (lo, ids_moved, shift): (u32, bool, u32),
+    remap: &impl Fn(u32) -> u32,
+) {
+    if ids_moved {
+        for h in &mut hop_list[..hops.start] {
+            if h.target >= lo {
+                h.target = remap(h.target);
+            }
+        }
+    }
+    if ids_moved || shift != 0 {
+        splice_map(hop_list, hops, with, |h| Hop {
+            target: remap(h.target),
+            link: h.link.wrapping_add(shift),
+            ..h
+        });
+    } else {
+        splice(hop_list, hops, with);
+    }
+}
+
+/// Points the cell table `node_at` (at a cell's `slot`) at the nodes' new
+/// ids: at none for the `removed` nodes' cells, and at its id for each of
+/// `nodes[from..to]` (the nodes from the window on whose ids changed).
+#[inline]
+fn renumber_cells(
+    node_at: &mut [u32],
+    nodes: &[Cell],
+    removed: &[Cell],
+    (from, to): (usize, usize),
+    slot: &impl Fn(Cell) -> usize,
+) {
+    for &c in removed {
+        node_at[slot(c)] = NO_NODE;
+    }
+    for (i, &c) in nodes.iter().enumerate().take(to).skip(from) {
+        node_at[slot(c)] = i as u32;
+    }
+}
+
+/// Appends the window's tapes `new` to the tapes.
+#[inline]
+fn append_tapes(tapes: &mut Vec<u8>, new: &[u8]) {
+    if tapes.capacity() - tapes.len() < new.len() {
+        // Room for many edits' tapes: growing copies every tape.
+        tapes.reserve_exact(new.len() + tapes.len() / 8);
+    }
+    tapes.extend_from_slice(new);
 }
 
 /// A cell's place in the nodes' order: row by row, top row first.
