@@ -12,12 +12,16 @@ use std::sync::Arc;
 
 use crate::classify::{Classification, NodeType};
 use crate::level::{Cell, Level};
-use crate::links::{BuildCache, BuildProgress, Link, LinkKind, LinkOptions, links_recorded};
-use crate::physics::{Physics, reads::Reads};
+use crate::links::{BuildCache, LinkKind, LinkOptions};
+use crate::physics::Physics;
 
 mod build;
+mod chunk;
 pub(crate) mod edge;
 mod edit;
+mod hops;
+mod ids;
+mod info;
 pub(crate) mod landmarks;
 pub(crate) mod memo;
 pub(crate) mod pool;
@@ -27,219 +31,22 @@ pub(crate) mod tape;
 
 pub use build::BuildError;
 pub use edit::{EditError, EditReport};
+pub use ids::{LinkId, NodeId};
+pub use info::{LinkInfo, Links};
 pub use tape::Tape;
+
+use chunk::Chunk;
+pub(crate) use hops::Hop;
+use hops::{reduce, reduce_node};
 
 use landmarks::{GoalBound, Landmarks};
 use memo::LinkMemo;
 use reads::ReadSets;
 
-/// Index of a node (a standable cell) in a [`NavMap`]: nodes are numbered
-/// `0..node_count()`, so per-node data fits in a plain vector indexed by
-/// [`NodeId::index`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub(crate) u32);
-
-impl NodeId {
-    /// The id of node number `index` (meaningful for `index <
-    /// node_count()` of the map it is used with).
-    #[must_use]
-    pub const fn new(index: u32) -> Self {
-        Self(index)
-    }
-
-    /// The node's number, for indexing per-node vectors.
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// Index of a link in a [`NavMap`]. Links are numbered by source node, so
-/// the links leaving one node have consecutive ids
-/// ([`NavMap::link_ids_from`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct LinkId(pub(crate) u32);
-
-impl LinkId {
-    /// The id of link number `index` (meaningful for `index <
-    /// link_count()` of the map it is used with).
-    #[must_use]
-    pub const fn new(index: u32) -> Self {
-        Self(index)
-    }
-
-    /// The link's number, for indexing per-link vectors.
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// Everything about one link of a [`NavMap`] except its input tape
-/// ([`NavMap::inputs`]) and its sweep ([`sweep`](crate::search::sweep)). A small `Copy`
-/// value assembled from the map's compact storage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct LinkInfo {
-    /// The link's id in its map.
-    pub id: LinkId,
-    /// What kind of move it is.
-    pub kind: LinkKind,
-    /// The node it starts from.
-    pub source: NodeId,
-    /// The node it ends on.
-    pub target: NodeId,
-    /// The standing cell it starts from (the source node's cell).
-    pub from: Cell,
-    /// The standing cell it ends on (the target node's cell).
-    pub to: Cell,
-    /// Duration in ticks (the length of its tape).
-    pub ticks: u32,
-    /// Ticks of the open-loop action phase; the rest is the settle phase.
-    pub action_ticks: u32,
-    /// Jump presses that took effect (ground, air and wall jumps).
-    pub jumps: u8,
-}
-
-impl LinkInfo {
-    /// Cost in seconds (ticks times `physics.dt`).
-    #[must_use]
-    pub fn cost(&self, physics: &Physics) -> f64 {
-        f64::from(self.ticks) * physics.dt
-    }
-}
-
 pub(crate) use edge::Edge;
-
-/// One step of the search's reduced graph ([`NavMap::hops_from`]): of the
-/// links from one node to another, the one with the fewest ticks (the first
-/// in id order among equals).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Hop {
-    /// The target node.
-    pub target: u32,
-    /// The link's id.
-    pub link: u32,
-    /// Duration in ticks (at most `navfile::MAX_LINK_TICKS`).
-    pub ticks: u16,
-    /// The target node's column (a level is at most [`crate::level::MAX_SIDE`]
-    /// wide), so that the search's column bound needs no lookup of the
-    /// node: the hop is already in cache.
-    pub col: u16,
-}
-
-/// Each node's [`Hop`]s, in link id order: `(offsets, hops)` as in
-/// [`NavMap`]'s link arrays.
-fn reduce(offsets: &[u32], edges: &[Edge], nodes: &[Cell]) -> (Vec<u32>, Vec<Hop>) {
-    let mut hop_at = Vec::with_capacity(offsets.len());
-    let mut hops = Vec::with_capacity(edges.len());
-    hop_at.push(0u32);
-    let mut order: Vec<u32> = Vec::new();
-    for w in offsets.windows(2) {
-        reduce_node(w[0]..w[1], edges, nodes, &mut order, &mut hops);
-        hop_at.push(hops.len() as u32);
-    }
-    hops.shrink_to_fit();
-    (hop_at, hops)
-}
-
-/// Appends to `hops` the [`Hop`]s of the node whose links are `ids`
-/// (`order` is scratch).
-fn reduce_node(
-    ids: std::ops::Range<u32>,
-    edges: &[Edge],
-    nodes: &[Cell],
-    order: &mut Vec<u32>,
-    hops: &mut Vec<Hop>,
-) {
-    // The first fewest-ticks link per target, kept in id order.
-    order.clear();
-    order.extend(ids);
-    order.sort_unstable_by_key(|&id| {
-        let e = &edges[id as usize];
-        (e.target, e.ticks, id)
-    });
-    order.dedup_by_key(|id| edges[*id as usize].target);
-    order.sort_unstable();
-    hops.extend(order.iter().map(|&id| {
-        let e = &edges[id as usize];
-        Hop {
-            target: e.target,
-            link: id,
-            ticks: e.ticks,
-            // Always in range: columns are below `MAX_SIDE` = 2^16.
-            col: u16::try_from(nodes[e.target as usize].col).unwrap_or(u16::MAX),
-        }
-    }));
-}
 
 /// No node on a cell, in [`NavMap`]'s cell table.
 const NO_NODE: u32 = u32::MAX;
-
-/// The links of some nodes in compact form, before they are concatenated.
-#[derive(Default)]
-struct Chunk {
-    /// Links per node, in order.
-    counts: Vec<u32>,
-    edges: Vec<Edge>,
-    action: Vec<u16>,
-    /// Encoded tape length per link (bytes).
-    tape_lens: Vec<u32>,
-    tapes: Vec<u8>,
-    /// Per node, the cells its links read ([`crate::links::ReadSets`]).
-    reads: ReadSets,
-}
-
-impl Chunk {
-    /// The chunks one after the other (the one chunk as it is).
-    fn concat(mut chunks: Vec<Chunk>) -> Chunk {
-        if chunks.len() == 1 {
-            return chunks.pop().unwrap_or_default();
-        }
-        let mut out = Chunk::default();
-        for c in chunks {
-            out.counts.extend_from_slice(&c.counts);
-            out.edges.extend_from_slice(&c.edges);
-            out.action.extend_from_slice(&c.action);
-            out.tape_lens.extend_from_slice(&c.tape_lens);
-            out.tapes.extend_from_slice(&c.tapes);
-            out.reads.extend(&c.reads);
-        }
-        out
-    }
-
-    /// Appends one node's links. Generators only end links on standable
-    /// cells with tapes of `ticks` inputs; a link that does not (or that
-    /// does not fit the compact records) is dropped.
-    fn push_node(&mut self, links: Vec<Link>, node_of: impl Fn(Cell) -> Option<u32>) {
-        let mut n = 0;
-        for l in links {
-            let (Some(target), Ok(ticks), Ok(action)) = (
-                node_of(l.to),
-                u16::try_from(l.ticks),
-                u16::try_from(l.action_ticks),
-            ) else {
-                continue;
-            };
-            if l.inputs.len() != l.ticks as usize {
-                continue;
-            }
-            let before = self.tapes.len();
-            if !tape::encode(&l.inputs, &mut self.tapes) {
-                continue;
-            }
-            self.tape_lens.push((self.tapes.len() - before) as u32);
-            self.edges.push(Edge {
-                target,
-                ticks,
-                kind: l.kind,
-                jumps: l.jumps,
-            });
-            self.action.push(action);
-            n += 1;
-        }
-        self.counts.push(n);
-    }
-}
 
 /// A level's navigation map for one physics profile.
 #[derive(Debug, Clone)]
@@ -293,255 +100,6 @@ pub struct NavMap {
 }
 
 impl NavMap {
-    /// Classifies the level and generates every link kind.
-    ///
-    /// The work is linear in the level's standing cells: each costs at
-    /// most [`LinkOptions::max_steps_per_cell`] steps of the body.
-    ///
-    /// ```
-    /// use platnav::{Cell, Level, NavMap, Physics};
-    ///
-    /// let level: Level = "..........\n.S..##..G.\n##########".parse()?;
-    /// let map = NavMap::build(&level, &Physics::default())?;
-    /// assert_eq!(map.node_count(), 8, "every floor cell but the block's two");
-    /// // The block is jumped over: links lead from its left to its right.
-    /// assert!(map.node(Cell::new(1, 1)).is_some());
-    /// assert!(map.link_count() > 0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`BuildError::Physics`] when `physics` fails [`Physics::validate`].
-    pub fn build(level: &Level, physics: &Physics) -> Result<Self, BuildError> {
-        Self::build_with(level, physics, &LinkOptions::default())
-    }
-
-    /// As [`NavMap::build`], generating only the link kinds `options`
-    /// enables, with its jump programs, and reporting to its
-    /// [`LinkOptions::progress`].
-    ///
-    /// # Errors
-    /// [`BuildError::Physics`] when `physics` fails [`Physics::validate`];
-    /// [`BuildError::Cancelled`] when the progress handle was cancelled
-    /// before or during the build.
-    pub fn build_with(
-        level: &Level,
-        physics: &Physics,
-        options: &LinkOptions,
-    ) -> Result<Self, BuildError> {
-        Self::build_cached(level, physics, options, &Arc::new(BuildCache::new()))
-    }
-
-    /// As [`NavMap::build_with`], generating links with `cache`: what it
-    /// holds from earlier builds (jump templates for this physics, grown
-    /// branches, landings) is reused, and what this build learns is kept
-    /// there. The map is the same with a cold cache or a warm one; the
-    /// build is faster warm. The map keeps `cache` for its edits.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use platnav::{BuildCache, LinkOptions, NavMap, Physics, Level};
-    ///
-    /// let cache = Arc::new(BuildCache::new());
-    /// let physics = Physics::default();
-    /// let a: Level = "..........\n.S......G.\n##########".parse()?;
-    /// let b: Level = "..........\n.S..#...G.\n##########".parse()?;
-    /// let first = NavMap::build_cached(&a, &physics, &LinkOptions::default(), &cache)?;
-    /// // The second build reuses the templates the first one made.
-    /// let second = NavMap::build_cached(&b, &physics, &LinkOptions::default(), &cache)?;
-    /// assert!(cache.memory_bytes() > 0);
-    /// assert_eq!(second.link_count(), NavMap::build(&b, &physics)?.link_count());
-    /// # drop(first);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    /// As [`NavMap::build_with`].
-    pub fn build_cached(
-        level: &Level,
-        physics: &Physics,
-        options: &LinkOptions,
-        cache: &Arc<BuildCache>,
-    ) -> Result<Self, BuildError> {
-        physics.validate()?;
-        let progress = options.progress.as_deref();
-        let cancelled = || progress.is_some_and(BuildProgress::is_cancelled);
-        if cancelled() {
-            return Err(BuildError::Cancelled);
-        }
-        let classes = Classification::new(level, physics);
-        let nodes: Vec<Cell> = classes.standable_cells().collect();
-        if let Some(progress) = progress {
-            progress.start(nodes.len());
-        }
-        let node_at = node_table(level, &nodes);
-        let node_of = |c: Cell| lookup(&node_at, level.width(), level.height(), c);
-        // Each node's links are compacted as soon as they are generated, so
-        // the uncompressed links of only a few nodes exist at a time.
-        let compact = |range: &[Cell]| {
-            let mut chunk = Chunk::default();
-            let mut worker = cache.worker();
-            for &c in range {
-                if cancelled() {
-                    break;
-                }
-                let reads = Reads::new(c);
-                let links = links_recorded(
-                    level,
-                    physics,
-                    &classes,
-                    c,
-                    options,
-                    Some(&reads),
-                    &mut worker,
-                );
-                chunk.push_node(links, node_of);
-                chunk.reads.push(&reads);
-                if let Some(progress) = progress {
-                    progress.add(1);
-                }
-            }
-            chunk
-        };
-        #[cfg(feature = "parallel")]
-        let chunks: Vec<Chunk> = {
-            use rayon::prelude::*;
-            nodes.par_chunks(64).map(compact).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let chunks: Vec<Chunk> = nodes.chunks(64).map(compact).collect();
-        if cancelled() {
-            return Err(BuildError::Cancelled);
-        }
-        let options = options.clone().with_progress(None);
-        Ok(Self::from_chunks(
-            level.clone(),
-            physics.clone(),
-            classes,
-            nodes,
-            node_at,
-            chunks,
-            options,
-            Arc::clone(cache),
-        ))
-    }
-
-    /// A map from already validated links, in any order.
-    #[cfg(feature = "serde")]
-    pub(crate) fn from_links(
-        level: Level,
-        physics: Physics,
-        classes: Classification,
-        nodes: Vec<Cell>,
-        links: Vec<Link>,
-    ) -> Self {
-        let mut per_node: Vec<Vec<Link>> = vec![Vec::new(); nodes.len()];
-        let node_at = node_table(&level, &nodes);
-        for l in links {
-            if let Some(i) = lookup(&node_at, level.width(), level.height(), l.from) {
-                per_node[i as usize].push(l);
-            }
-        }
-        Self::assemble(level, physics, classes, nodes, per_node)
-    }
-
-    /// A map from each node's links (`per_node[i]` leave `nodes[i]`).
-    pub(crate) fn assemble(
-        level: Level,
-        physics: Physics,
-        classes: Classification,
-        nodes: Vec<Cell>,
-        per_node: Vec<Vec<Link>>,
-    ) -> Self {
-        let node_at = node_table(&level, &nodes);
-        let mut chunk = Chunk::default();
-        for group in per_node {
-            chunk.push_node(group, |c| {
-                lookup(&node_at, level.width(), level.height(), c)
-            });
-            // What these links read is unknown: the first edit rebuilds
-            // every node.
-            chunk.reads.push_unknown();
-        }
-        Self::from_chunks(
-            level,
-            physics,
-            classes,
-            nodes,
-            node_at,
-            vec![chunk],
-            LinkOptions::default(),
-            Arc::new(BuildCache::new()),
-        )
-    }
-
-    /// The map of `chunks` (each node's links, in node order), with its
-    /// landmark bounds measured.
-    #[allow(clippy::too_many_arguments)]
-    fn from_chunks(
-        level: Level,
-        physics: Physics,
-        classes: Classification,
-        nodes: Vec<Cell>,
-        node_at: Vec<u32>,
-        chunks: Vec<Chunk>,
-        options: LinkOptions,
-        cache: Arc<BuildCache>,
-    ) -> Self {
-        let Chunk {
-            counts,
-            edges,
-            action,
-            tape_lens,
-            tapes,
-            reads,
-        } = Chunk::concat(chunks);
-        let links = edges.len();
-        let mut offsets = Vec::with_capacity(nodes.len() + 1);
-        offsets.push(0u32);
-        let mut at = 0u32;
-        offsets.extend(counts.iter().map(|&n| {
-            at += n;
-            at
-        }));
-        let mut at = 0u32;
-        let tape_at: Vec<u32> = tape_lens
-            .iter()
-            .map(|&n| {
-                at += n;
-                at - n
-            })
-            .collect();
-        debug_assert_eq!(offsets.len(), nodes.len() + 1);
-        debug_assert_eq!(reads.len(), nodes.len());
-        let landmarks = Landmarks::compute(&offsets, &edges);
-        let (hop_at, hops) = reduce(&offsets, &edges, &nodes);
-        let ticks_per_col = crate::physics::ticks_per_col(&physics);
-        Self {
-            level,
-            physics,
-            classes,
-            nodes,
-            node_at,
-            offsets,
-            edges,
-            hop_at,
-            hops,
-            action,
-            tape_at,
-            tapes,
-            tape_garbage: 0,
-            landmarks,
-            ticks_per_col,
-            memo: LinkMemo::new(links),
-            labels: crate::graph::pool::ScratchPool::default(),
-            reads,
-            options,
-            generation: 0,
-            cache,
-        }
-    }
-
     /// The caches this map's links were generated with, which its edits
     /// use too: shared with the caller of [`NavMap::build_cached`], else
     /// the map's own. [`BuildCache::clear`] frees what they hold (the next
@@ -641,11 +199,7 @@ impl NavMap {
 
     fn links_in(&self, ids: Range<u32>) -> Links<'_> {
         let source = self.offsets.partition_point(|&o| o <= ids.start).max(1) - 1;
-        Links {
-            map: self,
-            ids,
-            source: source as u32,
-        }
+        Links::new(self, ids, source as u32)
     }
 
     /// The node a link ends on.
@@ -680,11 +234,7 @@ impl NavMap {
 
     /// The links leaving `node`.
     pub fn links_from(&self, node: NodeId) -> Links<'_> {
-        Links {
-            map: self,
-            ids: self.link_range(node),
-            source: node.0,
-        }
+        Links::new(self, self.link_range(node), node.0)
     }
 
     /// True when the landmark table proves that no route leads from `from`
@@ -793,36 +343,6 @@ impl NavMap {
         LinkKind::ALL.map(|k| (k, n[k as usize]))
     }
 }
-
-/// Iterator over links of a [`NavMap`] as [`LinkInfo`] values, in id order
-/// ([`NavMap::links`], [`NavMap::links_from`]).
-#[derive(Debug, Clone)]
-pub struct Links<'a> {
-    map: &'a NavMap,
-    ids: Range<u32>,
-    /// The source node of `ids.start` (or a node before it).
-    source: u32,
-}
-
-impl Iterator for Links<'_> {
-    type Item = LinkInfo;
-
-    fn next(&mut self) -> Option<LinkInfo> {
-        let id = self.ids.next()?;
-        while self.map.offsets[self.source as usize + 1] <= id {
-            self.source += 1;
-        }
-        Some(self.map.info(id, self.source))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.ids.size_hint()
-    }
-}
-
-impl ExactSizeIterator for Links<'_> {}
-
-impl std::iter::FusedIterator for Links<'_> {}
 
 /// The row-major cell-to-node table of `nodes`.
 fn node_table(level: &Level, nodes: &[Cell]) -> Vec<u32> {
