@@ -111,6 +111,39 @@ impl Physics {
             Some(name) => Physics::preset(name)?,
             None => base.clone(),
         };
+        let units = Units::of(&f)?;
+        units.set_values(&mut p, &f);
+        units.set_wall_jump(&mut p, &f.wall_jump)?;
+        let p = units.set_jump_height(p, &f)?;
+        p.validate()?;
+        Ok(p)
+    }
+}
+
+/// `v` when it is absent or a positive finite number, else an error naming
+/// the field (`tile`, `fps`).
+fn positive(name: &str, v: Option<f64>) -> Result<Option<f64>, PhysicsError> {
+    match v {
+        Some(x) if !(x.is_finite() && x > 0.0) => {
+            Err(file_err(format!("{name} = {x}: must be a positive number")))
+        }
+        v => Ok(v),
+    }
+}
+
+/// The units a physics file's values are in: file lengths per tile and
+/// seconds per file time unit (both 1 for tiles and seconds).
+struct Units {
+    /// File lengths per tile: 1, or the tile size in pixels.
+    len_unit: f64,
+    /// Seconds per file time unit: 1, or one frame (`1 / fps`).
+    time_unit: f64,
+}
+
+impl Units {
+    /// The units `units`, `per`, `tile` and `fps` say, checked in that
+    /// order (the first problem is the one reported).
+    fn of(f: &PhysicsFile) -> Result<Units, PhysicsError> {
         let px = match f.units.as_deref() {
             None | Some("tiles" | "tile") => false,
             Some("px" | "pixels") => true,
@@ -124,14 +157,6 @@ impl Physics {
             None | Some("s" | "second") => false,
             Some("frame") => true,
             Some(u) => return Err(file_err(format!("per {u:?}: expected \"s\" or \"frame\""))),
-        };
-        let positive = |name: &str, v: Option<f64>| -> Result<Option<f64>, PhysicsError> {
-            match v {
-                Some(x) if !(x.is_finite() && x > 0.0) => {
-                    Err(file_err(format!("{name} = {x}: must be a positive number")))
-                }
-                v => Ok(v),
-            }
         };
         let tile = positive("tile", f.tile)?;
         let fps = positive("fps", f.fps)?;
@@ -153,15 +178,39 @@ impl Physics {
                 ));
             }
         };
-        // Lengths, speeds and accelerations to tiles and seconds.
-        let len = |v: f64| v / len_unit;
-        let speed = |v: f64| v / len_unit / time_unit;
-        let accel = |v: f64| v / len_unit / (time_unit * time_unit);
+        Ok(Units {
+            len_unit,
+            time_unit,
+        })
+    }
+
+    /// A length in tiles.
+    fn len(&self, v: f64) -> f64 {
+        v / self.len_unit
+    }
+
+    /// A speed in tiles per second.
+    fn speed(&self, v: f64) -> f64 {
+        v / self.len_unit / self.time_unit
+    }
+
+    /// An acceleration in tiles per second squared.
+    fn accel(&self, v: f64) -> f64 {
+        v / self.len_unit / (self.time_unit * self.time_unit)
+    }
+
+    /// Replaces the base's plain parameters with those the file gives,
+    /// converted to tiles and seconds (`dt` is always in seconds, the tick
+    /// counts in ticks).
+    fn set_values(&self, p: &mut Physics, f: &PhysicsFile) {
         let set = |slot: &mut f64, v: Option<f64>, conv: &dyn Fn(f64) -> f64| {
             if let Some(v) = v {
                 *slot = conv(v);
             }
         };
+        let len = |v: f64| self.len(v);
+        let speed = |v: f64| self.speed(v);
+        let accel = |v: f64| self.accel(v);
         set(&mut p.w, f.w, &len);
         set(&mut p.h, f.h, &len);
         set(&mut p.run_speed, f.run_speed, &speed);
@@ -182,13 +231,18 @@ impl Physics {
         if let Some(n) = f.jump_buffer_ticks {
             p.jump_buffer_ticks = n;
         }
-        match f.wall_jump {
+    }
+
+    /// Applies the file's `wall_jump`: kept, turned off, or set field by
+    /// field over the base's (a field the base cannot supply is an error).
+    fn set_wall_jump(&self, p: &mut Physics, field: &WallJumpField) -> Result<(), PhysicsError> {
+        match field {
             WallJumpField::Keep => {}
             WallJumpField::Off => p.wall_jump = None,
             WallJumpField::Set(w) => {
                 let old = p.wall_jump;
                 let pick = |v: Option<f64>, old: Option<f64>, name: &str| {
-                    v.map(&speed).or(old).ok_or_else(|| {
+                    v.map(|v| self.speed(v)).or(old).ok_or_else(|| {
                         file_err(format!(
                             "wall_jump.{name} is needed: the base physics has no wall jump"
                         ))
@@ -201,6 +255,12 @@ impl Physics {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// Applies `jump_height` with `time_to_apex` (they set `gravity` and
+    /// `jump_speed`, so the file may not give those as well).
+    fn set_jump_height(&self, p: Physics, f: &PhysicsFile) -> Result<Physics, PhysicsError> {
         match (f.jump_height, f.time_to_apex) {
             (Some(hgt), Some(t)) => {
                 if !(hgt.is_finite() && hgt > 0.0 && t.is_finite() && t > 0.0) {
@@ -213,15 +273,11 @@ impl Physics {
                         "give jump_height and time_to_apex, or gravity and jump_speed, not both",
                     ));
                 }
-                p = p.with_jump(len(hgt), t);
+                Ok(p.with_jump(self.len(hgt), t))
             }
-            (None, None) => {}
-            _ => {
-                return Err(file_err("jump_height and time_to_apex go together"));
-            }
+            (None, None) => Ok(p),
+            _ => Err(file_err("jump_height and time_to_apex go together")),
         }
-        p.validate()?;
-        Ok(p)
     }
 }
 
