@@ -619,7 +619,38 @@ fn with_template(
     Ok(v)
 }
 
+/// Reads a parsed map into the rules' document: its tilesets, tile layers
+/// (cells by tileset and tile id) and objects (templates merged).
 fn convert(map: TmjMap, base_dir: Option<&Path>) -> Result<Doc, LevelError> {
+    check_header(&map)?;
+    let mut sets = Vec::with_capacity(map.tilesets.len().min(1024));
+    for ts in map.tilesets {
+        sets.push(tileset(ts, base_dir)?);
+    }
+    let mut tile_layers = Vec::new();
+    let mut object_layers = Vec::new();
+    flatten(map.layers, true, &mut tile_layers, &mut object_layers);
+
+    let raw = raw_gids(&mut tile_layers)?;
+    let ranges = GidRanges::new(&sets, &raw);
+    let layers = place_cells(&tile_layers, raw, &ranges)?;
+    let objects = read_objects(&object_layers, base_dir, &sets, &ranges)?;
+    Ok(Doc {
+        format: "Tiled JSON",
+        tile_w: f64::from(map.tilewidth.max(1)),
+        tile_h: f64::from(map.tileheight.max(1)),
+        size: (!map.infinite).then_some((map.width as usize, map.height as usize)),
+        layers,
+        tilesets: sets.into_iter().map(|s| s.set).collect(),
+        objects,
+        object_layers: object_layers.into_iter().map(|(n, _)| n).collect(),
+    })
+}
+
+/// Rejects what platnav does not read before anything is allocated: maps
+/// that are not orthogonal, finite maps of too many cells, and more
+/// tilesets than a cell can name.
+fn check_header(map: &TmjMap) -> Result<(), LevelError> {
     if let Some(o) = map.orientation.as_deref().filter(|o| *o != "orthogonal") {
         return Err(LevelError::Tmj(format!(
             "only orthogonal maps are supported, not {o:?}"
@@ -635,19 +666,27 @@ fn convert(map: TmjMap, base_dir: Option<&Path>) -> Result<Doc, LevelError> {
             limit: u64::from(u16::MAX),
         });
     }
-    let mut sets = Vec::with_capacity(map.tilesets.len().min(1024));
-    for ts in map.tilesets {
-        sets.push(tileset(ts, base_dir)?);
-    }
-    let mut tile_layers = Vec::new();
-    let mut object_layers = Vec::new();
-    flatten(map.layers, true, &mut tile_layers, &mut object_layers);
+    Ok(())
+}
 
-    // Raw gids per layer, checked against the cell budget.
+/// The gids of one layer's data or of one of its chunks, row-major.
+struct RawGids {
+    /// Index of the layer in the flattened tile layers.
+    layer: usize,
+    /// The cell of the first gid (a chunk's position; 0,0 for plain data).
+    x0: i64,
+    y0: i64,
+    /// Gids per row.
+    width: u32,
+    gids: Vec<u32>,
+}
+
+/// Raw gids per layer (their data or chunks, taken out of the layers),
+/// checked against the cell budget and the chunk limits.
+fn raw_gids(tile_layers: &mut [TmjLayer]) -> Result<Vec<RawGids>, LevelError> {
     let mut budget: u64 = 0;
     let mut spend = |n: u64| add_within(&mut budget, n, MAX_LAYER_CELLS, "tile layer cells");
-    // (layer index, x0, y0, width, gids)
-    let mut raw: Vec<(usize, i64, i64, u32, Vec<u32>)> = Vec::new();
+    let mut raw = Vec::new();
     for (li, layer) in tile_layers.iter_mut().enumerate() {
         if let Some(chunks) = layer.chunks.take() {
             for c in chunks {
@@ -667,42 +706,81 @@ fn convert(map: TmjMap, base_dir: Option<&Path>) -> Result<Doc, LevelError> {
                 spend(n)?;
                 let what = format!(", chunk {},{}", c.x, c.y);
                 let gids = gids_of(layer, c.data, n as usize, &what)?;
-                raw.push((li, c.x, c.y, c.width, gids));
+                raw.push(RawGids {
+                    layer: li,
+                    x0: c.x,
+                    y0: c.y,
+                    width: c.width,
+                    gids,
+                });
             }
         } else if let Some(data) = layer.data.take() {
             let n = u64::from(layer.width) * u64::from(layer.height);
             spend(n)?;
             let gids = gids_of(layer, data, n as usize, "")?;
-            raw.push((li, 0, 0, layer.width, gids));
+            raw.push(RawGids {
+                layer: li,
+                x0: 0,
+                y0: 0,
+                width: layer.width,
+                gids,
+            });
         }
     }
-    // Tilesets that do not say their size span the gids up to the next
-    // tileset, or up to the highest gid used.
-    let max_gid = raw
-        .iter()
-        .flat_map(|r| r.4.iter())
-        .map(|g| g & !GID_FLAGS)
-        .max()
-        .unwrap_or(0);
-    let mut order: Vec<usize> = (0..sets.len()).collect();
-    order.sort_by_key(|&i| sets[i].first);
-    let counts: Vec<u32> = (0..sets.len())
-        .map(|i| {
-            sets[i].count.unwrap_or_else(|| {
-                let pos = order.iter().position(|&j| j == i).unwrap_or(0);
-                match order.get(pos + 1) {
-                    Some(&next) => sets[next].first.saturating_sub(sets[i].first),
-                    None => max_gid.saturating_add(1).saturating_sub(sets[i].first),
-                }
+    Ok(raw)
+}
+
+/// The gids each tileset spans, to find the tileset and tile of a gid.
+struct GidRanges<'a> {
+    sets: &'a [Set],
+    /// Per tileset, the gids it spans.
+    counts: Vec<u32>,
+}
+
+impl<'a> GidRanges<'a> {
+    /// Tilesets that do not say their size span the gids up to the next
+    /// tileset, or up to the highest gid used.
+    fn new(sets: &'a [Set], raw: &[RawGids]) -> Self {
+        let max_gid = raw
+            .iter()
+            .flat_map(|r| r.gids.iter())
+            .map(|g| g & !GID_FLAGS)
+            .max()
+            .unwrap_or(0);
+        let mut order: Vec<usize> = (0..sets.len()).collect();
+        order.sort_by_key(|&i| sets[i].first);
+        let counts: Vec<u32> = (0..sets.len())
+            .map(|i| {
+                sets[i].count.unwrap_or_else(|| {
+                    let pos = order.iter().position(|&j| j == i).unwrap_or(0);
+                    match order.get(pos + 1) {
+                        Some(&next) => sets[next].first.saturating_sub(sets[i].first),
+                        None => max_gid.saturating_add(1).saturating_sub(sets[i].first),
+                    }
+                })
             })
-        })
-        .collect();
-    let locate = |gid: u32| -> Option<(u16, u32)> {
+            .collect();
+        GidRanges { sets, counts }
+    }
+
+    /// The tileset index and tile id of a gid (flags removed); the last
+    /// tileset whose range holds it wins.
+    fn locate(&self, gid: u32) -> Option<(u16, u32)> {
+        let sets = self.sets;
         (0..sets.len())
             .rev()
-            .find(|&i| sets[i].first <= gid && gid - sets[i].first < counts[i])
+            .find(|&i| sets[i].first <= gid && gid - sets[i].first < self.counts[i])
             .map(|i| (i as u16, gid - sets[i].first))
-    };
+    }
+}
+
+/// The rules' tile layers: each layer's gids placed as cells, in map cells;
+/// a gid no tileset covers is an error.
+fn place_cells(
+    tile_layers: &[TmjLayer],
+    raw: Vec<RawGids>,
+    ranges: &GidRanges<'_>,
+) -> Result<Vec<Layer>, LevelError> {
     let mut layers: Vec<Layer> = tile_layers
         .iter()
         .map(|l| Layer {
@@ -715,7 +793,14 @@ fn convert(map: TmjMap, base_dir: Option<&Path>) -> Result<Doc, LevelError> {
             decorative: false,
         })
         .collect();
-    for (li, x0, y0, w, gids) in raw {
+    for RawGids {
+        layer: li,
+        x0,
+        y0,
+        width: w,
+        gids,
+    } in raw
+    {
         let w = w.max(1) as usize;
         for (i, g) in gids.iter().enumerate() {
             let gid = g & !GID_FLAGS;
@@ -723,7 +808,7 @@ fn convert(map: TmjMap, base_dir: Option<&Path>) -> Result<Doc, LevelError> {
                 continue;
             }
             let (col, row) = (x0 + (i % w) as i64, y0 + (i / w) as i64);
-            let (set, id) = locate(gid).ok_or_else(|| LevelError::UnknownGid {
+            let (set, id) = ranges.locate(gid).ok_or_else(|| LevelError::UnknownGid {
                 gid,
                 layer: layers[li].name.clone(),
                 col,
@@ -738,15 +823,25 @@ fn convert(map: TmjMap, base_dir: Option<&Path>) -> Result<Doc, LevelError> {
             });
         }
     }
+    Ok(layers)
+}
 
+/// The objects of every object layer, merged with their templates; a tile
+/// object lends its tile's class, properties and size.
+fn read_objects(
+    object_layers: &[(String, Vec<serde_json::Value>)],
+    base_dir: Option<&Path>,
+    sets: &[Set],
+    ranges: &GidRanges<'_>,
+) -> Result<Vec<Object>, LevelError> {
     let mut templates = Templates::new();
     let mut objects = Vec::new();
-    for (lname, objs) in &object_layers {
+    for (lname, objs) in object_layers {
         for v in objs {
-            let v = with_template(v.clone(), base_dir, &mut templates, &sets)?;
+            let v = with_template(v.clone(), base_dir, &mut templates, sets)?;
             let o: TmjObject = serde_json::from_value(v).map_err(|e| json_err(&e))?;
             let tile = o.gid.and_then(|g| {
-                let (set, id) = locate(g & !GID_FLAGS)?;
+                let (set, id) = ranges.locate(g & !GID_FLAGS)?;
                 let s = &sets[usize::from(set)].set;
                 Some((s.tiles.get(&id)?, (s.tile_w, s.tile_h)))
             });
@@ -755,14 +850,5 @@ fn convert(map: TmjMap, base_dir: Option<&Path>) -> Result<Doc, LevelError> {
             }
         }
     }
-    Ok(Doc {
-        format: "Tiled JSON",
-        tile_w: f64::from(map.tilewidth.max(1)),
-        tile_h: f64::from(map.tileheight.max(1)),
-        size: (!map.infinite).then_some((map.width as usize, map.height as usize)),
-        layers,
-        tilesets: sets.into_iter().map(|s| s.set).collect(),
-        objects,
-        object_layers: object_layers.into_iter().map(|(n, _)| n).collect(),
-    })
+    Ok(objects)
 }
