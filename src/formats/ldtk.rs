@@ -275,20 +275,81 @@ fn field_prop(f: &Field) -> Prop {
     }
 }
 
+/// Reads the chosen level of a project into the rules' document: its
+/// entity, IntGrid and tile layers on the level's grid.
 fn convert(
     project: Project,
     base_dir: Option<&Path>,
     want: Option<&str>,
 ) -> Result<Doc, LevelError> {
-    let defs: BTreeMap<i64, &LayerDef> = project.defs.layers.iter().map(|d| (d.uid, d)).collect();
-    let values_of = |inst: &LayerInstance| -> BTreeMap<u32, Option<String>> {
-        let def = defs.get(&inst.layer_def_uid).copied().or_else(|| {
-            project
-                .defs
-                .layers
-                .iter()
-                .find(|d| d.identifier == inst.identifier)
-        });
+    let defs = LayerDefs::new(&project.defs.layers);
+    let mut level = pick(
+        Project {
+            json_version: String::new(),
+            defs: Defs::default(),
+            levels: project.levels,
+            worlds: project.worlds,
+        },
+        want,
+    )?;
+    let instances = layer_instances(&mut level, base_dir)?;
+    // The level's grid: its (first) IntGrid layer's, else its first layer's.
+    let grid = instances
+        .iter()
+        .find(|l| l.ty == "IntGrid")
+        .or_else(|| instances.first())
+        .map_or(16, |l| l.grid_size)
+        .max(1);
+    let g = grid as f64;
+    let (w, h) = level_size(&level, g)?;
+
+    let mut read = LevelLayers {
+        grid,
+        budget: 0,
+        layers: Vec::new(),
+        objects: Vec::new(),
+        object_layers: Vec::new(),
+    };
+    // LDtk lists layers top first; platnav's listings go bottom up like Tiled.
+    for inst in instances.iter().rev() {
+        read.add(inst, &level.identifier, &defs)?;
+    }
+    Ok(Doc {
+        format: "LDtk",
+        tile_w: g,
+        tile_h: g,
+        size: Some((w, h)),
+        layers: read.layers,
+        tilesets: Vec::new(),
+        objects: read.objects,
+        object_layers: read.object_layers,
+    })
+}
+
+/// The project's layer definitions, to find an IntGrid layer's value names.
+struct LayerDefs<'a> {
+    /// By uid (of definitions sharing a uid, the last).
+    by_uid: BTreeMap<i64, &'a LayerDef>,
+    all: &'a [LayerDef],
+}
+
+impl<'a> LayerDefs<'a> {
+    /// Indexes the definitions by uid.
+    fn new(all: &'a [LayerDef]) -> Self {
+        LayerDefs {
+            by_uid: all.iter().map(|d| (d.uid, d)).collect(),
+            all,
+        }
+    }
+
+    /// An IntGrid layer's values and their names, from its definition (by
+    /// uid, else by identifier); none when it has no definition.
+    fn values_of(&self, inst: &LayerInstance) -> BTreeMap<u32, Option<String>> {
+        let def = self
+            .by_uid
+            .get(&inst.layer_def_uid)
+            .copied()
+            .or_else(|| self.all.iter().find(|d| d.identifier == inst.identifier));
         def.map(|d| {
             d.int_grid_values
                 .iter()
@@ -301,59 +362,75 @@ fn convert(
                 .collect()
         })
         .unwrap_or_default()
-    };
-    let level = pick(
-        Project {
-            json_version: String::new(),
-            defs: Defs::default(),
-            levels: project.levels,
-            worlds: project.worlds,
+    }
+}
+
+/// A level's layer instances: its own, else those of its external level
+/// file (read from `base_dir`), else none.
+fn layer_instances(
+    level: &mut LdtkLevel,
+    base_dir: Option<&Path>,
+) -> Result<Vec<LayerInstance>, LevelError> {
+    let name = &level.identifier;
+    Ok(
+        match (level.layer_instances.take(), &level.external_rel_path) {
+            (Some(l), _) => l,
+            (None, Some(rel)) => {
+                let Some(base) = base_dir else {
+                    return Err(err(format!(
+                        "level {name:?} is in {rel:?}: external files cannot be read for an in-memory project"
+                    )));
+                };
+                let p = base.join(rel);
+                let text = read_referenced_text(&p)?;
+                let l: LdtkLevel =
+                    serde_json::from_str(&text).map_err(|e| err(e.to_string()).in_file(&p))?;
+                l.layer_instances.unwrap_or_default()
+            }
+            (None, None) => Vec::new(),
         },
-        want,
-    )?;
-    let name = level.identifier.clone();
-    let instances = match (level.layer_instances, &level.external_rel_path) {
-        (Some(l), _) => l,
-        (None, Some(rel)) => {
-            let Some(base) = base_dir else {
-                return Err(err(format!(
-                    "level {name:?} is in {rel:?}: external files cannot be read for an in-memory project"
-                )));
-            };
-            let p = base.join(rel);
-            let text = read_referenced_text(&p)?;
-            let l: LdtkLevel =
-                serde_json::from_str(&text).map_err(|e| err(e.to_string()).in_file(&p))?;
-            l.layer_instances.unwrap_or_default()
-        }
-        (None, None) => Vec::new(),
-    };
-    // The level's grid: its (first) IntGrid layer's, else its first layer's.
-    let grid = instances
-        .iter()
-        .find(|l| l.ty == "IntGrid")
-        .or_else(|| instances.first())
-        .map_or(16, |l| l.grid_size)
-        .max(1);
-    let g = grid as f64;
+    )
+}
+
+/// The level's size in cells of `g` pixels (a partial cell counts), which
+/// must be positive and pass [`check_size`].
+fn level_size(level: &LdtkLevel, g: f64) -> Result<(usize, usize), LevelError> {
     let (w, h) = (
         (level.px_wid.max(0) as f64 / g).ceil() as usize,
         (level.px_hei.max(0) as f64 / g).ceil() as usize,
     );
     if level.px_wid <= 0 || level.px_hei <= 0 {
         return Err(err(format!(
-            "level {name:?} has a size of {} x {} pixels",
-            level.px_wid, level.px_hei
+            "level {:?} has a size of {} x {} pixels",
+            level.identifier, level.px_wid, level.px_hei
         )));
     }
     check_size(w, h)?;
+    Ok((w, h))
+}
 
-    let mut budget: u64 = 0;
-    let mut layers = Vec::new();
-    let mut objects = Vec::new();
-    let mut object_layers = Vec::new();
-    // LDtk lists layers top first; platnav's listings go bottom up like Tiled.
-    for inst in instances.iter().rev() {
+/// The rules' layers, objects and object layer names read so far from one
+/// level's layer instances.
+struct LevelLayers {
+    /// The level's grid size in pixels.
+    grid: i64,
+    /// Layer cells read so far, bounded by [`MAX_LAYER_CELLS`].
+    budget: u64,
+    layers: Vec<Layer>,
+    objects: Vec<Object>,
+    object_layers: Vec<String>,
+}
+
+impl LevelLayers {
+    /// Reads one layer instance of level `level` by its type: entities,
+    /// IntGrid or tiles (other types are skipped). A layer of another grid
+    /// size or offset than the level's keeps its own grid.
+    fn add(
+        &mut self,
+        inst: &LayerInstance,
+        level: &str,
+        defs: &LayerDefs<'_>,
+    ) -> Result<(), LevelError> {
         let (cw, chh) = (inst.c_wid, inst.c_hei);
         if cw < 0 || chh < 0 || cw as usize > MAX_SIDE || chh as usize > MAX_SIDE {
             return Err(LevelError::TooLarge {
@@ -363,73 +440,23 @@ fn convert(
         }
         let gs = inst.grid_size.max(1);
         let (ox, oy) = (inst.px_offset_x as f64, inst.px_offset_y as f64);
-        let own_grid = (gs != grid || inst.px_offset_x != 0 || inst.px_offset_y != 0)
+        let own_grid = (gs != self.grid || inst.px_offset_x != 0 || inst.px_offset_y != 0)
             .then_some((gs as f64, gs as f64, ox, oy));
         match inst.ty.as_str() {
             "Entities" => {
-                object_layers.push(inst.identifier.clone());
+                self.object_layers.push(inst.identifier.clone());
                 for (i, e) in inst.entity_instances.iter().enumerate() {
-                    let (ew, eh) = (e.width.unwrap_or(gs as f64), e.height.unwrap_or(gs as f64));
-                    let (pvx, pvy) = if e.pivot.len() == 2 {
-                        (num(&e.pivot, 0), num(&e.pivot, 1))
-                    } else {
-                        (0.0, 0.0)
-                    };
-                    let mut props: Props = e
-                        .fields
-                        .iter()
-                        .map(|f| (f.identifier.clone(), field_prop(f)))
-                        .collect();
-                    props.extend(e.tags.iter().map(|t| (t.clone(), Prop::Bool(true))));
-                    objects.push(Object {
-                        id: u32::try_from(i).unwrap_or(u32::MAX),
-                        name: String::new(),
-                        class: e.identifier.clone(),
-                        layer: inst.identifier.clone(),
-                        x: ox + num(&e.px, 0) - pvx * ew,
-                        y: oy + num(&e.px, 1) - pvy * eh,
-                        rotation: 0.0,
-                        geom: Geom::Rect { w: ew, h: eh },
-                        props,
-                    });
+                    self.objects
+                        .push(entity_object(e, i, &inst.identifier, gs, (ox, oy)));
                 }
             }
             "IntGrid" => {
-                let n = (cw as u64) * (chh as u64);
-                add_within(&mut budget, n, MAX_LAYER_CELLS, "layer cells")?;
-                let mut cells = Vec::new();
-                let mut put = |idx: i64, v: i64| {
-                    if v > 0 && cw > 0 && idx >= 0 && idx < n as i64 {
-                        cells.push(Placed {
-                            col: (idx % cw) as i32,
-                            row: (idx / cw) as i32,
-                            set: 0,
-                            flip: 0,
-                            id: u32::try_from(v).unwrap_or(u32::MAX),
-                        });
-                    }
-                };
-                if let Some(csv) = &inst.int_grid_csv {
-                    if csv.len() as u64 != n {
-                        return Err(err(format!(
-                            "level {name:?}, layer {:?}: intGridCsv holds {} values, expected {n} ({cw} x {chh})",
-                            inst.identifier,
-                            csv.len()
-                        )));
-                    }
-                    for (i, v) in csv.iter().enumerate() {
-                        put(i as i64, *v);
-                    }
-                } else if let Some(old) = &inst.int_grid {
-                    for c in old {
-                        put(c.coord_id, c.v.saturating_add(1));
-                    }
-                }
-                layers.push(Layer {
+                let cells = self.int_grid_cells(inst, level)?;
+                self.layers.push(Layer {
                     name: inst.identifier.clone(),
                     visible: inst.visible,
                     props: Vec::new(),
-                    kind: LayerKind::IntGrid(values_of(inst)),
+                    kind: LayerKind::IntGrid(defs.values_of(inst)),
                     cells,
                     grid: own_grid,
                     decorative: false,
@@ -438,21 +465,8 @@ fn convert(
                 // its picture, not more collision.
             }
             "Tiles" | "AutoLayer" => {
-                let tiles = inst.grid_tiles.iter().chain(&inst.auto_layer_tiles);
-                let count = inst.grid_tiles.len() + inst.auto_layer_tiles.len();
-                add_within(&mut budget, count as u64, MAX_LAYER_CELLS, "layer cells")?;
-                let mut cells: Vec<Placed> = tiles
-                    .map(|t| Placed {
-                        col: (num(&t.px, 0) / gs as f64).floor().clamp(-1e9, 1e9) as i32,
-                        row: (num(&t.px, 1) / gs as f64).floor().clamp(-1e9, 1e9) as i32,
-                        set: 0,
-                        flip: 0,
-                        id: 0,
-                    })
-                    .collect();
-                cells.sort_unstable_by_key(|p| (p.row, p.col));
-                cells.dedup_by_key(|p| (p.row, p.col));
-                layers.push(Layer {
+                let cells = self.tile_cells(inst, gs)?;
+                self.layers.push(Layer {
                     name: inst.identifier.clone(),
                     visible: inst.visible,
                     props: Vec::new(),
@@ -464,15 +478,102 @@ fn convert(
             }
             _ => {}
         }
+        Ok(())
     }
-    Ok(Doc {
-        format: "LDtk",
-        tile_w: g,
-        tile_h: g,
-        size: Some((w, h)),
-        layers,
-        tilesets: Vec::new(),
-        objects,
-        object_layers,
-    })
+
+    /// The non-zero cells of an IntGrid layer (`intGridCsv`, which must
+    /// hold exactly the layer's cells, or the pre-0.8 `intGrid` list).
+    fn int_grid_cells(
+        &mut self,
+        inst: &LayerInstance,
+        level: &str,
+    ) -> Result<Vec<Placed>, LevelError> {
+        let (cw, chh) = (inst.c_wid, inst.c_hei);
+        let n = (cw as u64) * (chh as u64);
+        add_within(&mut self.budget, n, MAX_LAYER_CELLS, "layer cells")?;
+        let mut cells = Vec::new();
+        let mut put = |idx: i64, v: i64| {
+            if v > 0 && cw > 0 && idx >= 0 && idx < n as i64 {
+                cells.push(Placed {
+                    col: (idx % cw) as i32,
+                    row: (idx / cw) as i32,
+                    set: 0,
+                    flip: 0,
+                    id: u32::try_from(v).unwrap_or(u32::MAX),
+                });
+            }
+        };
+        if let Some(csv) = &inst.int_grid_csv {
+            if csv.len() as u64 != n {
+                return Err(err(format!(
+                    "level {level:?}, layer {:?}: intGridCsv holds {} values, expected {n} ({cw} x {chh})",
+                    inst.identifier,
+                    csv.len()
+                )));
+            }
+            for (i, v) in csv.iter().enumerate() {
+                put(i as i64, *v);
+            }
+        } else if let Some(old) = &inst.int_grid {
+            for c in old {
+                put(c.coord_id, c.v.saturating_add(1));
+            }
+        }
+        Ok(cells)
+    }
+
+    /// The cells of a tile or auto-layer's tiles (grid and auto-layer tiles
+    /// alike), one per cell, row-major; `gs` is the layer's grid size.
+    fn tile_cells(&mut self, inst: &LayerInstance, gs: i64) -> Result<Vec<Placed>, LevelError> {
+        let tiles = inst.grid_tiles.iter().chain(&inst.auto_layer_tiles);
+        let count = inst.grid_tiles.len() + inst.auto_layer_tiles.len();
+        add_within(
+            &mut self.budget,
+            count as u64,
+            MAX_LAYER_CELLS,
+            "layer cells",
+        )?;
+        let mut cells: Vec<Placed> = tiles
+            .map(|t| Placed {
+                col: (num(&t.px, 0) / gs as f64).floor().clamp(-1e9, 1e9) as i32,
+                row: (num(&t.px, 1) / gs as f64).floor().clamp(-1e9, 1e9) as i32,
+                set: 0,
+                flip: 0,
+                id: 0,
+            })
+            .collect();
+        cells.sort_unstable_by_key(|p| (p.row, p.col));
+        cells.dedup_by_key(|p| (p.row, p.col));
+        Ok(cells)
+    }
+}
+
+/// An entity as an object: its identifier is its class, its fields and tags
+/// its properties, and its rectangle is placed by its pivot (`gs`: the
+/// layer's grid size, the size of an entity that gives none; `(ox, oy)`:
+/// the layer's offset in pixels).
+fn entity_object(e: &Entity, i: usize, layer: &str, gs: i64, (ox, oy): (f64, f64)) -> Object {
+    let (ew, eh) = (e.width.unwrap_or(gs as f64), e.height.unwrap_or(gs as f64));
+    let (pvx, pvy) = if e.pivot.len() == 2 {
+        (num(&e.pivot, 0), num(&e.pivot, 1))
+    } else {
+        (0.0, 0.0)
+    };
+    let mut props: Props = e
+        .fields
+        .iter()
+        .map(|f| (f.identifier.clone(), field_prop(f)))
+        .collect();
+    props.extend(e.tags.iter().map(|t| (t.clone(), Prop::Bool(true))));
+    Object {
+        id: u32::try_from(i).unwrap_or(u32::MAX),
+        name: String::new(),
+        class: e.identifier.clone(),
+        layer: layer.to_owned(),
+        x: ox + num(&e.px, 0) - pvx * ew,
+        y: oy + num(&e.px, 1) - pvy * eh,
+        rotation: 0.0,
+        geom: Geom::Rect { w: ew, h: eh },
+        props,
+    }
 }
