@@ -796,20 +796,10 @@ fn walk<'m>(
     }
 }
 
+/// Reads a loaded map into the rules' document (tilesets, tile layers with
+/// groups flattened, objects) and resolves it into a level.
 fn convert(map: &Map, rules: &TileMapping, firstgids: &[u32]) -> Result<LoadedLevel, LevelError> {
-    if map.orientation != Orientation::Orthogonal {
-        return Err(LevelError::Tiled(format!(
-            "only orthogonal maps are supported, not {}",
-            map.orientation
-        )));
-    }
-    if map.tilesets().len() > usize::from(u16::MAX) {
-        return Err(LevelError::Limit {
-            what: "tilesets",
-            value: map.tilesets().len() as u64,
-            limit: u64::from(u16::MAX),
-        });
-    }
+    check_map(map)?;
     let tilesets: Vec<TileSet> = map
         .tilesets()
         .iter()
@@ -830,67 +820,112 @@ fn convert(map: &Map, rules: &TileMapping, firstgids: &[u32]) -> Result<LoadedLe
 
     let mut layers = Vec::with_capacity(tile_layers.len());
     for (layer, visible, data) in &tile_layers {
-        let mut cells = Vec::new();
-        let mut put = |x: i64, y: i64, t: ::tiled::LayerTile<'_>| -> Result<(), LevelError> {
-            let idx = t.tileset_index();
-            if t.get_tile().is_none() {
-                let base = firstgids.get(idx).copied().unwrap_or(0);
-                return Err(LevelError::UnknownGid {
-                    gid: base.saturating_add(t.id()),
-                    layer: layer.name.clone(),
-                    col: x,
-                    row: y,
-                });
-            }
-            let flip = (u8::from(t.flip_h) << 2) | (u8::from(t.flip_v) << 1) | u8::from(t.flip_d);
-            cells.push(Placed {
-                col: x as i32,
-                row: y as i32,
-                set: idx as u16,
-                flip,
-                id: t.id(),
-            });
-            Ok(())
-        };
-        match data {
-            TileLayer::Finite(f) => {
-                for y in 0..f.height() as i32 {
-                    for x in 0..f.width() as i32 {
-                        if let Some(t) = f.get_tile(x, y) {
-                            put(i64::from(x), i64::from(y), t)?;
-                        }
-                    }
-                }
-            }
-            TileLayer::Infinite(inf) => {
-                let w = ::tiled::ChunkData::WIDTH as i32;
-                let h = ::tiled::ChunkData::HEIGHT as i32;
-                for ((cx, cy), chunk) in inf.chunks() {
-                    for y in 0..h {
-                        for x in 0..w {
-                            if let Some(t) = chunk.get_tile(x, y) {
-                                let col = i64::from(cx) * i64::from(w) + i64::from(x);
-                                let row = i64::from(cy) * i64::from(h) + i64::from(y);
-                                put(col, row, t)?;
-                            }
-                        }
-                    }
-                }
-            }
-        }
         layers.push(Layer {
             name: layer.name.clone(),
             visible: *visible,
             props: props(&layer.properties),
             kind: LayerKind::Tiles,
-            cells,
+            cells: tile_cells(&layer.name, data, firstgids)?,
             grid: None,
             decorative: false,
         });
     }
+    let doc = Doc {
+        format: "Tiled TMX",
+        tile_w: f64::from(map.tile_width.max(1)),
+        tile_h: f64::from(map.tile_height.max(1)),
+        size: (!map.infinite()).then_some((map.width as usize, map.height as usize)),
+        layers,
+        tilesets,
+        objects: layer_objects(&object_layers),
+        object_layers: object_layers.iter().map(|(n, _)| n.clone()).collect(),
+    };
+    rules::resolve(&doc, rules)
+}
 
+/// Rejects maps that are not orthogonal, and more tilesets than a cell can
+/// name.
+fn check_map(map: &Map) -> Result<(), LevelError> {
+    if map.orientation != Orientation::Orthogonal {
+        return Err(LevelError::Tiled(format!(
+            "only orthogonal maps are supported, not {}",
+            map.orientation
+        )));
+    }
+    if map.tilesets().len() > usize::from(u16::MAX) {
+        return Err(LevelError::Limit {
+            what: "tilesets",
+            value: map.tilesets().len() as u64,
+            limit: u64::from(u16::MAX),
+        });
+    }
+    Ok(())
+}
+
+/// The placed tiles of tile layer `name` (finite, or infinite by chunks),
+/// row by row; a tile whose tileset does not hold it is an error naming its
+/// gid (`firstgids`: the root map's, in tileset order).
+fn tile_cells(
+    name: &str,
+    data: &TileLayer<'_>,
+    firstgids: &[u32],
+) -> Result<Vec<Placed>, LevelError> {
+    let mut cells = Vec::new();
+    let mut put = |x: i64, y: i64, t: ::tiled::LayerTile<'_>| -> Result<(), LevelError> {
+        let idx = t.tileset_index();
+        if t.get_tile().is_none() {
+            let base = firstgids.get(idx).copied().unwrap_or(0);
+            return Err(LevelError::UnknownGid {
+                gid: base.saturating_add(t.id()),
+                layer: name.to_owned(),
+                col: x,
+                row: y,
+            });
+        }
+        let flip = (u8::from(t.flip_h) << 2) | (u8::from(t.flip_v) << 1) | u8::from(t.flip_d);
+        cells.push(Placed {
+            col: x as i32,
+            row: y as i32,
+            set: idx as u16,
+            flip,
+            id: t.id(),
+        });
+        Ok(())
+    };
+    match data {
+        TileLayer::Finite(f) => {
+            for y in 0..f.height() as i32 {
+                for x in 0..f.width() as i32 {
+                    if let Some(t) = f.get_tile(x, y) {
+                        put(i64::from(x), i64::from(y), t)?;
+                    }
+                }
+            }
+        }
+        TileLayer::Infinite(inf) => {
+            let w = ::tiled::ChunkData::WIDTH as i32;
+            let h = ::tiled::ChunkData::HEIGHT as i32;
+            for ((cx, cy), chunk) in inf.chunks() {
+                for y in 0..h {
+                    for x in 0..w {
+                        if let Some(t) = chunk.get_tile(x, y) {
+                            let col = i64::from(cx) * i64::from(w) + i64::from(x);
+                            let row = i64::from(cy) * i64::from(h) + i64::from(y);
+                            put(col, row, t)?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(cells)
+}
+
+/// The objects of every object layer; a tile object takes its tile's
+/// class, properties and (when it gives none) size.
+fn layer_objects(object_layers: &[(String, ::tiled::ObjectLayer<'_>)]) -> Vec<Object> {
     let mut objects = Vec::new();
-    for (name, layer) in &object_layers {
+    for (name, layer) in object_layers {
         for obj in layer.objects() {
             let tile = obj.get_tile().and_then(|t| {
                 let data = t.get_tile()?;
@@ -908,15 +943,5 @@ fn convert(map: &Map, rules: &TileMapping, firstgids: &[u32]) -> Result<LoadedLe
             }
         }
     }
-    let doc = Doc {
-        format: "Tiled TMX",
-        tile_w: f64::from(map.tile_width.max(1)),
-        tile_h: f64::from(map.tile_height.max(1)),
-        size: (!map.infinite()).then_some((map.width as usize, map.height as usize)),
-        layers,
-        tilesets,
-        objects,
-        object_layers: object_layers.iter().map(|(n, _)| n.clone()).collect(),
-    };
-    rules::resolve(&doc, rules)
+    objects
 }
