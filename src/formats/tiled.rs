@@ -6,6 +6,7 @@ use ::tiled::{
     DefaultResourceCache, LayerType, Loader, Map, Orientation, PropertyValue, ResourceReader,
     TileLayer,
 };
+use xml::attribute::OwnedAttribute;
 use xml::common::Position;
 use xml::reader::{ParserConfig, XmlEvent};
 
@@ -164,246 +165,327 @@ fn prescan(
     // The same parser configuration as the `tiled` crate, so both see the
     // same events.
     let mut reader = ParserConfig::new().create_reader(Cursor::new(bytes));
-    let mut depth = 0usize;
-    let mut seen_map = false;
-    let mut infinite = false;
-    // (name, width, height) of the tile layer being read.
-    let mut layer: Option<(String, u64, u64)> = None;
-    let mut data: Option<DataScan> = None;
-    let mut chunk: Option<ChunkScan> = None;
-    // (tilewidth, margin, spacing) of a tileset without `columns`, whose
-    // column count the `tiled` crate computes from its image with unchecked
-    // arithmetic.
-    let mut columns_from_image: Option<(u32, u32, u32)> = None;
-    // Every tileset element, and the one being read.
-    let mut tilesets: Vec<TsScan> = Vec::new();
-    let mut ts: Option<(usize, TsScan)> = None;
+    let mut scan = Prescan::new(budget, root);
     loop {
         let event = reader.next();
-        let pos = reader.position();
-        let at = |e: LevelError| match e {
-            LevelError::Tiled(m) => LevelError::Tiled(format!("line {}: {m}", pos.row + 1)),
-            e => LevelError::Tiled(format!("line {}: {e}", pos.row + 1)),
-        };
-        match event.map_err(|e| LevelError::Tiled(e.to_string()))? {
+        let line = reader.position().row + 1;
+        let handled = match event.map_err(|e| LevelError::Tiled(e.to_string()))? {
             XmlEvent::StartElement {
                 name, attributes, ..
-            } => {
-                depth += 1;
-                if depth > MAX_XML_DEPTH {
-                    return Err(at(LevelError::Limit {
-                        what: "XML nesting depth",
-                        value: depth as u64,
-                        limit: MAX_XML_DEPTH as u64,
-                    }));
-                }
-                let a = &attributes;
-                let tag = name.local_name.as_str();
-                if chunk.is_some() || (data.is_some() && (tag != "chunk" || !infinite)) {
-                    return Err(at(structure(format!(
-                        "unexpected <{tag}> inside layer data"
-                    ))));
-                }
-                match tag {
-                    "map" => {
-                        if seen_map {
-                            return Err(at(structure("a second <map> element".into())));
-                        }
-                        seen_map = true;
-                        // Exactly as the `tiled` crate reads it.
-                        infinite = attr(a, "infinite") == Some("1");
-                        if !infinite
-                            && let (Some(w), Some(h)) =
-                                (num::<u64>(a, "width"), num::<u64>(a, "height"))
-                        {
-                            check_size(w as usize, h as usize).map_err(at)?;
-                        }
-                    }
-                    "tileset" => {
-                        if let Some(tc) = num::<u64>(a, "tilecount") {
-                            add_within(&mut budget.tiles, tc, MAX_TILECOUNT, "tilecount")
-                                .map_err(at)?;
-                        }
-                        columns_from_image = num::<u32>(a, "columns").is_none().then(|| {
-                            (
-                                num::<u32>(a, "tilewidth").unwrap_or(0),
-                                num::<u32>(a, "margin").unwrap_or(0),
-                                num::<u32>(a, "spacing").unwrap_or(0),
-                            )
-                        });
-                        if root
-                            && depth == 2
-                            && let Some(g) = num::<u32>(a, "firstgid")
-                        {
-                            budget.firstgids.push(g);
-                        }
-                        ts = Some((
-                            depth,
-                            TsScan {
-                                source: attr(a, "source").map(str::to_owned),
-                                firstgid: num(a, "firstgid"),
-                                tilecount: num(a, "tilecount"),
-                                columns: num(a, "columns"),
-                                tile_w: num(a, "tilewidth").unwrap_or(0),
-                                tile_h: num(a, "tileheight").unwrap_or(0),
-                                margin: num(a, "margin").unwrap_or(0),
-                                spacing: num(a, "spacing").unwrap_or(0),
-                                ..TsScan::default()
-                            },
-                        ));
-                    }
-                    "tile" => {
-                        if let Some((d, t)) = &mut ts
-                            && depth == *d + 1
-                            && let Some(id) = num::<u32>(a, "id")
-                        {
-                            t.max_id = Some(t.max_id.map_or(id, |m| m.max(id)));
-                        }
-                    }
-                    "image" => {
-                        if let Some((d, t)) = &mut ts
-                            && depth == *d + 1
-                        {
-                            t.has_image = true;
-                            t.image = num::<u32>(a, "width").zip(num::<u32>(a, "height"));
-                        }
-                        if let Some((tw, margin, spacing)) = columns_from_image {
-                            let w = num::<i32>(a, "width").unwrap_or(0) as u32;
-                            let ok = w
-                                .checked_sub(margin)
-                                .and_then(|x| x.checked_add(spacing))
-                                .is_some()
-                                && tw.checked_add(spacing).is_some_and(|d| d > 0);
-                            if !ok {
-                                return Err(at(structure(format!(
-                                    "tileset without columns: image width {w}, margin {margin}, \
-                                     spacing {spacing} and tile width {tw} give no column count"
-                                ))));
-                            }
-                        }
-                    }
-                    "layer" => {
-                        if layer.is_some() {
-                            return Err(at(structure("a <layer> inside a <layer>".into())));
-                        }
-                        let w = num::<u64>(a, "width").unwrap_or(0);
-                        let h = num::<u64>(a, "height").unwrap_or(0);
-                        if !infinite {
-                            add_cells(budget, w.saturating_mul(h)).map_err(at)?;
-                        }
-                        let name = attr(a, "name").unwrap_or_default().to_owned();
-                        layer = Some((name, w, h));
-                    }
-                    "data" if layer.is_some() => {
-                        let encoding = attr(a, "encoding").map(str::to_owned);
-                        if encoding.is_none() {
-                            return Err(at(structure(
-                                "layer data without an encoding (XML <tile> elements) is not supported"
-                                    .into(),
-                            )));
-                        }
-                        data = Some(DataScan {
-                            encoding,
-                            compression: attr(a, "compression").map(str::to_owned),
-                            text: None,
-                        });
-                    }
-                    "chunk" => {
-                        let x = num::<i64>(a, "x").unwrap_or(0);
-                        let y = num::<i64>(a, "y").unwrap_or(0);
-                        let w = num::<u64>(a, "width").unwrap_or(0);
-                        let h = num::<u64>(a, "height").unwrap_or(0);
-                        if x.abs() > MAX_CHUNK_COORD || y.abs() > MAX_CHUNK_COORD {
-                            return Err(at(structure(format!(
-                                "chunk at {x},{y} lies beyond ±{MAX_CHUNK_COORD}"
-                            ))));
-                        }
-                        if w > MAX_SIDE as u64 || h > MAX_SIDE as u64 {
-                            return Err(at(LevelError::TooLarge {
-                                width: w as usize,
-                                height: h as usize,
-                            }));
-                        }
-                        add_cells(budget, w * h).map_err(at)?;
-                        chunk = Some(ChunkScan {
-                            x,
-                            y,
-                            w,
-                            h,
-                            text: None,
-                        });
-                    }
-                    _ => {}
+            } => scan.start(&name.local_name, &attributes),
+            XmlEvent::Characters(s) => scan.characters(s),
+            XmlEvent::CData(_) if scan.data.is_some() => {
+                Err(structure("CDATA in layer data is not supported".into()))
+            }
+            XmlEvent::EndElement { name } => scan.end(&name.local_name),
+            XmlEvent::EndDocument => {
+                return tileset_patches(bytes, &scan.tilesets, scan.budget, root, range);
+            }
+            _ => Ok(()),
+        };
+        handled.map_err(|e| at_line(line, e))?;
+    }
+}
+
+/// An error of the pre-scan, prefixed with the line it was found on.
+fn at_line(line: u64, e: LevelError) -> LevelError {
+    match e {
+        LevelError::Tiled(m) => LevelError::Tiled(format!("line {line}: {m}")),
+        e => LevelError::Tiled(format!("line {line}: {e}")),
+    }
+}
+
+/// The state of [`prescan`] between XML events: where in the document it
+/// is, and what it has seen. Each handler below takes one element kind; its
+/// errors get their line number from [`prescan`].
+struct Prescan<'b> {
+    budget: &'b mut Budget,
+    /// Whether this is the root map (not a tileset or template file).
+    root: bool,
+    depth: usize,
+    seen_map: bool,
+    infinite: bool,
+    /// (name, width, height) of the tile layer being read.
+    layer: Option<(String, u64, u64)>,
+    data: Option<DataScan>,
+    chunk: Option<ChunkScan>,
+    /// (tilewidth, margin, spacing) of a tileset without `columns`, whose
+    /// column count the `tiled` crate computes from its image with unchecked
+    /// arithmetic.
+    columns_from_image: Option<(u32, u32, u32)>,
+    /// Every tileset element, and the one being read (with its depth).
+    tilesets: Vec<TsScan>,
+    ts: Option<(usize, TsScan)>,
+}
+
+impl<'b> Prescan<'b> {
+    /// The state before the first event.
+    fn new(budget: &'b mut Budget, root: bool) -> Self {
+        Prescan {
+            budget,
+            root,
+            depth: 0,
+            seen_map: false,
+            infinite: false,
+            layer: None,
+            data: None,
+            chunk: None,
+            columns_from_image: None,
+            tilesets: Vec::new(),
+            ts: None,
+        }
+    }
+
+    /// A start tag: checks the nesting (depth, nothing inside layer data)
+    /// and hands the element to its handler.
+    fn start(&mut self, tag: &str, a: &[OwnedAttribute]) -> Result<(), LevelError> {
+        self.depth += 1;
+        if self.depth > MAX_XML_DEPTH {
+            return Err(LevelError::Limit {
+                what: "XML nesting depth",
+                value: self.depth as u64,
+                limit: MAX_XML_DEPTH as u64,
+            });
+        }
+        if self.chunk.is_some() || (self.data.is_some() && (tag != "chunk" || !self.infinite)) {
+            return Err(structure(format!("unexpected <{tag}> inside layer data")));
+        }
+        match tag {
+            "map" => self.start_map(a),
+            "tileset" => self.start_tileset(a),
+            "tile" => {
+                self.start_tile(a);
+                Ok(())
+            }
+            "image" => self.start_image(a),
+            "layer" => self.start_layer(a),
+            "data" if self.layer.is_some() => self.start_data(a),
+            "chunk" => self.start_chunk(a),
+            _ => Ok(()),
+        }
+    }
+
+    /// `<map>`: only one; a finite map's size must pass [`check_size`].
+    fn start_map(&mut self, a: &[OwnedAttribute]) -> Result<(), LevelError> {
+        if self.seen_map {
+            return Err(structure("a second <map> element".into()));
+        }
+        self.seen_map = true;
+        // Exactly as the `tiled` crate reads it.
+        self.infinite = attr(a, "infinite") == Some("1");
+        if !self.infinite
+            && let (Some(w), Some(h)) = (num::<u64>(a, "width"), num::<u64>(a, "height"))
+        {
+            check_size(w as usize, h as usize)?;
+        }
+        Ok(())
+    }
+
+    /// `<tileset>`: counts its `tilecount`, notes the root map's
+    /// `firstgid`s and starts a [`TsScan`].
+    fn start_tileset(&mut self, a: &[OwnedAttribute]) -> Result<(), LevelError> {
+        if let Some(tc) = num::<u64>(a, "tilecount") {
+            add_within(&mut self.budget.tiles, tc, MAX_TILECOUNT, "tilecount")?;
+        }
+        self.columns_from_image = num::<u32>(a, "columns").is_none().then(|| {
+            (
+                num::<u32>(a, "tilewidth").unwrap_or(0),
+                num::<u32>(a, "margin").unwrap_or(0),
+                num::<u32>(a, "spacing").unwrap_or(0),
+            )
+        });
+        if self.root
+            && self.depth == 2
+            && let Some(g) = num::<u32>(a, "firstgid")
+        {
+            self.budget.firstgids.push(g);
+        }
+        self.ts = Some((
+            self.depth,
+            TsScan {
+                source: attr(a, "source").map(str::to_owned),
+                firstgid: num(a, "firstgid"),
+                tilecount: num(a, "tilecount"),
+                columns: num(a, "columns"),
+                tile_w: num(a, "tilewidth").unwrap_or(0),
+                tile_h: num(a, "tileheight").unwrap_or(0),
+                margin: num(a, "margin").unwrap_or(0),
+                spacing: num(a, "spacing").unwrap_or(0),
+                ..TsScan::default()
+            },
+        ));
+        Ok(())
+    }
+
+    /// A tileset's `<tile>`: its id, for the highest id of the tileset.
+    fn start_tile(&mut self, a: &[OwnedAttribute]) {
+        if let Some((d, t)) = &mut self.ts
+            && self.depth == *d + 1
+            && let Some(id) = num::<u32>(a, "id")
+        {
+            t.max_id = Some(t.max_id.map_or(id, |m| m.max(id)));
+        }
+    }
+
+    /// `<image>`: a tileset's image size; and for a tileset without
+    /// `columns`, an image width the `tiled` crate can compute columns from.
+    fn start_image(&mut self, a: &[OwnedAttribute]) -> Result<(), LevelError> {
+        if let Some((d, t)) = &mut self.ts
+            && self.depth == *d + 1
+        {
+            t.has_image = true;
+            t.image = num::<u32>(a, "width").zip(num::<u32>(a, "height"));
+        }
+        if let Some((tw, margin, spacing)) = self.columns_from_image {
+            let w = num::<i32>(a, "width").unwrap_or(0) as u32;
+            let ok = w
+                .checked_sub(margin)
+                .and_then(|x| x.checked_add(spacing))
+                .is_some()
+                && tw.checked_add(spacing).is_some_and(|d| d > 0);
+            if !ok {
+                return Err(structure(format!(
+                    "tileset without columns: image width {w}, margin {margin}, \
+                     spacing {spacing} and tile width {tw} give no column count"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// `<layer>`: not nested; a finite layer's cells count against the
+    /// budget.
+    fn start_layer(&mut self, a: &[OwnedAttribute]) -> Result<(), LevelError> {
+        if self.layer.is_some() {
+            return Err(structure("a <layer> inside a <layer>".into()));
+        }
+        let w = num::<u64>(a, "width").unwrap_or(0);
+        let h = num::<u64>(a, "height").unwrap_or(0);
+        if !self.infinite {
+            add_cells(self.budget, w.saturating_mul(h))?;
+        }
+        let name = attr(a, "name").unwrap_or_default().to_owned();
+        self.layer = Some((name, w, h));
+        Ok(())
+    }
+
+    /// A layer's `<data>`: it must have an encoding (XML `<tile>` elements
+    /// are not read).
+    fn start_data(&mut self, a: &[OwnedAttribute]) -> Result<(), LevelError> {
+        let encoding = attr(a, "encoding").map(str::to_owned);
+        if encoding.is_none() {
+            return Err(structure(
+                "layer data without an encoding (XML <tile> elements) is not supported".into(),
+            ));
+        }
+        self.data = Some(DataScan {
+            encoding,
+            compression: attr(a, "compression").map(str::to_owned),
+            text: None,
+        });
+        Ok(())
+    }
+
+    /// `<chunk>`: its position and size are bounded, and its cells count
+    /// against the budget.
+    fn start_chunk(&mut self, a: &[OwnedAttribute]) -> Result<(), LevelError> {
+        let x = num::<i64>(a, "x").unwrap_or(0);
+        let y = num::<i64>(a, "y").unwrap_or(0);
+        let w = num::<u64>(a, "width").unwrap_or(0);
+        let h = num::<u64>(a, "height").unwrap_or(0);
+        if x.abs() > MAX_CHUNK_COORD || y.abs() > MAX_CHUNK_COORD {
+            return Err(structure(format!(
+                "chunk at {x},{y} lies beyond ±{MAX_CHUNK_COORD}"
+            )));
+        }
+        if w > MAX_SIDE as u64 || h > MAX_SIDE as u64 {
+            return Err(LevelError::TooLarge {
+                width: w as usize,
+                height: h as usize,
+            });
+        }
+        add_cells(self.budget, w * h)?;
+        self.chunk = Some(ChunkScan {
+            x,
+            y,
+            w,
+            h,
+            text: None,
+        });
+        Ok(())
+    }
+
+    /// Text: the data of the chunk or (finite map) layer being read, which
+    /// must come in one piece.
+    fn characters(&mut self, s: String) -> Result<(), LevelError> {
+        let slot = match (&mut self.chunk, &mut self.data) {
+            (Some(c), _) => Some(&mut c.text),
+            (None, Some(d)) if !self.infinite => Some(&mut d.text),
+            _ => None,
+        };
+        if let Some(slot) = slot {
+            if slot.is_some() {
+                return Err(structure("layer data split into several text nodes".into()));
+            }
+            *slot = Some(s);
+        }
+        Ok(())
+    }
+
+    /// An end tag: checks the data of a chunk or layer, and closes a layer
+    /// or tileset.
+    fn end(&mut self, tag: &str) -> Result<(), LevelError> {
+        self.depth = self.depth.saturating_sub(1);
+        match tag {
+            "chunk" => self.end_chunk()?,
+            "data" => self.end_data()?,
+            "layer" => self.layer = None,
+            "tileset" => {
+                self.columns_from_image = None;
+                if let Some((_, t)) = self.ts.take() {
+                    self.tilesets.push(t);
                 }
             }
-            XmlEvent::Characters(s) => {
-                let slot = match (&mut chunk, &mut data) {
-                    (Some(c), _) => Some(&mut c.text),
-                    (None, Some(d)) if !infinite => Some(&mut d.text),
-                    _ => None,
-                };
-                if let Some(slot) = slot {
-                    if slot.is_some() {
-                        return Err(at(structure(
-                            "layer data split into several text nodes".into(),
-                        )));
-                    }
-                    *slot = Some(s);
-                }
-            }
-            XmlEvent::CData(_) if data.is_some() => {
-                return Err(at(structure("CDATA in layer data is not supported".into())));
-            }
-            XmlEvent::EndElement { name } => {
-                depth = depth.saturating_sub(1);
-                match name.local_name.as_str() {
-                    "chunk" => {
-                        if let (Some(c), Some(d), Some((lname, ..))) = (chunk.take(), &data, &layer)
-                        {
-                            let gids = decode_data(
-                                d.encoding.as_deref(),
-                                d.compression.as_deref(),
-                                c.text.as_deref().unwrap_or(""),
-                                (c.w * c.h) as usize,
-                            )
-                            .map_err(|m| {
-                                at(structure(format!(
-                                    "layer {lname:?}, chunk {},{}: {m}",
-                                    c.x, c.y
-                                )))
-                            })?;
-                            check_gids(&gids, c.w, budget, lname, (c.x, c.y)).map_err(at)?;
-                            note_max_gid(budget, &gids, root);
-                        }
-                    }
-                    "data" => {
-                        if let (Some(d), Some((lname, w, h))) = (data.take(), &layer)
-                            && !infinite
-                        {
-                            let gids = decode_data(
-                                d.encoding.as_deref(),
-                                d.compression.as_deref(),
-                                d.text.as_deref().unwrap_or(""),
-                                w.saturating_mul(*h).min(MAX_CELLS as u64 + 1) as usize,
-                            )
-                            .map_err(|m| at(structure(format!("layer {lname:?}: {m}"))))?;
-                            check_gids(&gids, *w, budget, lname, (0, 0)).map_err(at)?;
-                            note_max_gid(budget, &gids, root);
-                        }
-                    }
-                    "layer" => layer = None,
-                    "tileset" => {
-                        columns_from_image = None;
-                        if let Some((_, t)) = ts.take() {
-                            tilesets.push(t);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            XmlEvent::EndDocument => return tileset_patches(bytes, &tilesets, budget, root, range),
             _ => {}
         }
+        Ok(())
+    }
+
+    /// `</chunk>`: its data must decode to exactly its cells, with known
+    /// gids.
+    fn end_chunk(&mut self) -> Result<(), LevelError> {
+        if let (Some(c), Some(d), Some((lname, ..))) = (self.chunk.take(), &self.data, &self.layer)
+        {
+            let gids = decode_data(
+                d.encoding.as_deref(),
+                d.compression.as_deref(),
+                c.text.as_deref().unwrap_or(""),
+                (c.w * c.h) as usize,
+            )
+            .map_err(|m| structure(format!("layer {lname:?}, chunk {},{}: {m}", c.x, c.y)))?;
+            check_gids(&gids, c.w, self.budget, lname, (c.x, c.y))?;
+            note_max_gid(self.budget, &gids, self.root);
+        }
+        Ok(())
+    }
+
+    /// `</data>` of a finite map's layer: its data must decode to exactly
+    /// the layer's cells, with known gids.
+    fn end_data(&mut self) -> Result<(), LevelError> {
+        if let (Some(d), Some((lname, w, h))) = (self.data.take(), &self.layer)
+            && !self.infinite
+        {
+            let gids = decode_data(
+                d.encoding.as_deref(),
+                d.compression.as_deref(),
+                d.text.as_deref().unwrap_or(""),
+                w.saturating_mul(*h).min(MAX_CELLS as u64 + 1) as usize,
+            )
+            .map_err(|m| structure(format!("layer {lname:?}: {m}")))?;
+            check_gids(&gids, *w, self.budget, lname, (0, 0))?;
+            note_max_gid(self.budget, &gids, self.root);
+        }
+        Ok(())
     }
 }
 
