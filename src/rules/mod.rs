@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 pub(crate) mod doc;
 mod kind;
 mod mapping;
+mod markers;
 mod raster;
 mod words;
 
@@ -15,8 +16,9 @@ pub use raster::MAX_RASTER_WORK;
 use crate::level::{Cell, Level, LevelError, LoadedLevel, Tile, Unmodelled, check_size};
 use crate::mechanics;
 use doc::{Doc, Geom, LayerKind, Object, Placed, Prop, Props, TileDef};
+use markers::Markers;
 use raster::{Budget, area_cells, line_cells, shapes_kind};
-use words::{goal_score, is_single_word, kind_of_name, names_a_kind, spawn_score};
+use words::{is_single_word, kind_of_name, names_a_kind};
 
 /// How one layer is read.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -330,12 +332,6 @@ fn describe(layer: &str, t: Treat) -> String {
     }
 }
 
-/// A spawn or goal object found, with the cell(s) it marks.
-struct Marker {
-    what: String,
-    cells: Vec<Cell>,
-}
-
 /// The grid under construction: kinds per cell and its origin in map cells.
 struct Grid {
     width: usize,
@@ -385,23 +381,6 @@ fn object_kind(o: &Object, rules: &TileMapping, conv: bool) -> Option<(TileKind,
     match kind_of_name(&o.layer) {
         Some(TileKind::EMPTY) | None => None,
         Some(k) => Some((k, format!("object layer {:?}", o.layer))),
-    }
-}
-
-fn matches_list(o: &Object, list: &[String]) -> bool {
-    list.iter().any(|s| {
-        (!o.name.is_empty() && *s == o.name)
-            || (!o.class.is_empty() && *s == o.class)
-            || o.props.iter().any(|(k, v)| k == s && v.truthy())
-    })
-}
-
-fn label(o: &Object) -> String {
-    match (o.name.is_empty(), o.class.is_empty()) {
-        (false, false) => format!("{:?} ({})", o.name, o.class),
-        (false, true) => format!("{:?}", o.name),
-        (true, false) => format!("a {:?}", o.class),
-        (true, true) => format!("object {}", o.id),
     }
 }
 
@@ -782,160 +761,4 @@ fn nothing(doc: &Doc) -> LevelError {
         None => "{\"layers\": {\"LAYER\": \"solid\"}} (the file has no layer at all)".into(),
     };
     LevelError::NothingSolid(Box::new(c))
-}
-
-struct Markers {
-    tile: (f64, f64),
-    origin: (i64, i64),
-    dims: (i64, i64),
-}
-
-impl Markers {
-    fn cell_of(&self, x: f64, y: f64) -> (i64, i64) {
-        // `as` saturates and NaN gives 0: no overflow on hostile floats.
-        (
-            ((x / self.tile.0).floor() as i64).saturating_sub(self.origin.0),
-            ((y / self.tile.1).floor() as i64).saturating_sub(self.origin.1),
-        )
-    }
-
-    fn on_map(&self, (c, r): (i64, i64)) -> bool {
-        c >= 0 && r >= 0 && c < self.dims.0 && r < self.dims.1
-    }
-
-    fn bounds(o: &Object) -> Result<(f64, f64, f64, f64), LevelError> {
-        let b = o.bounds();
-        if [b.0, b.1, b.2, b.3].iter().all(|v| v.is_finite()) {
-            Ok(b)
-        } else {
-            Err(LevelError::Tiled(format!(
-                "object {} ({:?}) has a non-finite position or size",
-                o.id, o.name
-            )))
-        }
-    }
-
-    fn off(o: &Object) -> LevelError {
-        LevelError::Tiled(format!(
-            "object {} ({:?}) at pixel {},{} lies off the map",
-            o.id, o.name, o.x, o.y
-        ))
-    }
-
-    /// The spawn cell of an object: the cell holding a point, or the middle
-    /// of a shape's bottom edge (where a body stands).
-    fn spawn_cell(&self, o: &Object) -> Result<Cell, LevelError> {
-        let (x0, y0, x1, y1) = Self::bounds(o)?;
-        let at = if matches!(o.geom, Geom::Point) || x1 <= x0 || y1 <= y0 {
-            self.cell_of(x0, y0)
-        } else {
-            let h = y1 - y0;
-            self.cell_of((x0 + x1) / 2.0, y1 - h.min(self.tile.1) / 2.0)
-        };
-        if !self.on_map(at) {
-            return Err(Self::off(o));
-        }
-        Ok(Cell::new(at.0 as i32, at.1 as i32))
-    }
-
-    /// Every cell a goal object overlaps (a point: its cell).
-    fn goal_cells(&self, o: &Object) -> Result<Vec<Cell>, LevelError> {
-        let (x0, y0, x1, y1) = Self::bounds(o)?;
-        let mut out = Vec::new();
-        if matches!(o.geom, Geom::Point) || x1 <= x0 || y1 <= y0 {
-            let at = self.cell_of(x0, y0);
-            if self.on_map(at) {
-                out.push(Cell::new(at.0 as i32, at.1 as i32));
-            }
-        } else {
-            let (c0, r0) = self.cell_of(x0, y0);
-            // The last cell the shape overlaps (its far edge is open).
-            let (w, h) = (x1 - x0, y1 - y0);
-            let (c1, r1) = self.cell_of(
-                x1 - w.min(self.tile.0) * 1e-6,
-                y1 - h.min(self.tile.1) * 1e-6,
-            );
-            let (c0, r0) = (c0.max(0), r0.max(0));
-            let (c1, r1) = (c1.min(self.dims.0 - 1), r1.min(self.dims.1 - 1));
-            for r in r0..=r1 {
-                for c in c0..=c1 {
-                    out.push(Cell::new(c as i32, r as i32));
-                }
-            }
-        }
-        if out.is_empty() {
-            return Err(Self::off(o));
-        }
-        Ok(out)
-    }
-
-    fn spawn(
-        &self,
-        doc: &Doc,
-        rules: &TileMapping,
-        conv: bool,
-    ) -> Result<Option<Marker>, LevelError> {
-        if !rules.spawn.is_empty() {
-            let mut found: Option<(Cell, &Object)> = None;
-            for o in doc.objects.iter().filter(|o| matches_list(o, &rules.spawn)) {
-                let cell = self.spawn_cell(o)?;
-                if let Some((first, f)) = found {
-                    return Err(LevelError::Tiled(format!(
-                        "two spawn objects: {} at cell {first} and {} at cell {cell}",
-                        f.id, o.id
-                    )));
-                }
-                found = Some((cell, o));
-            }
-            return Ok(found.map(|(c, o)| Marker {
-                what: format!("{} at {c}", label(o)),
-                cells: vec![c],
-            }));
-        }
-        if !conv {
-            return Ok(None);
-        }
-        let score = |o: &Object| spawn_score(&o.name, false).max(spawn_score(&o.class, true));
-        let Some(top) = doc.objects.iter().map(score).max().filter(|s| *s > 0) else {
-            return Ok(None);
-        };
-        let all: Vec<&Object> = doc.objects.iter().filter(|o| score(o) == top).collect();
-        let o = all[0];
-        let c = self.spawn_cell(o)?;
-        let note = if all.len() > 1 {
-            format!(" (first of {})", all.len())
-        } else {
-            String::new()
-        };
-        Ok(Some(Marker {
-            what: format!("{} at {c}{note}", label(o)),
-            cells: vec![c],
-        }))
-    }
-
-    fn goals(&self, doc: &Doc, rules: &TileMapping, conv: bool) -> Result<Vec<Marker>, LevelError> {
-        let chosen: Vec<&Object> = if !rules.goal.is_empty() {
-            doc.objects
-                .iter()
-                .filter(|o| matches_list(o, &rules.goal))
-                .collect()
-        } else if conv {
-            let score = |o: &Object| goal_score(&o.name).max(goal_score(&o.class));
-            match doc.objects.iter().map(score).max().filter(|s| *s > 0) {
-                Some(top) => doc.objects.iter().filter(|o| score(o) == top).collect(),
-                None => Vec::new(),
-            }
-        } else {
-            Vec::new()
-        };
-        chosen
-            .into_iter()
-            .map(|o| {
-                Ok(Marker {
-                    what: label(o),
-                    cells: self.goal_cells(o)?,
-                })
-            })
-            .collect()
-    }
 }
