@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 
 pub(crate) mod doc;
 mod kind;
+mod layers;
 mod mapping;
 mod markers;
 mod raster;
@@ -16,18 +17,10 @@ pub use raster::MAX_RASTER_WORK;
 use crate::level::{Cell, Level, LevelError, LoadedLevel, Tile, Unmodelled, check_size};
 use crate::mechanics;
 use doc::{Doc, Geom, LayerKind, Object, Placed, Prop, Props, TileDef};
+use layers::{Treat, plan};
 use markers::Markers;
 use raster::{Budget, area_cells, line_cells, shapes_kind};
 use words::{is_single_word, kind_of_name, names_a_kind};
-
-/// How one layer is read.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Treat {
-    Kind(TileKind),
-    Marks,
-    /// Marks, or every tile solid when none of the layer's tiles is marked.
-    MarksOrSolid,
-}
 
 /// The mark of one placed tile or value, and what gave it.
 type Mark = Option<(TileKind, String)>;
@@ -202,134 +195,6 @@ impl Engine<'_> {
             None => None,
         }
     }
-
-    /// Which layers count and how, with a description of the choice.
-    fn plan(&mut self) -> Result<Vec<Option<Treat>>, LevelError> {
-        let doc = self.doc;
-        let layers = &doc.layers;
-        let names = || {
-            layers
-                .iter()
-                .map(|l| format!("{:?}", l.name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let mut named: BTreeMap<String, LayerRule> = self.rules.layers.clone();
-        if let Some(l) = &self.rules.layer {
-            named.insert(l.clone(), LayerRule::Tiles);
-        }
-        for n in named.keys().filter(|n| *n != "*") {
-            if !layers.iter().any(|l| &l.name == n) {
-                return Err(LevelError::Mapping(format!(
-                    "no tile layer named {n:?} (tile layers: {})",
-                    names()
-                )));
-            }
-        }
-        if !named.is_empty() {
-            let mut plan = Vec::new();
-            for l in layers {
-                let rule = named
-                    .get(&l.name)
-                    .or_else(|| named.get("*").filter(|_| l.visible));
-                let treat = match rule {
-                    Some(LayerRule::Tiles) => Some(Treat::MarksOrSolid),
-                    Some(LayerRule::Kind(TileKind::EMPTY)) | None => None,
-                    Some(LayerRule::Kind(k)) => Some(Treat::Kind(*k)),
-                };
-                if let Some(t) = treat {
-                    self.used.push(describe(&l.name, t));
-                }
-                plan.push(treat);
-            }
-            return Ok(plan);
-        }
-        if let Some(p) = &self.rules.collide_unless {
-            let mut plan = Vec::new();
-            for l in layers {
-                let skip = !l.visible || l.props.iter().any(|(k, v)| k == p && v.truthy());
-                plan.push((!skip).then_some(Treat::Kind(TileKind::SOLID)));
-            }
-            self.used.push(format!(
-                "every visible tile layer without property {p:?}: solid"
-            ));
-            return Ok(plan);
-        }
-        if self.conv {
-            // Layers named like collision (and hazard, one-way, ladder layers).
-            let by_name: Vec<Option<TileKind>> = layers
-                .iter()
-                .map(|l| kind_of_name(&l.name).filter(|_| !l.decorative))
-                .collect();
-            if by_name.contains(&Some(TileKind::SOLID)) {
-                let mut plan = Vec::new();
-                for (l, k) in layers.iter().zip(&by_name) {
-                    let treat = match k {
-                        Some(TileKind::SOLID) if !l.decorative => Some(Treat::MarksOrSolid),
-                        Some(TileKind::EMPTY) | None => None,
-                        Some(_) if l.decorative => None,
-                        Some(k) => Some(Treat::Kind(*k)),
-                    };
-                    if let Some(t) = treat {
-                        self.used.push(describe(&l.name, t));
-                    }
-                    plan.push(treat);
-                }
-                return Ok(plan);
-            }
-            // Layer properties: nocollide on some layers, or collides on some.
-            let flag = |l: &doc::Layer, want: TileKind| {
-                l.props
-                    .iter()
-                    .find(|(k, v)| kind_of_name(k) == Some(want) && v.truthy())
-                    .map(|(k, _)| k.clone())
-            };
-            let off: Vec<Option<String>> =
-                layers.iter().map(|l| flag(l, TileKind::EMPTY)).collect();
-            let on: Vec<Option<String>> = layers.iter().map(|l| flag(l, TileKind::SOLID)).collect();
-            if let Some(p) = off.iter().flatten().next().cloned() {
-                let mut plan = Vec::new();
-                for (l, o) in layers.iter().zip(&off) {
-                    let tiles = matches!(l.kind, LayerKind::Tiles) && !l.decorative;
-                    plan.push((l.visible && o.is_none() && tiles).then_some(Treat::MarksOrSolid));
-                }
-                self.used.push(format!(
-                    "every visible tile layer without a {p:?} property collides"
-                ));
-                return Ok(plan);
-            }
-            if on.iter().any(Option::is_some) {
-                let mut plan = Vec::new();
-                for (l, o) in layers.iter().zip(&on) {
-                    if let Some(p) = o {
-                        self.used
-                            .push(format!("layer {:?} (property {p:?}): solid", l.name));
-                    }
-                    plan.push(o.is_some().then_some(Treat::MarksOrSolid));
-                }
-                return Ok(plan);
-            }
-        }
-        // Every visible layer by its tiles' marks.
-        let plan = layers
-            .iter()
-            .map(|l| {
-                let skip = !l.visible
-                    || (self.conv
-                        && (l.decorative || kind_of_name(&l.name) == Some(TileKind::EMPTY)));
-                (!skip).then_some(Treat::Marks)
-            })
-            .collect();
-        Ok(plan)
-    }
-}
-
-fn describe(layer: &str, t: Treat) -> String {
-    match t {
-        Treat::Kind(k) => format!("layer {layer:?}: every tile {}", k.name()),
-        Treat::Marks => format!("layer {layer:?} by its tiles' marks"),
-        Treat::MarksOrSolid => format!("layer {layer:?}"),
-    }
 }
 
 /// The grid under construction: kinds per cell and its origin in map cells.
@@ -394,7 +259,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         partial_shapes: 0,
         tile_cache: HashMap::new(),
     };
-    let plan = e.plan()?;
+    let plan = plan(&doc.layers, rules, e.conv, &mut e.used)?;
     let (tw, th) = (doc.tile_w.max(1e-9), doc.tile_h.max(1e-9));
     let mut budget = Budget::new();
     let raster = |m: String| LevelError::Tiled(m);
