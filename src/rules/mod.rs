@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 pub(crate) mod doc;
+mod grid;
 mod kind;
 mod layers;
 mod mapping;
@@ -18,6 +19,7 @@ pub use raster::MAX_RASTER_WORK;
 use crate::level::{Cell, Level, LevelError, LoadedLevel, Tile, check_size};
 use crate::mechanics;
 use doc::{Doc, Geom, LayerKind, Object, Placed, Prop, TileDef};
+use grid::{Coverage, Grid, KindCell, cover, covered_cells, extent};
 use layers::{Treat, plan};
 use markers::Markers;
 use raster::{Budget, area_cells, line_cells, shapes_kind};
@@ -199,24 +201,6 @@ impl Engine<'_> {
     }
 }
 
-/// The grid under construction: kinds per cell and its origin in map cells.
-struct Grid {
-    width: usize,
-    height: usize,
-    origin: (i64, i64),
-    kinds: Vec<TileKind>,
-}
-
-impl Grid {
-    fn merge(&mut self, col: i64, row: i64, kind: TileKind) {
-        let (c, r) = (col - self.origin.0, row - self.origin.1);
-        if c >= 0 && r >= 0 && (c as u64) < self.width as u64 && (r as u64) < self.height as u64 {
-            let k = &mut self.kinds[r as usize * self.width + c as usize];
-            *k = (*k).max(kind);
-        }
-    }
-}
-
 /// The kind an object's area is, by the rules or conventions.
 fn object_kind(o: &Object, rules: &TileMapping, conv: bool) -> Option<(TileKind, String)> {
     let hit = |key: &str| rules.objects.get(key).copied();
@@ -267,10 +251,10 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
     let raster = |m: String| LevelError::Tiled(m);
 
     // Every placed cell of a counted layer: (kind, col, row) in map cells.
-    let mut cells: Vec<(TileKind, i64, i64)> = Vec::new();
+    let mut cells: Vec<KindCell> = Vec::new();
     let mut how: Vec<String> = Vec::new();
     let mut all_solid = Vec::new();
-    let mut coverage: HashMap<(i64, i64), BTreeMap<TileKind, f64>> = HashMap::new();
+    let mut coverage = Coverage::new();
     for (li, (layer, treat)) in doc.layers.iter().zip(&plan).enumerate() {
         let Some(treat) = *treat else { continue };
         let mut layer_cells: Vec<(Mark, &Placed)> = Vec::with_capacity(layer.cells.len());
@@ -310,15 +294,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
                 }
             }
         }
-        // A layer of another grid: a map cell takes the strongest kind whose
-        // cells cover at least half of it.
-        let mut covered: Vec<_> = coverage.drain().collect();
-        covered.sort_unstable_by_key(|(cell, _)| *cell);
-        for ((c, r), kinds) in covered {
-            if let Some((k, _)) = kinds.iter().rev().find(|(_, a)| **a >= 0.5 - 1e-9) {
-                cells.push((*k, c, r));
-            }
-        }
+        covered_cells(&mut coverage, &mut cells);
     }
     for li in all_solid {
         let l = &doc.layers[li];
@@ -361,34 +337,14 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         e.used.push(h);
     }
 
-    let (origin, width, height) = match doc.size {
-        Some((w, h)) => ((0, 0), w, h),
-        None => {
-            let Some(&(_, c, r)) = cells.first() else {
-                return Err(nothing(doc));
-            };
-            let (mut c0, mut r0, mut c1, mut r1) = (c, r, c, r);
-            for &(_, c, r) in &cells {
-                c0 = c0.min(c);
-                r0 = r0.min(r);
-                c1 = c1.max(c);
-                r1 = r1.max(r);
-            }
-            let (w, h) = ((c1 - c0 + 1) as usize, (r1 - r0 + 1) as usize);
-            ((c0, r0), w, h)
-        }
+    let Some((origin, width, height)) = extent(doc.size, &cells) else {
+        return Err(nothing(doc));
     };
     check_size(width, height)?;
-    let mut grid = Grid {
-        width,
-        height,
-        origin,
-        kinds: vec![TileKind::EMPTY; width * height],
-    };
-    for &(k, c, r) in &cells {
+    let mut grid = Grid::new(origin, width, height);
+    for (k, c, r) in cells {
         grid.merge(c, r, k);
     }
-    drop(cells);
 
     // Object areas and ledges.
     let cell_px = (tw, th, origin.0 as f64 * tw, origin.1 as f64 * th);
@@ -504,34 +460,6 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         rules_used: e.used,
         unmodelled,
     })
-}
-
-/// Adds the fraction of each map cell (`tw x th` pixels) that a cell of
-/// another grid (`g`: its size and offset in pixels) covers, per kind.
-fn cover(
-    coverage: &mut HashMap<(i64, i64), BTreeMap<TileKind, f64>>,
-    (cw, ch, ox, oy): (f64, f64, f64, f64),
-    (tw, th): (f64, f64),
-    p: &Placed,
-    kind: TileKind,
-    budget: &mut Budget,
-) -> Result<(), String> {
-    let (x0, y0) = (ox + f64::from(p.col) * cw, oy + f64::from(p.row) * ch);
-    let (x1, y1) = (x0 + cw, y0 + ch);
-    let (c0, c1) = ((x0 / tw).floor() as i64, (x1 / tw).ceil() as i64);
-    let (r0, r1) = ((y0 / th).floor() as i64, (y1 / th).ceil() as i64);
-    budget.spend(((c1 - c0).max(0) as u64).saturating_mul((r1 - r0).max(0) as u64))?;
-    for r in r0..r1 {
-        for c in c0..c1 {
-            let ix = (x1.min((c + 1) as f64 * tw) - x0.max(c as f64 * tw)).max(0.0);
-            let iy = (y1.min((r + 1) as f64 * th) - y0.max(r as f64 * th)).max(0.0);
-            if ix * iy > 0.0 {
-                *coverage.entry((c, r)).or_default().entry(kind).or_default() +=
-                    ix * iy / (tw * th);
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The "nothing is solid" error, with what the file holds and a rules line.
