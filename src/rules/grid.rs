@@ -16,9 +16,10 @@ pub(super) type Coverage = HashMap<(i64, i64), BTreeMap<TileKind, f64>>;
 
 /// The grid under construction: kinds per cell and its origin in map cells.
 pub(super) struct Grid {
-    width: usize,
-    height: usize,
-    origin: (i64, i64),
+    pub(super) width: usize,
+    pub(super) height: usize,
+    /// The level's first cell, in map cells.
+    pub(super) origin: (i64, i64),
     /// Row-major, `width * height`.
     pub(super) kinds: Vec<TileKind>,
 }

@@ -3,7 +3,7 @@
 use super::doc::{Doc, Geom, Object};
 use super::mapping::TileMapping;
 use super::words::{goal_score, spawn_score};
-use crate::level::{Cell, LevelError};
+use crate::level::{Cell, Level, LevelError, Tile};
 
 /// A spawn or goal object found, with the cell(s) it marks.
 pub(super) struct Marker {
@@ -202,5 +202,66 @@ impl Markers {
                 })
             })
             .collect()
+    }
+}
+
+/// Places the goal and the spawn on the level and returns the spawn cell
+/// and the goal cells (row-major). The goal cells are the goal objects'
+/// and the level's goal tiles; the spawn cell is the spawn object's, else
+/// the level's first spawn tile.
+pub(super) fn place_markers(
+    level: &mut Level,
+    spawn: Option<&Marker>,
+    goals: &[Marker],
+) -> (Option<Cell>, Vec<Cell>) {
+    let mut goal_cells: Vec<Cell> = goals.iter().flat_map(|g| g.cells.clone()).collect();
+    goal_cells.extend(level.cells_of(Tile::Goal));
+    goal_cells.sort_unstable();
+    goal_cells.dedup();
+    // Markers never replace a tile the body stands on or climbs.
+    let keeps = |t: Tile| t.is_solid() || t.is_slope() || t == Tile::Ladder;
+    for &g in &goal_cells {
+        if !level.get(g).is_some_and(keeps) {
+            level.set(g, Tile::Goal);
+        }
+    }
+    let spawn_cell = match spawn {
+        Some(m) => m.cells.first().copied(),
+        None => level.cells_of(Tile::Spawn).next(),
+    };
+    if let Some(s) = spawn_cell
+        && !level.get(s).is_some_and(keeps)
+    {
+        level.set(s, Tile::Spawn);
+    }
+    (spawn_cell, goal_cells)
+}
+
+/// The load summary's spawn line and goal line, pushed to `used`.
+pub(super) fn describe_markers(
+    spawn: Option<&Marker>,
+    spawn_cell: Option<Cell>,
+    goals: &[Marker],
+    goal_cells: &[Cell],
+    used: &mut Vec<String>,
+) {
+    match spawn {
+        Some(m) => used.push(format!("spawn {}", m.what)),
+        None if spawn_cell.is_some() => used.push("spawn tile".into()),
+        None => used.push("no spawn marked".into()),
+    }
+    if goals.is_empty() && goal_cells.is_empty() {
+        used.push("no goal marked".into());
+    } else {
+        let names: Vec<&str> = goals.iter().map(|g| g.what.as_str()).collect();
+        used.push(format!(
+            "goal {} ({} cells)",
+            if names.is_empty() {
+                "tiles".to_owned()
+            } else {
+                names.join(", ")
+            },
+            goal_cells.len()
+        ));
     }
 }

@@ -14,10 +14,11 @@ use crate::mechanics;
 /// The mark of one placed tile or value, and what gave it.
 pub(super) type Mark = Option<(TileKind, String)>;
 
-/// Marks the tiles and IntGrid values of one document by the rules and the
-/// conventions.
+/// Marks the tiles, IntGrid values and objects of one document by the rules
+/// and the conventions.
 pub(super) struct Engine<'a> {
-    doc: &'a Doc,
+    /// The document whose tiles it marks.
+    pub(super) doc: &'a Doc,
     rules: &'a TileMapping,
     /// Whether the conventions apply.
     pub(super) conv: bool,
@@ -196,42 +197,38 @@ impl<'a> Engine<'a> {
             None => None,
         }
     }
-}
 
-/// The kind an object's area is, by the rules or conventions.
-pub(super) fn object_kind(
-    o: &Object,
-    rules: &TileMapping,
-    conv: bool,
-) -> Option<(TileKind, String)> {
-    let hit = |key: &str| rules.objects.get(key).copied();
-    if let Some(k) = hit(&o.name).filter(|_| !o.name.is_empty()) {
-        return Some((k, format!("objects named {:?}", o.name)));
-    }
-    if let Some(k) = hit(&o.class).filter(|_| !o.class.is_empty()) {
-        return Some((k, format!("objects of class {:?}", o.class)));
-    }
-    for (p, v) in &o.props {
-        if v.truthy()
-            && let Some(k) = hit(p)
-        {
-            return Some((k, format!("objects with property {p:?}")));
+    /// The kind an object's area is, by the rules or conventions.
+    pub(super) fn object_kind(&self, o: &Object) -> Option<(TileKind, String)> {
+        let hit = |key: &str| self.rules.objects.get(key).copied();
+        if let Some(k) = hit(&o.name).filter(|_| !o.name.is_empty()) {
+            return Some((k, format!("objects named {:?}", o.name)));
         }
-    }
-    if let Some(k) = hit(&o.layer) {
-        return Some((k, format!("object layer {:?}", o.layer)));
-    }
-    if !conv {
-        return None;
-    }
-    if !o.class.is_empty()
-        && is_single_word(&o.class)
-        && let Some(k) = kind_of_name(&o.class).filter(|k| *k != TileKind::EMPTY)
-    {
-        return Some((k, format!("objects of class {:?}", o.class)));
-    }
-    match kind_of_name(&o.layer) {
-        Some(TileKind::EMPTY) | None => None,
-        Some(k) => Some((k, format!("object layer {:?}", o.layer))),
+        if let Some(k) = hit(&o.class).filter(|_| !o.class.is_empty()) {
+            return Some((k, format!("objects of class {:?}", o.class)));
+        }
+        for (p, v) in &o.props {
+            if v.truthy()
+                && let Some(k) = hit(p)
+            {
+                return Some((k, format!("objects with property {p:?}")));
+            }
+        }
+        if let Some(k) = hit(&o.layer) {
+            return Some((k, format!("object layer {:?}", o.layer)));
+        }
+        if !self.conv {
+            return None;
+        }
+        if !o.class.is_empty()
+            && is_single_word(&o.class)
+            && let Some(k) = kind_of_name(&o.class).filter(|k| *k != TileKind::EMPTY)
+        {
+            return Some((k, format!("objects of class {:?}", o.class)));
+        }
+        match kind_of_name(&o.layer) {
+            Some(TileKind::EMPTY) | None => None,
+            Some(k) => Some((k, format!("object layer {:?}", o.layer))),
+        }
     }
 }

@@ -1,0 +1,283 @@
+//! The pass that turns a map's document into a level: which layers count,
+//! the marks of their cells, object areas and ledges, the spawn and goal,
+//! and the load summary of what was used.
+use super::doc::{Doc, Geom, LayerKind, Object, Placed};
+use super::grid::{Coverage, Grid, KindCell, cover, covered_cells, extent};
+use super::kind::TileKind;
+use super::layers::{Treat, plan};
+use super::mapping::TileMapping;
+use super::markers::{Markers, describe_markers, place_markers};
+use super::marks::{Engine, Mark};
+use super::raster::{Budget, area_cells, line_cells};
+use super::unmodelled::unmodelled;
+use crate::level::{Level, LevelError, LoadedLevel, Tile, check_size};
+
+/// Turns a map's content into a level by the rules and conventions.
+pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, LevelError> {
+    let mut e = Engine::new(doc, rules);
+    // What marked the cells, spawn and goal, for the load summary.
+    let mut used = Vec::new();
+    let plan = plan(&doc.layers, rules, e.conv, &mut used)?;
+    let tile = (doc.tile_w.max(1e-9), doc.tile_h.max(1e-9));
+    let mut budget = Budget::new();
+
+    let marked = mark_layers(&mut e, &plan, tile, &mut budget)?;
+    note_all_solid(doc, &marked.all_solid, &mut used);
+    let mut cells = marked.cells;
+    only_layer_convention(doc, rules, e.conv, &plan, &mut cells, &mut used);
+    used.extend(marked.how);
+
+    let Some((origin, width, height)) = extent(doc.size, &cells) else {
+        return Err(nothing(doc));
+    };
+    check_size(width, height)?;
+    let mut grid = Grid::new(origin, width, height);
+    for (k, c, r) in cells {
+        grid.merge(c, r, k);
+    }
+    mark_objects(&e, &doc.objects, tile, &mut grid, &mut budget, &mut used)?;
+
+    // Spawn and goal.
+    let dims = (width as i64, height as i64);
+    let markers = Markers { tile, origin, dims };
+    let spawn = markers.spawn(doc, rules, e.conv)?;
+    let goals = markers.goals(doc, rules, e.conv)?;
+
+    let tiles = grid.kinds.iter().map(|k| k.tile()).collect();
+    let ladders = grid
+        .kinds
+        .iter()
+        .filter(|k| **k == TileKind::LADDER)
+        .count();
+    let mut level = Level::new(width, height, tiles)?;
+    let standable = level
+        .tiles()
+        .iter()
+        .any(|t| matches!(t, Tile::Solid | Tile::OneWay));
+    if !standable {
+        return Err(nothing(doc));
+    }
+    let (spawn_cell, goal_cells) = place_markers(&mut level, spawn.as_ref(), &goals);
+    if ladders > 0 {
+        used.push(format!("{ladders} ladder cells"));
+    }
+    if e.partial_shapes > 0 {
+        used.push(format!(
+            "{} tiles with partial collision shapes (under half the tile, not a top ledge): no collision",
+            e.partial_shapes
+        ));
+    }
+    describe_markers(spawn.as_ref(), spawn_cell, &goals, &goal_cells, &mut used);
+    let unmodelled = unmodelled(doc, &plan, origin, (width, height));
+    Ok(LoadedLevel {
+        level,
+        spawn: spawn_cell,
+        goals: goal_cells,
+        rules_used: used,
+        unmodelled,
+    })
+}
+
+/// What the counted layers' cells are.
+struct LayerMarks {
+    /// Every placed cell of a counted layer: (kind, col, row) in map cells.
+    cells: Vec<KindCell>,
+    /// The summary phrases of the marks that gave a cell a kind, first
+    /// use first.
+    how: Vec<String>,
+    /// The layers read as every tile solid (no tile of theirs marked).
+    all_solid: Vec<usize>,
+}
+
+/// Marks the cells of every counted layer as the plan says: a layer read
+/// by marks whose tiles none is marked is every tile solid; a layer of
+/// another grid marks the map cells its cells cover at least half.
+fn mark_layers(
+    e: &mut Engine<'_>,
+    plan: &[Option<Treat>],
+    tile: (f64, f64),
+    budget: &mut Budget,
+) -> Result<LayerMarks, LevelError> {
+    let doc = e.doc;
+    let mut out = LayerMarks {
+        cells: Vec::new(),
+        how: Vec::new(),
+        all_solid: Vec::new(),
+    };
+    let mut coverage = Coverage::new();
+    for (li, (layer, treat)) in doc.layers.iter().zip(plan).enumerate() {
+        let Some(treat) = *treat else { continue };
+        let mut layer_cells: Vec<(Mark, &Placed)> = Vec::with_capacity(layer.cells.len());
+        for p in &layer.cells {
+            let mark = match (&layer.kind, treat) {
+                (_, Treat::Kind(k)) => Some((k, String::new())),
+                (LayerKind::Tiles, _) => e.tile_mark(p)?,
+                (LayerKind::IntGrid(values), t) => {
+                    e.value_mark(values, p.id, t == Treat::MarksOrSolid)
+                }
+            };
+            layer_cells.push((mark, p));
+        }
+        let none_marked = layer_cells.iter().all(|(m, _)| m.is_none());
+        let solid_all = treat == Treat::MarksOrSolid && none_marked;
+        if solid_all && !layer_cells.is_empty() {
+            out.all_solid.push(li);
+        }
+        for (mark, p) in layer_cells {
+            let kind = if solid_all {
+                TileKind::SOLID
+            } else {
+                kind_of_mark(mark, &mut out.how)
+            };
+            match layer.grid {
+                None => out.cells.push((kind, i64::from(p.col), i64::from(p.row))),
+                Some(g) => {
+                    cover(&mut coverage, g, tile, p, kind, budget).map_err(LevelError::Tiled)?
+                }
+            }
+        }
+        covered_cells(&mut coverage, &mut out.cells);
+    }
+    Ok(out)
+}
+
+/// The kind a mark gives a cell (no mark: empty), noting in `how` the
+/// phrase of a mark that gave a kind.
+fn kind_of_mark(mark: Mark, how: &mut Vec<String>) -> TileKind {
+    match mark {
+        Some((k, h)) => {
+            if k != TileKind::EMPTY && !h.is_empty() {
+                push_unique(how, h);
+            }
+            k
+        }
+        None => TileKind::EMPTY,
+    }
+}
+
+/// Says in the summary that the layers of `all_solid` were read as every
+/// tile solid (replacing their plain "layer NAME" line, if any).
+fn note_all_solid(doc: &Doc, all_solid: &[usize], used: &mut Vec<String>) {
+    for &li in all_solid {
+        let l = &doc.layers[li];
+        let s = format!("layer {:?}: every tile solid", l.name);
+        if let Some(d) = used
+            .iter_mut()
+            .find(|d| **d == format!("layer {:?}", l.name))
+        {
+            *d = s;
+        } else {
+            used.push(s);
+        }
+    }
+}
+
+/// The only-layer convention: when nothing is marked and the rules name no
+/// layer, a map with one visible tile layer (which the plan counts) has
+/// every tile of it solid, and the summary says only that.
+fn only_layer_convention(
+    doc: &Doc,
+    rules: &TileMapping,
+    conv: bool,
+    plan: &[Option<Treat>],
+    cells: &mut Vec<KindCell>,
+    used: &mut Vec<String>,
+) {
+    let marked_any = cells.iter().any(|c| c.0 != TileKind::EMPTY);
+    if marked_any || !conv || !rules.layers.is_empty() || rules.layer.is_some() {
+        return;
+    }
+    let visible: Vec<usize> = (0..doc.layers.len())
+        .filter(|&i| {
+            let l = &doc.layers[i];
+            l.visible && !l.decorative && !l.cells.is_empty()
+        })
+        .collect();
+    if let [only] = visible[..]
+        && plan[only].is_some()
+    {
+        let l = &doc.layers[only];
+        *cells = l
+            .cells
+            .iter()
+            .map(|p| (TileKind::SOLID, i64::from(p.col), i64::from(p.row)))
+            .collect();
+        *used = vec![format!(
+            "the only tile layer {:?}: every tile solid",
+            l.name
+        )];
+    }
+}
+
+/// Object areas and ledges: each object the rules or conventions give a
+/// kind marks the cells its shape covers (a polyline: the cells it passes
+/// through, solid becoming one-way), noting its phrase when it marks any.
+fn mark_objects(
+    e: &Engine<'_>,
+    objects: &[Object],
+    (tw, th): (f64, f64),
+    grid: &mut Grid,
+    budget: &mut Budget,
+    used: &mut Vec<String>,
+) -> Result<(), LevelError> {
+    let origin = grid.origin;
+    let cell_px = (tw, th, origin.0 as f64 * tw, origin.1 as f64 * th);
+    let dims = (grid.width as i64, grid.height as i64);
+    for o in objects {
+        let Some((kind, why)) = e.object_kind(o) else {
+            continue;
+        };
+        let mut any = false;
+        let marked = match &o.geom {
+            Geom::Point => Vec::new(),
+            Geom::Polyline(p) => {
+                let kind = if kind == TileKind::SOLID {
+                    TileKind::ONE_WAY
+                } else {
+                    kind
+                };
+                let pts = o.place(p);
+                let c = line_cells(&pts, cell_px, dims, budget).map_err(LevelError::Tiled)?;
+                c.into_iter().map(|(c, r)| (kind, c, r)).collect()
+            }
+            _ => {
+                let poly = o.polygon().unwrap_or_default();
+                let c = area_cells(&poly, cell_px, dims, budget).map_err(LevelError::Tiled)?;
+                c.into_iter().map(|(c, r)| (kind, c, r)).collect()
+            }
+        };
+        for (k, c, r) in marked {
+            any = true;
+            grid.merge(c + origin.0, r + origin.1, k);
+        }
+        if any {
+            push_unique(used, format!("{why}: {}", kind.name()));
+        }
+    }
+    Ok(())
+}
+
+/// Adds `s` to `v` unless it is there already.
+fn push_unique(v: &mut Vec<String>, s: String) {
+    if !v.contains(&s) {
+        v.push(s);
+    }
+}
+
+/// The "nothing is solid" error, with what the file holds and a rules line.
+fn nothing(doc: &Doc) -> LevelError {
+    let mut c = doc.contents();
+    let first = doc
+        .layers
+        .iter()
+        .find(|l| l.visible && !l.cells.is_empty())
+        .or_else(|| doc.layers.first());
+    c.suggestion = match first {
+        Some(l) => format!("{{\"layers\": {{{:?}: \"solid\"}}}}", l.name),
+        None if !doc.object_layers.is_empty() => {
+            format!("{{\"objects\": {{{:?}: \"solid\"}}}}", doc.object_layers[0])
+        }
+        None => "{\"layers\": {\"LAYER\": \"solid\"}} (the file has no layer at all)".into(),
+    };
+    LevelError::NothingSolid(Box::new(c))
+}
