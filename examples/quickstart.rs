@@ -20,11 +20,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let start = level
-        .cells_of(Tile::Spawn)
+        .cells_of(Tile::SPAWN)
         .next()
         .ok_or("the level has no spawn S")?;
     let goal = level
-        .cells_of(Tile::Goal)
+        .cells_of(Tile::GOAL)
         .next()
         .ok_or("the level has no goal G")?;
     let path = find_path(&map, start, goal, &SearchOptions::default())?;

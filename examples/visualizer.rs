@@ -179,8 +179,8 @@ struct Loaded {
 fn load_level(args: &Args) -> Result<Loaded, String> {
     let Some(path) = &args.level else {
         let level: Level = DEMO_LEVEL.parse().map_err(|e| format!("{e}"))?;
-        let spawn = level.cells_of(platnav::Tile::Spawn).next();
-        let goal = level.cells_of(platnav::Tile::Goal).next();
+        let spawn = level.cells_of(platnav::Tile::SPAWN).next();
+        let goal = level.cells_of(platnav::Tile::GOAL).next();
         return Ok(Loaded {
             level,
             spawn,
@@ -327,7 +327,7 @@ fn make_texture(map: &NavMap, layers: Layers) -> Option<Texture2D> {
 }
 
 fn plan(map: &NavMap, start: Cell, goal: Cell) -> Result<Path, String> {
-    find_path(&map, start, goal, &SearchOptions::default()).map_err(|e| e.to_string())
+    find_path(map, start, goal, &SearchOptions::default()).map_err(|e| e.to_string())
 }
 
 impl World {
@@ -537,7 +537,7 @@ impl Door {
         let cells: Vec<Cell> = cells.into_iter().filter(|c| level.contains(*c)).collect();
         let open_tiles = cells
             .iter()
-            .map(|&c| level.get(c).unwrap_or(Tile::Empty))
+            .map(|&c| level.get(c).unwrap_or(Tile::EMPTY))
             .collect();
         Self {
             cells,
@@ -558,7 +558,7 @@ impl Door {
             }
             None => {
                 self.cells.push(cell);
-                self.open_tiles.push(level.get(cell).unwrap_or(Tile::Empty));
+                self.open_tiles.push(level.get(cell).unwrap_or(Tile::EMPTY));
             }
         }
     }
@@ -567,7 +567,7 @@ impl Door {
     fn toggle(&mut self) -> Vec<(Cell, Tile)> {
         self.closed = !self.closed;
         if self.closed {
-            self.cells.iter().map(|&c| (c, Tile::Solid)).collect()
+            self.cells.iter().map(|&c| (c, Tile::SOLID)).collect()
         } else {
             self.cells
                 .iter()
@@ -756,11 +756,11 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
                     world.replan();
                 }
                 (true, true, _) => {
-                    let now = level.get(cell).unwrap_or(Tile::Empty);
-                    let tile = if now == Tile::Solid {
-                        Tile::Empty
+                    let now = level.get(cell).unwrap_or(Tile::EMPTY);
+                    let tile = if now == Tile::SOLID {
+                        Tile::EMPTY
                     } else {
-                        Tile::Solid
+                        Tile::SOLID
                     };
                     edits.push((cell, tile));
                 }

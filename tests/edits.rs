@@ -58,13 +58,13 @@ impl Rng {
 }
 
 const TILES: [Tile; 7] = [
-    Tile::Empty,
-    Tile::Solid,
-    Tile::OneWay,
-    Tile::Hazard,
-    Tile::Ladder,
-    Tile::SlopeRight,
-    Tile::SlopeLeft,
+    Tile::EMPTY,
+    Tile::SOLID,
+    Tile::ONE_WAY,
+    Tile::HAZARD,
+    Tile::LADDER,
+    Tile::SLOPE_RIGHT,
+    Tile::SLOPE_LEFT,
 ];
 
 /// One random edit of `level`: a single tile (half the time), an up to 4 x
@@ -73,7 +73,7 @@ fn random_edits(rng: &mut Rng, level: &Level) -> Vec<Vec<(Cell, Tile)>> {
     let (w, h) = (level.width(), level.height());
     // Ladders and slopes only where the level has them already (the first
     // one rebuilds everything).
-    let mechanics = [Tile::Ladder, Tile::SlopeRight, Tile::SlopeLeft]
+    let mechanics = [Tile::LADDER, Tile::SLOPE_RIGHT, Tile::SLOPE_LEFT]
         .into_iter()
         .any(|t| level.holds(t));
     let at = |rng: &mut Rng| Cell::new(rng.below(w) as i32, rng.below(h) as i32);
@@ -100,10 +100,10 @@ fn random_edits(rng: &mut Rng, level: &Level) -> Vec<Vec<(Cell, Tile)>> {
                 .map(|dr| Cell::new(c.col, c.row - dr))
                 .filter(|&x| level.contains(x))
                 .collect();
-            let close = door.iter().map(|&x| (x, Tile::Solid)).collect();
+            let close = door.iter().map(|&x| (x, Tile::SOLID)).collect();
             let open = door
                 .iter()
-                .map(|&x| (x, level.get(x).unwrap_or(Tile::Empty)))
+                .map(|&x| (x, level.get(x).unwrap_or(Tile::EMPTY)))
                 .collect();
             vec![close, open]
         }
@@ -280,7 +280,7 @@ fn an_edit_off_the_level_is_refused_and_changes_nothing() {
     let before = snapshot(&map);
     let off = Cell::new(level.width() as i32, 0);
     let err = map
-        .edit(&[(Cell::new(1, 1), Tile::Solid), (off, Tile::Solid)])
+        .edit(&[(Cell::new(1, 1), Tile::SOLID), (off, Tile::SOLID)])
         .unwrap_err();
     assert!(err.to_string().contains("outside"), "{err}");
     assert_eq!(map.generation(), 0);
@@ -297,15 +297,15 @@ fn a_loaded_map_is_rebuilt_whole_on_its_first_edit_then_in_part() {
     let physics = Physics::agile();
     let built = NavMap::build(&level, &physics).unwrap();
     let mut map = navfile::from_bytes(&navfile::to_bytes(&built), &level, &physics).unwrap();
-    let empty: Vec<Cell> = level.cells_of(Tile::Empty).step_by(97).take(2).collect();
+    let empty: Vec<Cell> = level.cells_of(Tile::EMPTY).step_by(97).take(2).collect();
     let (a, b) = (empty[0], empty[1]);
     let mut level = level;
-    let first = map.set_tile(a, Tile::Solid).unwrap();
-    level.set(a, Tile::Solid);
+    let first = map.set_tile(a, Tile::SOLID).unwrap();
+    level.set(a, Tile::SOLID);
     assert!(first.full_rebuild, "{first:?}");
     assert!(snapshot(&map) == snapshot(&NavMap::build(&level, &physics).unwrap()));
-    let second = map.set_tile(b, Tile::Solid).unwrap();
-    level.set(b, Tile::Solid);
+    let second = map.set_tile(b, Tile::SOLID).unwrap();
+    level.set(b, Tile::SOLID);
     assert!(
         second.tiles_changed == 1 && !second.full_rebuild,
         "{second:?}"

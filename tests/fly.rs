@@ -162,8 +162,8 @@ fn obstacle_rects(level: &Level, margin: f64) -> Vec<(i32, i32, [f64; 4])> {
     for r in 0..level.height() as i32 {
         for c in 0..level.width() as i32 {
             let m = match level.get(Cell::new(c, r)) {
-                Some(Tile::Solid) => 0.0,
-                Some(Tile::Hazard) => margin,
+                Some(Tile::SOLID) => 0.0,
+                Some(Tile::HAZARD) => margin,
                 _ => continue,
             };
             let (x, y) = (f64::from(c), f64::from(r));
@@ -203,9 +203,9 @@ fn random_level(w: usize, h: usize, seed: u64, density: f64) -> Level {
         let len = 1 + rng.below(4) as i32;
         let vertical = rng.chance(0.5);
         let tile = if rng.chance(0.15) {
-            Tile::Hazard
+            Tile::HAZARD
         } else {
-            Tile::Solid
+            Tile::SOLID
         };
         for k in 0..len {
             let cell = if vertical {
@@ -362,7 +362,7 @@ fn path_bends_around_a_wall_at_the_agents_corner() {
     let text = rows.join("\n");
     let mut level: Level = text.parse().unwrap();
     for r in 0..4 {
-        level.set(Cell::new(5, r), Tile::Solid);
+        level.set(Cell::new(5, r), Tile::SOLID);
     }
     let agent = Agent::boxed(0.8, 0.8);
     let space = FreeSpace::from_level(&level, agent, &FlyOptions::default()).unwrap();
@@ -589,7 +589,7 @@ fn endpoints_off_the_free_space_snap_to_the_nearest_free_point() {
     let mut level = Level::empty(10, 10).unwrap();
     for c in 4..6 {
         for r in 4..6 {
-            level.set(Cell::new(c, r), Tile::Solid);
+            level.set(Cell::new(c, r), Tile::SOLID);
         }
     }
     let agent = Agent::boxed(1.0, 1.0);
@@ -773,9 +773,9 @@ fn random_mask_png(w: u32, h: u32, seed: u64) -> (Vec<u8>, Level) {
     let level = random_level(w as usize, h as usize, seed, 0.16);
     let mut rgba = Vec::new();
     for t in level.tiles() {
-        rgba.extend_from_slice(match t {
-            Tile::Solid => &[0, 0, 0, 255],
-            Tile::Hazard => &[255, 0, 0, 255],
+        rgba.extend_from_slice(match *t {
+            Tile::SOLID => &[0, 0, 0, 255],
+            Tile::HAZARD => &[255, 0, 0, 255],
             _ => &[255, 255, 255, 255],
         });
     }

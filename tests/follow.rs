@@ -16,8 +16,8 @@ fn demo_map() -> NavMap {
 fn follow_the_plan(map: &NavMap) -> (platnav::Path, PathFollower, Body, Cell) {
     let level = map.level();
     let (start, goal) = (
-        level.cells_of(Tile::Spawn).next().unwrap(),
-        level.cells_of(Tile::Goal).next().unwrap(),
+        level.cells_of(Tile::SPAWN).next().unwrap(),
+        level.cells_of(Tile::GOAL).next().unwrap(),
     );
     let planned = find_path(map, start, goal, &platnav::SearchOptions::default()).unwrap();
     let mut f = PathFollower::new(FollowOptions::default());
@@ -69,8 +69,8 @@ fn follower_recovers_after_being_shoved_mid_path() {
     let map = demo_map();
     let level = map.level();
     let (start, goal) = (
-        level.cells_of(Tile::Spawn).next().unwrap(),
-        level.cells_of(Tile::Goal).next().unwrap(),
+        level.cells_of(Tile::SPAWN).next().unwrap(),
+        level.cells_of(Tile::GOAL).next().unwrap(),
     );
     let mut f = PathFollower::new(FollowOptions::default());
     let mut body = Body::standing(start, map.physics());
@@ -179,7 +179,7 @@ fn run_with_door(door: &[Cell], close_at: u32) -> (PathFollower, Body, bool, f64
         if t == close_at {
             assert!(body.x < 11.0, "the enemy passed the door before it closed");
             let report = map
-                .edit(&door.iter().map(|&c| (c, Tile::Solid)).collect::<Vec<_>>())
+                .edit(&door.iter().map(|&c| (c, Tile::SOLID)).collect::<Vec<_>>())
                 .unwrap();
             assert_eq!(report.tiles_changed, door.len());
         }

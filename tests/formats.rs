@@ -180,7 +180,12 @@ fn ladders_and_slopes_in_ascii_vglc_png_and_ldtk() {
     let level: Level = text.parse().unwrap();
     assert_eq!(
         &level.tiles()[..4],
-        [Tile::Ladder, Tile::SlopeRight, Tile::SlopeLeft, Tile::Empty]
+        [
+            Tile::LADDER,
+            Tile::SLOPE_RIGHT,
+            Tile::SLOPE_LEFT,
+            Tile::EMPTY
+        ]
     );
     assert_eq!(level.to_string(), text);
     #[cfg(feature = "serde")]
@@ -215,6 +220,6 @@ fn ladders_and_slopes_in_ascii_vglc_png_and_ldtk() {
     {
         let path = "levels/real/bevy_ecs_ldtk/Typical_2D_platformer_example.ldtk";
         let l = load_level(Path::new(path), &LoadOptions::default()).unwrap();
-        assert_eq!(l.level.cells_of(Tile::Ladder).count(), 22);
+        assert_eq!(l.level.cells_of(Tile::LADDER).count(), 22);
     }
 }

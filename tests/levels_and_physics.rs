@@ -10,15 +10,15 @@ fn ascii_levels_round_trip_through_display() {
     let level: Level = text.parse().unwrap();
     assert_eq!(level.to_string(), text);
     assert_eq!((level.width(), level.height()), (6, 4));
-    assert_eq!(level.tile_at(2, 1), Tile::OneWay);
-    assert_eq!(level.tile_at(3, 1), Tile::Hazard);
-    assert_eq!(level.tile_at(4, 1), Tile::Goal);
-    assert_eq!(level.tile_at(1, 2), Tile::Spawn);
+    assert_eq!(level.tile_at(2, 1), Tile::ONE_WAY);
+    assert_eq!(level.tile_at(3, 1), Tile::HAZARD);
+    assert_eq!(level.tile_at(4, 1), Tile::GOAL);
+    assert_eq!(level.tile_at(1, 2), Tile::SPAWN);
     // Borders: left, right, top solid; below the bottom open.
-    assert_eq!(level.tile_at(-1, 1), Tile::Solid);
-    assert_eq!(level.tile_at(6, 1), Tile::Solid);
-    assert_eq!(level.tile_at(2, -1), Tile::Solid);
-    assert_eq!(level.tile_at(2, 4), Tile::Empty);
+    assert_eq!(level.tile_at(-1, 1), Tile::SOLID);
+    assert_eq!(level.tile_at(6, 1), Tile::SOLID);
+    assert_eq!(level.tile_at(2, -1), Tile::SOLID);
+    assert_eq!(level.tile_at(2, 4), Tile::EMPTY);
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn absurd_sizes_are_rejected_before_allocating() {
         Err(LevelError::TooLarge { .. })
     ));
     assert!(matches!(
-        Level::new(3, 3, vec![Tile::Empty; 8]),
+        Level::new(3, 3, vec![Tile::EMPTY; 8]),
         Err(LevelError::WrongTileCount { .. })
     ));
 }
@@ -129,13 +129,13 @@ fn vglc_tags_map_to_tiles_with_enemies_passable_and_solid_winning() {
     assert_eq!(
         row,
         [
-            Tile::Empty,
-            Tile::Empty,
-            Tile::OneWay,
-            Tile::Hazard,
-            Tile::Hazard,
-            Tile::Solid,
-            Tile::Empty
+            Tile::EMPTY,
+            Tile::EMPTY,
+            Tile::ONE_WAY,
+            Tile::HAZARD,
+            Tile::HAZARD,
+            Tile::SOLID,
+            Tile::EMPTY
         ]
     );
     let err = Level::from_vglc("-Z\nXX", &legend).unwrap_err();

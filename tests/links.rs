@@ -58,7 +58,7 @@ fn every_link_tape_replays_from_its_start_to_its_end() {
 fn the_demo_level_uses_every_link_kind_but_climb() {
     let map = common::build(&common::demo(), &Physics::agile());
     for (kind, count) in map.link_counts() {
-        if kind == LinkKind::Climb {
+        if kind == LinkKind::CLIMB {
             // The demo has no ladders; generated levels with ladders have
             // climb links (`tests/naive_reference.rs`).
             assert_eq!(count, 0, "climb links without ladders");
@@ -90,14 +90,14 @@ fn jump_clears_three_tile_gap() {
     let map = common::build(&level, &Physics::default());
     let jumps: Vec<_> = map
         .links()
-        .filter(|l| l.kind == LinkKind::Jump && l.from.col <= 2 && l.to.col >= 6)
+        .filter(|l| l.kind == LinkKind::JUMP && l.from.col <= 2 && l.to.col >= 6)
         .collect();
     assert!(!jumps.is_empty(), "no jump over the gap");
     assert!(jumps.iter().all(|l| l.from.row == 3 && l.to.row == 3));
     // Walking off the edge falls into the pit: no fall link reaches the far side.
     assert!(
         !map.links()
-            .any(|l| l.kind == LinkKind::Fall && l.to.col >= 6 && l.from.col <= 2)
+            .any(|l| l.kind == LinkKind::FALL && l.to.col >= 6 && l.from.col <= 2)
     );
 }
 
@@ -200,17 +200,17 @@ fn runs_go_up_and_down_slopes() {
         let map = common::build(&level, &physics);
         assert_every_tape_replays(&map);
         let classes = map.classification();
-        assert_eq!(classes.get(Cell::new(7, 6)), platnav::NodeType::SteepRight);
-        assert_eq!(classes.get(Cell::new(14, 6)), platnav::NodeType::SteepLeft);
+        assert_eq!(classes.get(Cell::new(7, 6)), platnav::NodeType::STEEP_RIGHT);
+        assert_eq!(classes.get(Cell::new(14, 6)), platnav::NodeType::STEEP_LEFT);
         assert!(
             map.links()
-                .any(|l| l.kind == LinkKind::Run && l.from == Cell::new(6, 7) && l.to.row < 7)
+                .any(|l| l.kind == LinkKind::RUN && l.from == Cell::new(6, 7) && l.to.row < 7)
         );
         let runs_only = SearchOptions::default().with_forbid(vec![
-            LinkKind::Fall,
-            LinkKind::Jump,
-            LinkKind::DoubleJump,
-            LinkKind::WallJump,
+            LinkKind::FALL,
+            LinkKind::JUMP,
+            LinkKind::DOUBLE_JUMP,
+            LinkKind::WALL_JUMP,
         ]);
         let (start, goal) = (Cell::new(1, 7), Cell::new(22, 7));
         let path = find_path(&map, start, goal, &runs_only).unwrap();
@@ -240,9 +240,9 @@ fn the_mechanics_fixture_is_crossed_over_the_hill_and_up_the_ladder() {
         let path = find_path(&map, start, goal, &SearchOptions::default()).unwrap();
         assert!(path.replay(&level, &physics).stands_on(goal));
         let kinds: Vec<LinkKind> = path.steps().iter().map(|s| map.link(s.link).kind).collect();
-        assert!(kinds.contains(&LinkKind::Climb), "{kinds:?}");
+        assert!(kinds.contains(&LinkKind::CLIMB), "{kinds:?}");
         // Without climbing there is no way up the wall.
-        let no_climb = SearchOptions::default().with_forbid(vec![LinkKind::Climb]);
+        let no_climb = SearchOptions::default().with_forbid(vec![LinkKind::CLIMB]);
         assert!(find_path(&map, start, goal, &no_climb).is_err());
     }
 }
@@ -266,7 +266,7 @@ fn double_and_wall_jumps_exist_only_when_the_physics_allows_them() {
     let plain = common::build(&level, &Physics::default());
     for l in plain.links() {
         assert!(
-            !matches!(l.kind, LinkKind::DoubleJump | LinkKind::WallJump),
+            !matches!(l.kind, LinkKind::DOUBLE_JUMP | LinkKind::WALL_JUMP),
             "{l:?}"
         );
     }
@@ -275,12 +275,12 @@ fn double_and_wall_jumps_exist_only_when_the_physics_allows_them() {
     assert!(
         counts
             .iter()
-            .any(|&(k, n)| k == LinkKind::DoubleJump && n > 0)
+            .any(|&(k, n)| k == LinkKind::DOUBLE_JUMP && n > 0)
     );
     assert!(
         counts
             .iter()
-            .any(|&(k, n)| k == LinkKind::WallJump && n > 0)
+            .any(|&(k, n)| k == LinkKind::WALL_JUMP && n > 0)
     );
     // The extra abilities reach cells the plain body cannot.
     let reach = |m: &NavMap| {
@@ -297,12 +297,12 @@ fn double_and_wall_jumps_exist_only_when_the_physics_allows_them() {
 fn drop_links_start_on_one_way_platforms() {
     let map = common::build(&common::demo(), &Physics::agile());
     let level = map.level();
-    let drops: Vec<_> = map.links().filter(|l| l.kind == LinkKind::Drop).collect();
+    let drops: Vec<_> = map.links().filter(|l| l.kind == LinkKind::DROP).collect();
     assert!(!drops.is_empty());
     for l in drops {
         assert_eq!(
             level.get(Cell::new(l.from.col, l.from.row + 1)),
-            Some(Tile::OneWay)
+            Some(Tile::ONE_WAY)
         );
         assert!(l.to.row > l.from.row);
         assert!(map.inputs(l.id).next().is_some_and(|i| i.down));
@@ -336,7 +336,7 @@ fn coarse_jumps_find_no_link_the_full_set_does_not_match_or_beat() {
                 l.to,
                 l.ticks
             );
-            if !matches!(l.kind, LinkKind::Jump | LinkKind::DoubleJump) {
+            if !matches!(l.kind, LinkKind::JUMP | LinkKind::DOUBLE_JUMP) {
                 assert_eq!(f, Some(&(l.ticks, l.jumps)), "{l:?}");
             }
         }
@@ -412,10 +412,10 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
         462 + 30 + 33 + 22 + 2 * 2 * 2
     );
     let runs_only = LinkOptions::default()
-        .with_family(LinkKind::Fall, false)
-        .with_family(LinkKind::Jump, false)
-        .with_family(LinkKind::WallJump, false)
-        .with_family(LinkKind::Drop, false)
-        .with_family(LinkKind::Climb, false);
+        .with_family(LinkKind::FALL, false)
+        .with_family(LinkKind::JUMP, false)
+        .with_family(LinkKind::WALL_JUMP, false)
+        .with_family(LinkKind::DROP, false)
+        .with_family(LinkKind::CLIMB, false);
     assert_eq!(runs_only.max_steps_per_cell(&Physics::agile()), 0);
 }

@@ -580,8 +580,8 @@ impl Tiles for Claims<'_> {
     }
     fn holds(&self, tile: Tile) -> bool {
         match tile {
-            Tile::Ladder => self.ladders,
-            Tile::SlopeRight | Tile::SlopeLeft => self.slopes,
+            Tile::LADDER => self.ladders,
+            Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => self.slopes,
             _ => true,
         }
     }
@@ -662,22 +662,22 @@ fn ladder_tops_are_stood_on_like_one_way_platforms_and_slope_cells_are_steep_nod
     use platnav::{Classification, NodeType};
     let (l, p) = (ladder_room(), exact());
     let c = Classification::new(&l, &p);
-    assert_eq!(c.get(Cell::new(4, 1)), NodeType::OneWay);
+    assert_eq!(c.get(Cell::new(4, 1)), NodeType::ONE_WAY);
     assert!(
         c.is_standable(Cell::new(4, 6)),
         "the ladder's foot, on the floor"
     );
     assert!(!c.is_standable(Cell::new(4, 3)), "inside the ladder");
-    assert_eq!(c.get(Cell::new(4, 3)), NodeType::Ladder);
+    assert_eq!(c.get(Cell::new(4, 3)), NodeType::LADDER);
     let (h, p) = (hill(), Physics::default());
     let c = Classification::new(&h, &p);
     for cell in [(5, 6), (6, 5), (7, 4), (10, 4), (11, 5), (12, 6)] {
         let cell = Cell::new(cell.0, cell.1);
         // The hill rises to the right up to column 7 and falls after 10.
         let steep = if cell.col <= 7 {
-            NodeType::SteepRight
+            NodeType::STEEP_RIGHT
         } else {
-            NodeType::SteepLeft
+            NodeType::STEEP_LEFT
         };
         assert_eq!(c.get(cell), steep, "the slope tile {cell}");
         assert!(c.is_standable(cell), "on the slope tile {cell}");

@@ -90,12 +90,12 @@ mod reference {
             self.rows(y).last().copied()
         }
         fn ladder_top(&self, c: i64, r: i64) -> bool {
-            self.at(c, r) == Tile::Ladder && self.at(c, r - 1) != Tile::Ladder
+            self.at(c, r) == Tile::LADDER && self.at(c, r - 1) != Tile::LADDER
         }
         fn slope(&self, c: i64, r: i64) -> Option<Slope> {
             match self.at(c, r) {
-                Tile::SlopeRight => Some((true, c, r)),
-                Tile::SlopeLeft => Some((false, c, r)),
+                Tile::SLOPE_RIGHT => Some((true, c, r)),
+                Tile::SLOPE_LEFT => Some((false, c, r)),
                 _ => None,
             }
         }
@@ -140,12 +140,12 @@ mod reference {
             let covered = u.is_some_and(|u| Self::covers(u, c, r));
             match self.slope(c, r) {
                 Some(s) => y <= Self::line(s, x) + EPS || u == Some(s) || covered,
-                None => matches!(t, Tile::Solid | Tile::OneWay | Tile::Ladder) && covered,
+                None => matches!(t, Tile::SOLID | Tile::ONE_WAY | Tile::LADDER) && covered,
             }
         }
         fn blocks(&self, x: f64, y: f64, u: Option<Slope>, c: i64, r: i64) -> bool {
             let t = self.at(c, r);
-            (t == Tile::Solid || t.is_slope()) && !self.ghost(x, y, u, c, r)
+            (t == Tile::SOLID || t.is_slope()) && !self.ghost(x, y, u, c, r)
         }
         /// A tile whose top holds feet up (step 7).
         fn holds(&self, x: f64, y: f64, u: Option<Slope>, c: i64, r: i64, down: bool) -> bool {
@@ -153,9 +153,9 @@ mod reference {
                 return false;
             }
             match self.at(c, r) {
-                Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => true,
-                Tile::OneWay => !down,
-                Tile::Ladder => !down && self.ladder_top(c, r),
+                Tile::SOLID | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => true,
+                Tile::ONE_WAY => !down,
+                Tile::LADDER => !down && self.ladder_top(c, r),
                 _ => false,
             }
         }
@@ -179,7 +179,7 @@ mod reference {
             self.rows(s.y).into_iter().any(|r| {
                 self.cols(s.x)
                     .into_iter()
-                    .any(|c| self.at(c, r) == Tile::Hazard)
+                    .any(|c| self.at(c, r) == Tile::HAZARD)
             })
         }
     }
@@ -193,7 +193,7 @@ mod reference {
         let w = World {
             level,
             p,
-            ladders: level.tiles().contains(&Tile::Ladder),
+            ladders: level.tiles().contains(&Tile::LADDER),
             slopes: level.tiles().iter().any(|t| t.is_slope()),
         };
         let dt = p.dt;
@@ -207,7 +207,7 @@ mod reference {
         if w.ladders && !s.climbing && !pressed && (input.up || input.down) {
             let c = s.x.floor() as i64;
             let in_ladder = (input.up || !s.grounded)
-                && w.feet_row(s.y).is_some_and(|r| w.at(c, r) == Tile::Ladder);
+                && w.feet_row(s.y).is_some_and(|r| w.at(c, r) == Tile::LADDER);
             let r = (s.y + 0.5).floor();
             let on_top = input.down
                 && !input.up
@@ -218,7 +218,7 @@ mod reference {
             let free = !w.rows(s.y).into_iter().any(|r| {
                 w.cols(x).into_iter().any(|c| {
                     let t = w.at(c, r);
-                    t == Tile::Solid || t.is_slope()
+                    t == Tile::SOLID || t.is_slope()
                 })
             });
             if (in_ladder || on_top) && free {
@@ -339,9 +339,9 @@ mod reference {
                     let t = r as f64;
                     let from_above = y_prev <= t + EPS || (walks && y_prev <= t + dx + EPS);
                     let lands = match w.at(c, r) {
-                        Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => true,
-                        Tile::OneWay => !input.down && from_above,
-                        Tile::Ladder => !input.down && w.ladder_top(c, r) && from_above,
+                        Tile::SOLID | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => true,
+                        Tile::ONE_WAY => !input.down && from_above,
+                        Tile::LADDER => !input.down && w.ladder_top(c, r) && from_above,
                         _ => false,
                     };
                     if lands {
@@ -420,7 +420,7 @@ mod reference {
         let stops = |r: i64| {
             w.cols(s.x).into_iter().any(|c| {
                 let t = w.at(c, r);
-                t == Tile::Solid || t.is_slope()
+                t == Tile::SOLID || t.is_slope()
             })
         };
         if s.vy < 0.0 {
@@ -445,7 +445,7 @@ mod reference {
             s.climbing = false;
             s.grounded = true;
         }
-        if s.climbing && !w.feet_row(s.y).is_some_and(|r| w.at(c, r) == Tile::Ladder) {
+        if s.climbing && !w.feet_row(s.y).is_some_and(|r| w.at(c, r) == Tile::LADDER) {
             s.climbing = false;
         }
         if s.grounded {
@@ -823,7 +823,7 @@ fn regenerate_mechanics_vectors() {
     for (name, level_name, p, start, inputs) in cases() {
         let rows = &levels.iter().find(|(n, _)| *n == level_name).unwrap().1;
         let level: Level = rows.join("\n").parse().unwrap();
-        assert!(level.tiles().iter().all(|&t| t != Tile::Goal));
+        assert!(level.tiles().iter().all(|&t| t != Tile::GOAL));
         let mut s = reference::State::standing(start[0], start[1], &p);
         let states: Vec<Value> = inputs
             .iter()

@@ -188,26 +188,26 @@ fn generated_ladders_and_slopes() {
         let slope = |c: Cell| level.get(c).is_some_and(Tile::is_slope);
         slope_runs += map
             .links()
-            .filter(|l| l.kind == LinkKind::Run && l.from.row != l.to.row)
+            .filter(|l| l.kind == LinkKind::RUN && l.from.row != l.to.row)
             .count();
         slope_landings += map
             .links()
             .filter(|l| {
                 matches!(
                     l.kind,
-                    LinkKind::Fall | LinkKind::Jump | LinkKind::DoubleJump
+                    LinkKind::FALL | LinkKind::JUMP | LinkKind::DOUBLE_JUMP
                 ) && slope(l.to)
             })
             .count();
         from_slopes += map.links().filter(|l| slope(l.from)).count();
-        climbs += map.links().filter(|l| l.kind == LinkKind::Climb).count();
+        climbs += map.links().filter(|l| l.kind == LinkKind::CLIMB).count();
         // Climbs from cells with no ladder at the feet or under them caught
         // a ladder nearby.
-        let ladder = |c: Cell| level.get(c) == Some(Tile::Ladder);
+        let ladder = |c: Cell| level.get(c) == Some(Tile::LADDER);
         catches += map
             .links()
             .filter(|l| {
-                l.kind == LinkKind::Climb
+                l.kind == LinkKind::CLIMB
                     && !ladder(l.from)
                     && !ladder(Cell::new(l.from.col, l.from.row + 1))
             })
@@ -216,7 +216,7 @@ fn generated_ladders_and_slopes() {
             .links()
             .filter(|l| {
                 search::trajectory(&map, l.id).iter().any(|b| {
-                    [Tile::SlopeRight, Tile::SlopeLeft, Tile::Ladder]
+                    [Tile::SLOPE_RIGHT, Tile::SLOPE_LEFT, Tile::LADDER]
                         .into_iter()
                         .any(|t| b.overlaps_kind(&level, &physics, t))
                 })

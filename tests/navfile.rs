@@ -195,7 +195,7 @@ fn a_map_for_another_level_or_physics_is_refused() {
     let json = navfile::to_json(&map).unwrap();
     let bytes = navfile::to_bytes(&map);
     let mut other = level.clone();
-    other.set(Cell::new(10, 10), platnav::Tile::Solid);
+    other.set(Cell::new(10, 10), platnav::Tile::SOLID);
     assert!(matches!(
         navfile::from_json(&json, &other, &Physics::agile()),
         Err(NavFileError::LevelMismatch { .. })

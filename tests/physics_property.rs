@@ -349,10 +349,10 @@ fn a_flight_that_cannot_end_is_no_link() {
     };
     let map = check("no gravity", &level, &floating).unwrap();
     let kinds: Vec<_> = map.links().map(|l| l.kind).collect();
-    assert!(kinds.contains(&platnav::LinkKind::Run));
-    assert!(!kinds.contains(&platnav::LinkKind::Jump), "{kinds:?}");
+    assert!(kinds.contains(&platnav::LinkKind::RUN));
+    assert!(!kinds.contains(&platnav::LinkKind::JUMP), "{kinds:?}");
     let map = check("gravity", &level, &Physics::default()).unwrap();
-    assert!(map.links().any(|l| l.kind == platnav::LinkKind::Jump));
+    assert!(map.links().any(|l| l.kind == platnav::LinkKind::JUMP));
 }
 
 #[test]
@@ -376,7 +376,7 @@ fn a_hover_of_exactly_the_action_limit_is_cut_there() {
         ..Physics::default()
     };
     let map = check("hover, near", &near, &hover).unwrap();
-    assert!(map.links().any(|l| l.kind == platnav::LinkKind::Fall));
+    assert!(map.links().any(|l| l.kind == platnav::LinkKind::FALL));
     // At 0.5 tiles/s crossing the 6-tile gap takes over 10 s: the flight is
     // cut at 8 s and is no link.
     let slow = Physics {
@@ -385,7 +385,7 @@ fn a_hover_of_exactly_the_action_limit_is_cut_there() {
     };
     let map = check("hover, slow", &near, &slow).unwrap();
     assert!(
-        !map.links().any(|l| l.kind == platnav::LinkKind::Fall),
+        !map.links().any(|l| l.kind == platnav::LinkKind::FALL),
         "a fall over 8 s long was kept"
     );
 }

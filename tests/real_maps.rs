@@ -25,7 +25,7 @@ fn physics(path: &str) -> Physics {
 
 fn counts(l: &LoadedLevel) -> (usize, usize, usize) {
     let n = |t| l.level.cells_of(t).count();
-    (n(Tile::Solid), n(Tile::OneWay), n(Tile::Hazard))
+    (n(Tile::SOLID), n(Tile::ONE_WAY), n(Tile::HAZARD))
 }
 
 /// Rows `r0..=r1`, columns `c0..=c1` of the level as ASCII.
@@ -253,7 +253,7 @@ fn ldtk_collisions_intgrid_and_player_entity() {
         let other = load_level(Path::new(path), &opts).unwrap();
         assert_eq!((other.level.width(), other.level.height()), size, "{name}");
         assert_eq!(other.spawn, None);
-        assert!(other.level.cells_of(Tile::Solid).count() > 100);
+        assert!(other.level.cells_of(Tile::SOLID).count() > 100);
     }
 }
 

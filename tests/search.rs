@@ -95,14 +95,18 @@ fn forbidden_link_kinds_are_not_used() {
     let map = common::build(&common::demo(), &Physics::agile());
     let (s, g) = (Cell::new(2, 3), Cell::new(43, 3));
     let all = find_path(&map, s, g, &SearchOptions::default()).unwrap();
-    assert!(all.steps().iter().any(|st| st.kind == LinkKind::DoubleJump));
-    let opts = SearchOptions::default().with_forbid(vec![LinkKind::DoubleJump]);
+    assert!(
+        all.steps()
+            .iter()
+            .any(|st| st.kind == LinkKind::DOUBLE_JUMP)
+    );
+    let opts = SearchOptions::default().with_forbid(vec![LinkKind::DOUBLE_JUMP]);
     let without = find_path(&map, s, g, &opts).unwrap();
     assert!(
         without
             .steps()
             .iter()
-            .all(|st| st.kind != LinkKind::DoubleJump)
+            .all(|st| st.kind != LinkKind::DOUBLE_JUMP)
     );
     assert!(without.ticks() >= all.ticks());
     assert!(without.replay(map.level(), map.physics()).stands_on(g));

@@ -148,8 +148,8 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
                 let t = r as f64;
                 for c in span(x0, x1) {
                     let lands = match level.tile_at(c, r) {
-                        Tile::Solid => true,
-                        Tile::OneWay => !input.down && y_prev <= t + EPS,
+                        Tile::SOLID => true,
+                        Tile::ONE_WAY => !input.down && y_prev <= t + EPS,
                         _ => false,
                     };
                     if lands {
@@ -183,8 +183,8 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
         if (row as f64 - b.y).abs() <= EPS {
             let (x0, x1) = (b.x - p.w / 2.0, b.x + p.w / 2.0);
             b.grounded = span(x0, x1).any(|c| match level.tile_at(c, row) {
-                Tile::Solid => true,
-                Tile::OneWay => !input.down,
+                Tile::SOLID => true,
+                Tile::ONE_WAY => !input.down,
                 _ => false,
             });
         }
@@ -192,7 +192,7 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
     if b.grounded {
         b.air_jumps_left = p.air_jumps;
     }
-    if b.y - p.h > level.rows() || overlaps_kind(b, level, p, Tile::Hazard) {
+    if b.y - p.h > level.rows() || overlaps_kind(b, level, p, Tile::HAZARD) {
         b.dead = true;
     }
     b.jump_held_last_tick = input.jump;
@@ -232,7 +232,7 @@ impl Tiles for Recorder<'_> {
     }
     /// Hazards, and no ladder or slope: the plain rules.
     fn holds(&self, tile: Tile) -> bool {
-        !matches!(tile, Tile::Ladder | Tile::SlopeRight | Tile::SlopeLeft)
+        !matches!(tile, Tile::LADDER | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT)
     }
 }
 
@@ -264,15 +264,15 @@ fn level(seed: u64, kind: u64) -> Level {
     let mut l = Level::generate(w, h, seed).unwrap();
     match kind {
         1 => {
-            let hazards: Vec<Cell> = l.cells_of(Tile::Hazard).collect();
+            let hazards: Vec<Cell> = l.cells_of(Tile::HAZARD).collect();
             for c in hazards {
-                l.set(c, Tile::Empty);
+                l.set(c, Tile::EMPTY);
             }
         }
         2 => {
             for _ in 0..1 + rng.below((w * h / 8) as u64) {
                 let c = Cell::new(rng.below(w as u64) as i32, rng.below(h as u64) as i32);
-                l.set(c, Tile::Hazard);
+                l.set(c, Tile::HAZARD);
             }
         }
         _ => {}
@@ -396,7 +396,7 @@ fn fast_step_is_bit_identical_to_the_plain_step() {
                 ticks += 1;
                 hazard_free_ticks += u64::from(kind == 1);
             }
-            hazard_deaths += u64::from(plain.dead && overlaps_kind(&plain, &l, &p, Tile::Hazard));
+            hazard_deaths += u64::from(plain.dead && overlaps_kind(&plain, &l, &p, Tile::HAZARD));
         }
     }
     // The sample must exercise both outcomes of the hazard test.
@@ -434,5 +434,5 @@ fn holds_follows_every_constructor_and_change() {
         }
     }
     let empty = Level::empty(3, 3).unwrap();
-    assert!(holds_truly(&empty, &empty) && !empty.holds(Tile::Hazard));
+    assert!(holds_truly(&empty, &empty) && !empty.holds(Tile::HAZARD));
 }

@@ -21,16 +21,16 @@ fn sq2_level_01_has_its_size_spawn_goal_and_ground() {
     assert_eq!((level.width(), level.height()), (225, 63));
     // Spawn point at pixel (274.503, 602) with 18-px tiles.
     assert_eq!(loaded.spawn, Some(Cell::new(15, 33)));
-    assert_eq!(level.get(Cell::new(15, 33)), Some(Tile::Spawn));
+    assert_eq!(level.get(Cell::new(15, 33)), Some(Tile::SPAWN));
     // Goal rectangle x 720..1044, y 180..306: columns 40..=57, rows 10..=16.
     assert_eq!(loaded.goals.len(), 18 * 7);
     assert_eq!(loaded.goals.first(), Some(&Cell::new(40, 10)));
     assert_eq!(loaded.goals.last(), Some(&Cell::new(57, 16)));
-    let solids = level.cells_of(Tile::Solid).count();
+    let solids = level.cells_of(Tile::SOLID).count();
     assert!(solids > 500, "{solids} solid tiles");
-    assert!(level.cells_of(Tile::Hazard).count() > 0);
+    assert!(level.cells_of(Tile::HAZARD).count() > 0);
     // The spawn stands on ground somewhere below it.
-    let below = (34..63).any(|r| level.get(Cell::new(15, r)) == Some(Tile::Solid));
+    let below = (34..63).any(|r| level.get(Cell::new(15, r)) == Some(Tile::SOLID));
     assert!(below);
 }
 
@@ -77,7 +77,7 @@ fn sq2_level_01_climbs_out_of_the_pit_and_stops_at_a_jump_pad() {
         let start = search::snap(&map, spawn, 8).unwrap();
         let out = find_path(&map, start, Cell::new(43, 34), &search).unwrap();
         assert!(
-            out.steps().iter().any(|s| s.kind == LinkKind::Climb),
+            out.steps().iter().any(|s| s.kind == LinkKind::CLIMB),
             "out of the pit without climbing"
         );
         assert!(

@@ -153,12 +153,12 @@ fn visualizer_draws_the_palette_and_saves_a_screenshot_under_xvfb() {
         colours.len()
     );
     for t in [
-        NodeType::Platform,
-        NodeType::LeftEdge,
-        NodeType::RightEdge,
-        NodeType::LeftWall,
-        NodeType::OneWay,
-        NodeType::Death,
+        NodeType::PLATFORM,
+        NodeType::LEFT_EDGE,
+        NodeType::RIGHT_EDGE,
+        NodeType::LEFT_WALL,
+        NodeType::ONE_WAY,
+        NodeType::DEATH,
     ] {
         let c = node_color(t);
         let n = colours.get(&[c.r, c.g, c.b]).copied().unwrap_or(0);

@@ -134,12 +134,12 @@ pub struct Endpoints {
 /// How far (cells) a start or goal that is not standable is snapped.
 pub const SNAP_RADIUS: u32 = 8;
 
-/// The default start: the level's [`crate::Tile::Spawn`] cell snapped to
+/// The default start: the level's [`crate::Tile::SPAWN`] cell snapped to
 /// standing ground, else the bottom-most standable cell nearest column 2.
 /// `None` when nothing is standable.
 #[must_use]
 pub fn default_start(map: &NavMap) -> Option<Cell> {
-    if let Some(spawn) = map.level().cells_of(crate::Tile::Spawn).next()
+    if let Some(spawn) = map.level().cells_of(crate::Tile::SPAWN).next()
         && let Some(c) = snap(map, spawn, SNAP_RADIUS)
     {
         return Some(c);
@@ -150,14 +150,14 @@ pub fn default_start(map: &NavMap) -> Option<Cell> {
         .min_by_key(|c| ((c.col - 2).abs(), -c.row, c.col))
 }
 
-/// The default goals: the level's [`crate::Tile::Goal`] cells snapped to
+/// The default goals: the level's [`crate::Tile::GOAL`] cells snapped to
 /// standing ground, else (for levels without markers, like the VGLC
 /// Super Mario Bros levels) every standable cell in the last 3 columns.
 #[must_use]
 pub fn default_goals(map: &NavMap) -> Vec<Cell> {
     let mut goals: Vec<Cell> = map
         .level()
-        .cells_of(crate::Tile::Goal)
+        .cells_of(crate::Tile::GOAL)
         .filter_map(|g| snap(map, g, SNAP_RADIUS))
         .collect();
     if goals.is_empty() {

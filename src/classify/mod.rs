@@ -28,10 +28,10 @@ fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
         return fit_extended(level, p, &Body::start(level, cell, p));
     }
     let body = Body::standing(cell, p);
-    if body.overlaps_kind(level, p, Tile::Solid) {
+    if body.overlaps_kind(level, p, Tile::SOLID) {
         return Fit::Blocked;
     }
-    if body.overlaps_kind(level, p, Tile::Hazard) {
+    if body.overlaps_kind(level, p, Tile::HAZARD) {
         return Fit::Death;
     }
     // Ground under the feet: the tiles of row `row + 1` the box overlaps horizontally.
@@ -47,8 +47,8 @@ fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
             continue;
         }
         match level.tile_at(c, row) {
-            Tile::Solid => solid = true,
-            Tile::OneWay => one_way = true,
+            Tile::SOLID => solid = true,
+            Tile::ONE_WAY => one_way = true,
             _ => {}
         }
     }
@@ -67,7 +67,7 @@ fn fit_extended(level: &Level, p: &Physics, body: &Body) -> Fit {
     if body.blocked(level, p) {
         return Fit::Blocked;
     }
-    if body.overlaps_kind(level, p, Tile::Hazard) {
+    if body.overlaps_kind(level, p, Tile::HAZARD) {
         return Fit::Death;
     }
     match body.support(level, p) {
@@ -97,24 +97,24 @@ fn type_of(
 ) -> NodeType {
     let tile = mechanics::tile(level.tile_at(c, r));
     match fit_here {
-        Fit::Blocked => NodeType::Blocked,
-        Fit::Death => NodeType::Death,
+        Fit::Blocked => NodeType::BLOCKED,
+        Fit::Death => NodeType::DEATH,
         Fit::Standable { on_one_way } => {
             if let Some(node) = tile.standing {
                 node
             } else if on_one_way {
-                NodeType::OneWay
+                NodeType::ONE_WAY
             } else {
                 // Off-map neighbours are borders: walls.
                 match (side(left), side(right)) {
-                    ('o', 'o') => NodeType::Platform,
-                    ('e', 'o') => NodeType::LeftEdge,
-                    ('o', 'e') => NodeType::RightEdge,
-                    ('w', 'o') => NodeType::LeftWall,
-                    ('o', 'w') => NodeType::RightWall,
-                    ('w', 'e') => NodeType::LeftWallEdge,
-                    ('e', 'w') => NodeType::RightWallEdge,
-                    _ => NodeType::Solo,
+                    ('o', 'o') => NodeType::PLATFORM,
+                    ('e', 'o') => NodeType::LEFT_EDGE,
+                    ('o', 'e') => NodeType::RIGHT_EDGE,
+                    ('w', 'o') => NodeType::LEFT_WALL,
+                    ('o', 'w') => NodeType::RIGHT_WALL,
+                    ('w', 'e') => NodeType::LEFT_WALL_EDGE,
+                    ('e', 'w') => NodeType::RIGHT_WALL_EDGE,
+                    _ => NodeType::SOLO,
                 }
             }
         }
@@ -124,10 +124,10 @@ fn type_of(
             } else {
                 let mut raised = Body::standing(Cell::new(c as i32, r as i32), physics);
                 raised.y -= 1.0;
-                if raised.overlaps_kind(level, physics, Tile::Solid) {
-                    NodeType::Roof
+                if raised.overlaps_kind(level, physics, Tile::SOLID) {
+                    NodeType::ROOF
                 } else {
-                    NodeType::Air
+                    NodeType::AIR
                 }
             }
         }
@@ -228,7 +228,7 @@ impl Classification {
                 let i = r as usize * self.width + c as usize;
                 Some(if self.standable[i] {
                     Fit::Standable { on_one_way: false }
-                } else if self.types[i] == NodeType::Blocked {
+                } else if self.types[i] == NodeType::BLOCKED {
                     Fit::Blocked
                 } else {
                     Fit::Free
@@ -285,11 +285,11 @@ impl Classification {
             .then(|| cell.row as usize * self.width + cell.col as usize)
     }
 
-    /// The node type of `cell`; off the map is [`NodeType::Blocked`].
+    /// The node type of `cell`; off the map is [`NodeType::BLOCKED`].
     #[must_use]
     pub fn get(&self, cell: Cell) -> NodeType {
         self.index(cell)
-            .map_or(NodeType::Blocked, |i| self.types[i])
+            .map_or(NodeType::BLOCKED, |i| self.types[i])
     }
 
     /// True when the agent can stand on `cell`.
@@ -347,11 +347,11 @@ mod tests {
                 let at = Cell::new(rng.below(40) as i32, rng.below(24) as i32);
                 let side = 1 + rng.below(3) as i32;
                 let tile = [
-                    Tile::Empty,
-                    Tile::Solid,
-                    Tile::OneWay,
-                    Tile::Hazard,
-                    Tile::Goal,
+                    Tile::EMPTY,
+                    Tile::SOLID,
+                    Tile::ONE_WAY,
+                    Tile::HAZARD,
+                    Tile::GOAL,
                 ][rng.below(5) as usize];
                 let mut hi = at;
                 for dc in 0..side {

@@ -51,8 +51,8 @@ fn blocked_rects(level: &Level) -> Vec<(usize, usize, usize, usize, bool)> {
         let mut c = 0;
         while c < w {
             let kind = match tiles[r * w + c] {
-                Tile::Solid => Some(false),
-                Tile::Hazard => Some(true),
+                Tile::SOLID => Some(false),
+                Tile::HAZARD => Some(true),
                 _ => None,
             };
             let Some(hz) = kind else {
@@ -63,7 +63,7 @@ fn blocked_rects(level: &Level) -> Vec<(usize, usize, usize, usize, bool)> {
             while c < w
                 && matches!(
                     (tiles[r * w + c], hz),
-                    (Tile::Solid, false) | (Tile::Hazard, true)
+                    (Tile::SOLID, false) | (Tile::HAZARD, true)
                 )
             {
                 c += 1;

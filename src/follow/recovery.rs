@@ -293,7 +293,7 @@ fn on_one_way(level: &Level, p: &Physics, b: &Body) -> bool {
         (b.x - p.w / 2.0).floor() as i64,
         (b.x + p.w / 2.0).floor() as i64,
     );
-    (c0..=c1).any(|c| level.tile_at(c, row) == Tile::OneWay)
+    (c0..=c1).any(|c| level.tile_at(c, row) == Tile::ONE_WAY)
 }
 
 /// How a held input ends, in [`Search`]'s simulations.

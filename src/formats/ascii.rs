@@ -3,15 +3,15 @@
 //!
 //! | char | tile |
 //! |------|------|
-//! | `.`  | [`Tile::Empty`] |
-//! | `#`  | [`Tile::Solid`] |
-//! | `=`  | [`Tile::OneWay`] |
-//! | `^`  | [`Tile::Hazard`] |
-//! | `G`  | [`Tile::Goal`] |
-//! | `S`  | [`Tile::Spawn`] |
-//! | `H`  | [`Tile::Ladder`] |
-//! | `/`  | [`Tile::SlopeRight`] (rises to the right) |
-//! | `\`  | [`Tile::SlopeLeft`] (rises to the left) |
+//! | `.`  | [`Tile::EMPTY`] |
+//! | `#`  | [`Tile::SOLID`] |
+//! | `=`  | [`Tile::ONE_WAY`] |
+//! | `^`  | [`Tile::HAZARD`] |
+//! | `G`  | [`Tile::GOAL`] |
+//! | `S`  | [`Tile::SPAWN`] |
+//! | `H`  | [`Tile::LADDER`] |
+//! | `/`  | [`Tile::SLOPE_RIGHT`] (rises to the right) |
+//! | `\`  | [`Tile::SLOPE_LEFT`] (rises to the left) |
 //!
 //! Every row must have the same width. A trailing newline is optional, and
 //! `\r\n` line ends are accepted. [`Level`]'s `Display` writes this format, so
@@ -112,7 +112,7 @@ impl Level {
     ///
     /// let level = Level::load("levels/demo.txt".as_ref())?;
     /// assert_eq!((level.width(), level.height()), (48, 19));
-    /// assert_eq!(level.get(Cell::new(0, 0)), Some(Tile::Solid));
+    /// assert_eq!(level.get(Cell::new(0, 0)), Some(Tile::SOLID));
     /// // A missing file is an error that names it.
     /// let missing = Level::load("levels/nowhere.txt".as_ref()).unwrap_err();
     /// assert!(missing.to_string().contains("levels/nowhere.txt"));

@@ -132,22 +132,22 @@ impl ColorLegend {
             .get(&px)
             .or_else(|| self.rgb.get(&[px[0], px[1], px[2]]))
             .copied()
-            .or((self.transparent_empty && px[3] == 0).then_some(Tile::Empty))
+            .or((self.transparent_empty && px[3] == 0).then_some(Tile::EMPTY))
     }
 }
 
 /// Tiles by tie-break strength among the pixels of one tile (a later one
 /// wins a tie); a tile this list leaves out loses every tie.
 const BY_STRENGTH: [Tile; 9] = [
-    Tile::Empty,
-    Tile::Spawn,
-    Tile::Goal,
-    Tile::Hazard,
-    Tile::Ladder,
-    Tile::OneWay,
-    Tile::SlopeLeft,
-    Tile::SlopeRight,
-    Tile::Solid,
+    Tile::EMPTY,
+    Tile::SPAWN,
+    Tile::GOAL,
+    Tile::HAZARD,
+    Tile::LADDER,
+    Tile::ONE_WAY,
+    Tile::SLOPE_LEFT,
+    Tile::SLOPE_RIGHT,
+    Tile::SOLID,
 ];
 
 /// Tie-break strength (higher wins): one more than the index in
@@ -249,13 +249,13 @@ impl LoadedLevel {
                             x,
                             y,
                         })?;
-                        counts[t as usize] += 1;
+                        counts[t.index()] += 1;
                     }
                 }
                 let best = Tile::ALL
                     .into_iter()
-                    .max_by_key(|&t| (counts[t as usize], strength(t)))
-                    .unwrap_or(Tile::Empty);
+                    .max_by_key(|&t| (counts[t.index()], strength(t)))
+                    .unwrap_or(Tile::EMPTY);
                 tiles.push(best);
             }
         }

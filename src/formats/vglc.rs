@@ -3,14 +3,14 @@
 //!
 //! Each tile's mechanic declares the tags that mean it; they are read in
 //! this order of precedence ([`ORDER`], then any other tile):
-//! 1. `enemy`: the tile is [`Tile::Empty`] (enemies are stomped or avoided);
-//! 2. `solid`: [`Tile::Solid`];
-//! 3. `solidtop`: [`Tile::OneWay`];
-//! 4. `hazard` or `damaging`: [`Tile::Hazard`];
-//! 5. `climbable` or `ladder`: [`Tile::Ladder`];
-//! 6. `slope_right`: [`Tile::SlopeRight`]; `slope_left`: [`Tile::SlopeLeft`];
-//! 7. `goal`: [`Tile::Goal`]; `spawn`: [`Tile::Spawn`];
-//! 8. anything else (`passable`, decoration): [`Tile::Empty`].
+//! 1. `enemy`: the tile is [`Tile::EMPTY`] (enemies are stomped or avoided);
+//! 2. `solid`: [`Tile::SOLID`];
+//! 3. `solidtop`: [`Tile::ONE_WAY`];
+//! 4. `hazard` or `damaging`: [`Tile::HAZARD`];
+//! 5. `climbable` or `ladder`: [`Tile::LADDER`];
+//! 6. `slope_right`: [`Tile::SLOPE_RIGHT`]; `slope_left`: [`Tile::SLOPE_LEFT`];
+//! 7. `goal`: [`Tile::GOAL`]; `spawn`: [`Tile::SPAWN`];
+//! 8. anything else (`passable`, decoration): [`Tile::EMPTY`].
 
 use std::collections::HashMap;
 use std::path::Path as FsPath;
@@ -22,14 +22,14 @@ use crate::mechanics;
 
 /// The precedence of tiles whose tags one legend entry holds together.
 const ORDER: [Tile; 8] = [
-    Tile::Solid,
-    Tile::OneWay,
-    Tile::Hazard,
-    Tile::Ladder,
-    Tile::SlopeRight,
-    Tile::SlopeLeft,
-    Tile::Goal,
-    Tile::Spawn,
+    Tile::SOLID,
+    Tile::ONE_WAY,
+    Tile::HAZARD,
+    Tile::LADDER,
+    Tile::SLOPE_RIGHT,
+    Tile::SLOPE_LEFT,
+    Tile::GOAL,
+    Tile::SPAWN,
 ];
 
 /// A VGLC legend: which [`Tile`] each character stands for.
@@ -89,14 +89,14 @@ impl VglcLegend {
     pub fn tile_for_tags<S: AsRef<str>>(tags: &[S]) -> Tile {
         let has = |t: &str| tags.iter().any(|s| s.as_ref().eq_ignore_ascii_case(t));
         if has("enemy") {
-            return Tile::Empty;
+            return Tile::EMPTY;
         }
         let rest = Tile::ALL.into_iter().filter(|t| !ORDER.contains(t));
         ORDER
             .into_iter()
             .chain(rest)
             .find(|&t| mechanics::tile(t).vglc.iter().any(|&tag| has(tag)))
-            .unwrap_or(Tile::Empty)
+            .unwrap_or(Tile::EMPTY)
     }
 
     /// The tile a character stands for, if the legend defines it.

@@ -159,10 +159,10 @@ impl NavMap {
     /// let level: Level = rows.join("\n").parse()?;
     /// let mut map = NavMap::build(&level, &Physics::default())?;
     /// // A wall goes up between spawn and goal.
-    /// let report = map.edit(&[(Cell::new(20, 2), Tile::Solid), (Cell::new(20, 1), Tile::Solid)])?;
+    /// let report = map.edit(&[(Cell::new(20, 2), Tile::SOLID), (Cell::new(20, 1), Tile::SOLID)])?;
     /// assert_eq!(map.generation(), 1);
     /// assert_eq!(report.tiles_changed, 2);
-    /// assert_eq!(map.level().get(Cell::new(20, 2)), Some(Tile::Solid));
+    /// assert_eq!(map.level().get(Cell::new(20, 2)), Some(Tile::SOLID));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
@@ -188,7 +188,7 @@ impl NavMap {
             .collect();
         // What every step of the body checks first (PHYSICS.md: hazards,
         // ladders and slopes are looked for only on levels that have them).
-        let rules = |l: &crate::level::Level| (l.holds(Tile::Hazard), Active::of(l));
+        let rules = |l: &crate::level::Level| (l.holds(Tile::HAZARD), Active::of(l));
         let had_rules = rules(&self.level);
         for &(cell, tile) in changes {
             self.level.set(cell, tile);
@@ -852,10 +852,10 @@ mod tests {
                 1 + rng.below(level.width() as u64 - 2) as i32,
                 1 + rng.below(level.height() as u64 - 2) as i32,
             );
-            let tile = if map.level().get(c) == Some(Tile::Empty) {
-                Tile::Solid
+            let tile = if map.level().get(c) == Some(Tile::EMPTY) {
+                Tile::SOLID
             } else {
-                Tile::Empty
+                Tile::EMPTY
             };
             let before = map.tape_garbage;
             let report = map.edit(&[(c, tile)]).unwrap();

@@ -338,9 +338,9 @@ impl NavMap {
     pub fn link_counts(&self) -> [(LinkKind, usize); LinkKind::ALL.len()] {
         let mut n = [0usize; LinkKind::ALL.len()];
         for e in &self.edges {
-            n[e.kind as usize] += 1;
+            n[e.kind.index()] += 1;
         }
-        LinkKind::ALL.map(|k| (k, n[k as usize]))
+        LinkKind::ALL.map(|k| (k, n[k.index()]))
     }
 }
 

@@ -282,7 +282,7 @@ pub fn to_bytes(map: &NavMap) -> Vec<u8> {
     out.extend_from_slice(&map.physics().fingerprint().to_le_bytes());
     out.extend_from_slice(&(map.link_count() as u32).to_le_bytes());
     for l in map.links() {
-        out.push(l.kind as u8);
+        out.push(l.kind.index() as u8);
         for v in [l.from.col, l.from.row, l.to.col, l.to.row] {
             out.extend_from_slice(&v.to_le_bytes());
         }

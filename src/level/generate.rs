@@ -53,9 +53,9 @@ impl Level {
         while c < w {
             let run = 3 + rng.below(12) as i64;
             for x in c..(c + run).min(w) {
-                set(&mut level, x, h - 1, Tile::Solid);
+                set(&mut level, x, h - 1, Tile::SOLID);
                 if h > 6 {
-                    set(&mut level, x, h - 2, Tile::Solid);
+                    set(&mut level, x, h - 2, Tile::SOLID);
                 }
             }
             c += run;
@@ -63,7 +63,7 @@ impl Level {
                 let pit = 1 + rng.below(3) as i64;
                 if rng.chance(0.3) {
                     for x in c..(c + pit).min(w) {
-                        set(&mut level, x, h - 1, Tile::Hazard);
+                        set(&mut level, x, h - 1, Tile::HAZARD);
                     }
                 }
                 c += pit;
@@ -80,9 +80,9 @@ impl Level {
             while c < w {
                 let len = 2 + rng.below(7) as i64;
                 let kind = if rng.chance(0.2) {
-                    Tile::OneWay
+                    Tile::ONE_WAY
                 } else {
-                    Tile::Solid
+                    Tile::SOLID
                 };
                 for x in c..(c + len).min(w) {
                     set(&mut level, x, r, kind);
@@ -91,7 +91,7 @@ impl Level {
                     // A pillar down from the platform.
                     let x = c + rng.below(len as u64) as i64;
                     for y in r..(r + 3).min(h) {
-                        set(&mut level, x, y, Tile::Solid);
+                        set(&mut level, x, y, Tile::SOLID);
                     }
                 }
                 c += len + 2 + rng.below(7) as i64;

@@ -9,7 +9,7 @@ pub struct LoadedLevel {
     /// The tile grid.
     pub level: Level,
     /// The spawn cell: a spawn object or entity (Tiled, LDtk) or the first
-    /// [`Tile::Spawn`] in row-major order.
+    /// [`Tile::SPAWN`] in row-major order.
     pub spawn: Option<Cell>,
     /// Goal cells, row-major.
     pub goals: Vec<Cell>,
@@ -77,11 +77,11 @@ impl PartialEq for LoadedLevel {
 
 impl LoadedLevel {
     /// Wraps a level, taking the spawn and goals from its
-    /// [`Tile::Spawn`]/[`Tile::Goal`] tiles.
+    /// [`Tile::SPAWN`]/[`Tile::GOAL`] tiles.
     #[must_use]
     pub fn from_tiles(level: Level) -> Self {
-        let spawn = level.cells_of(Tile::Spawn).next();
-        let goals = level.cells_of(Tile::Goal).collect();
+        let spawn = level.cells_of(Tile::SPAWN).next();
+        let goals = level.cells_of(Tile::GOAL).collect();
         Self {
             level,
             spawn,
@@ -104,11 +104,11 @@ impl LoadedLevel {
         parts.extend(marks.into_iter().cloned());
         parts.push(format!(
             "{} solid, {} one-way, {} hazard cells",
-            count(Tile::Solid),
-            count(Tile::OneWay),
-            count(Tile::Hazard)
+            count(Tile::SOLID),
+            count(Tile::ONE_WAY),
+            count(Tile::HAZARD)
         ));
-        let slopes = count(Tile::SlopeRight) + count(Tile::SlopeLeft);
+        let slopes = count(Tile::SLOPE_RIGHT) + count(Tile::SLOPE_LEFT);
         if slopes > 0 {
             parts.push(format!("{slopes} slope cells"));
         }

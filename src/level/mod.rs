@@ -66,7 +66,7 @@ pub struct Level {
 fn count(tiles: &[Tile]) -> [usize; Tile::COUNT] {
     let mut counts = [0; Tile::COUNT];
     for &t in tiles {
-        counts[t as usize] += 1;
+        counts[t.index()] += 1;
     }
     counts
 }
@@ -127,10 +127,10 @@ impl Level {
         Ok(Self {
             width,
             height,
-            tiles: vec![Tile::Empty; width * height],
+            tiles: vec![Tile::EMPTY; width * height],
             counts: {
                 let mut c = [0; Tile::COUNT];
-                c[Tile::Empty as usize] = width * height;
+                c[Tile::EMPTY.index()] = width * height;
                 c
             },
         })
@@ -165,7 +165,7 @@ impl Level {
     }
 
     /// The tile as the body sees it: borders left, right and above are
-    /// [`Tile::Solid`], below the bottom row is [`Tile::Empty`].
+    /// [`Tile::SOLID`], below the bottom row is [`Tile::EMPTY`].
     #[must_use]
     #[inline]
     pub fn tile_at(&self, col: i64, row: i64) -> Tile {
@@ -174,15 +174,15 @@ impl Level {
         if (col as u64) < self.width as u64 && (row as u64) < self.height as u64 {
             self.tiles[row as usize * self.width + col as usize]
         } else if (col as u64) >= self.width as u64 || row < 0 {
-            Tile::Solid
+            Tile::SOLID
         } else {
-            Tile::Empty
+            Tile::EMPTY
         }
     }
 
     /// True when columns `cols` and rows `rows` lie inside the level and
-    /// hold only tiles the body passes freely ([`Tile::Empty`],
-    /// [`Tile::Goal`], [`Tile::Spawn`]); false otherwise.
+    /// hold only tiles the body passes freely ([`Tile::EMPTY`],
+    /// [`Tile::GOAL`], [`Tile::SPAWN`]); false otherwise.
     #[must_use]
     #[inline]
     pub(crate) fn is_clear(&self, cols: std::ops::Range<i64>, rows: std::ops::Range<i64>) -> bool {
@@ -204,8 +204,8 @@ impl Level {
     pub fn set(&mut self, cell: Cell, tile: Tile) -> bool {
         if self.contains(cell) {
             let slot = &mut self.tiles[cell.row as usize * self.width + cell.col as usize];
-            self.counts[*slot as usize] -= 1;
-            self.counts[tile as usize] += 1;
+            self.counts[slot.index()] -= 1;
+            self.counts[tile.index()] += 1;
             *slot = tile;
             true
         } else {
@@ -217,7 +217,7 @@ impl Level {
     #[must_use]
     #[inline]
     pub fn holds(&self, tile: Tile) -> bool {
-        self.counts[tile as usize] > 0
+        self.counts[tile.index()] > 0
     }
 
     /// All tiles, row-major, top row first.
@@ -251,7 +251,7 @@ impl Level {
             eat(b);
         }
         for t in &self.tiles {
-            eat(*t as u8);
+            eat(t.index() as u8);
         }
         h
     }

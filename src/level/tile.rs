@@ -1,72 +1,70 @@
 //! What occupies one cell of a level: [`Tile`].
 
 /// What occupies one tile of a level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum Tile {
-    /// Nothing: the body moves freely.
-    #[default]
-    Empty,
-    /// Solid from every side.
-    Solid,
-    /// Solid only for a body landing on its top; passable from below and
-    /// when dropping through with `down` held.
-    OneWay,
-    /// Kills a body that overlaps it; not solid.
-    Hazard,
-    /// A goal marker; behaves as [`Tile::Empty`] for the body.
-    Goal,
-    /// A spawn marker; behaves as [`Tile::Empty`] for the body.
-    Spawn,
-    /// A ladder: not solid, climbable (`PHYSICS.md`, "Ladders"). The top
-    /// of a ladder whose upper neighbour is not a ladder is a one-way
-    /// platform.
-    Ladder,
-    /// A 45° slope rising to the right (`/`): solid below the diagonal
-    /// from its bottom-left to its top-right corner (`PHYSICS.md`,
-    /// "Slopes").
-    SlopeRight,
-    /// A 45° slope rising to the left (`\`): solid below the diagonal
-    /// from its top-left to its bottom-right corner.
-    SlopeLeft,
-}
+///
+/// Each mechanic declares its tiles as constants of this type in its own
+/// module (the base rules [`Tile::EMPTY`], [`Tile::SOLID`], [`Tile::GOAL`]
+/// and [`Tile::SPAWN`]; then [`Tile::ONE_WAY`], [`Tile::HAZARD`],
+/// [`Tile::LADDER`], [`Tile::SLOPE_RIGHT`] and [`Tile::SLOPE_LEFT`]), so
+/// that adding a mechanic adds its tiles without touching this type. A
+/// tile's number is its place in [`Tile::ALL`] and in saved maps.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Tile(u8);
 
 impl Tile {
+    /// The tile numbered `id`: for the mechanics' declarations, which the
+    /// registry checks cover `0..Tile::COUNT` once each.
+    pub(crate) const fn with_id(id: u8) -> Self {
+        Self(id)
+    }
+
+    /// The tile's number, for indexing per-tile tables
+    /// (`Tile::ALL[t.index()] == t`).
+    #[must_use]
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
     /// True for tiles that stop the body from every side.
     #[must_use]
     pub const fn is_solid(self) -> bool {
-        matches!(self, Tile::Solid)
+        self.0 == Tile::SOLID.0
     }
 
     /// True for the two slope tiles.
     #[must_use]
     pub const fn is_slope(self) -> bool {
-        matches!(self, Tile::SlopeRight | Tile::SlopeLeft)
+        self.0 == Tile::SLOPE_RIGHT.0 || self.0 == Tile::SLOPE_LEFT.0
     }
-}
 
-impl Tile {
-    /// True for the tiles the body passes freely: [`Tile::Empty`] and the
+    /// True for the tiles the body passes freely: [`Tile::EMPTY`] and the
     /// goal and spawn markers.
     #[must_use]
     pub const fn is_free(self) -> bool {
-        matches!(self, Tile::Empty | Tile::Goal | Tile::Spawn)
+        self.0 == Tile::EMPTY.0 || self.0 == Tile::GOAL.0 || self.0 == Tile::SPAWN.0
     }
 
     /// How many kinds of tile there are.
-    pub const COUNT: usize = 9;
+    pub const COUNT: usize = crate::mechanics::TILE_COUNT;
 
-    /// Every kind of tile, in declaration order (`Tile::ALL[t as usize] == t`).
-    pub const ALL: [Tile; Tile::COUNT] = [
-        Tile::Empty,
-        Tile::Solid,
-        Tile::OneWay,
-        Tile::Hazard,
-        Tile::Goal,
-        Tile::Spawn,
-        Tile::Ladder,
-        Tile::SlopeRight,
-        Tile::SlopeLeft,
-    ];
+    /// Every kind of tile, in number order.
+    pub const ALL: [Tile; Tile::COUNT] = {
+        let mut all = [Tile(0); Tile::COUNT];
+        let mut i = 0;
+        while i < Tile::COUNT {
+            all[i] = Tile(i as u8);
+            i += 1;
+        }
+        all
+    };
 }
+
+impl Default for Tile {
+    /// [`Tile::EMPTY`].
+    fn default() -> Self {
+        Tile::EMPTY
+    }
+}
+
+crate::mechanics::named_id!(Tile, crate::mechanics::TILE_NAMES);

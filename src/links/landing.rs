@@ -186,7 +186,7 @@ fn key<T: Tiles + ?Sized>(body: &Body, target: Option<Cell>, tiles: &T) -> Key {
     let flags = u64::from(body.grounded)
         | u64::from(body.jump_held_last_tick) << 1
         | u64::from(body.dead) << 2
-        | u64::from(tiles.holds(Tile::Hazard)) << 3
+        | u64::from(tiles.holds(Tile::HAZARD)) << 3
         | u64::from(target.is_some()) << 4
         | u64::from(body.climbing) << 5
         | u64::from(Active::of(tiles).bits()) << 6

@@ -81,11 +81,11 @@ impl JumpVariety {
 /// programs to try, and a handle to watch or stop the build.
 ///
 /// A family is switched by the first kind of its links
-/// ([`LinkOptions::with_family`]): [`LinkKind::Run`], [`LinkKind::Fall`]
+/// ([`LinkOptions::with_family`]): [`LinkKind::RUN`], [`LinkKind::FALL`]
 /// (falls, and the coyote jumps and buffered bounces made off the same
-/// walk to an edge), [`LinkKind::Jump`] (jumps and double jumps),
-/// [`LinkKind::WallJump`] (only when the physics enables wall jumps),
-/// [`LinkKind::Drop`] and [`LinkKind::Climb`] (only where the level has
+/// walk to an edge), [`LinkKind::JUMP`] (jumps and double jumps),
+/// [`LinkKind::WALL_JUMP`] (only when the physics enables wall jumps),
+/// [`LinkKind::DROP`] and [`LinkKind::CLIMB`] (only where the level has
 /// ladders).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -138,10 +138,10 @@ impl LinkOptions {
 
     /// These options with the family whose links' first kind is `kind`
     /// switched on or off (a kind that names no family, such as
-    /// [`LinkKind::DoubleJump`], switches nothing).
+    /// [`LinkKind::DOUBLE_JUMP`], switches nothing).
     #[must_use]
     pub fn with_family(mut self, kind: LinkKind, on: bool) -> Self {
-        let bit = 1 << kind as u16;
+        let bit = 1 << kind.index();
         if on {
             self.off &= !bit;
         } else {
@@ -153,7 +153,7 @@ impl LinkOptions {
     /// Whether the family whose links' first kind is `kind` is generated.
     #[must_use]
     pub fn family(&self, kind: LinkKind) -> bool {
-        self.off & (1 << kind as u16) == 0
+        self.off & (1 << kind.index()) == 0
     }
 
     /// An upper bound on the steps of the body one standing cell costs:

@@ -60,7 +60,7 @@ impl Active {
     /// rules of its own only when its mechanic is in; every other tile.
     #[inline]
     pub fn may_hold(self, tile: Tile) -> bool {
-        let m = MECHANIC_OF[tile as usize];
+        let m = MECHANIC_OF[tile.index()];
         ALL[m].tile_rules.is_none() || self.0 >> m & 1 != 0
     }
 
@@ -68,7 +68,7 @@ impl Active {
     /// run must not meet one).
     #[inline]
     pub fn special(self, tile: Tile) -> bool {
-        !self.plain() && ALL[MECHANIC_OF[tile as usize]].tile_rules.is_some()
+        !self.plain() && ALL[MECHANIC_OF[tile.index()]].tile_rules.is_some()
     }
 
     /// The bits, for cache keys.

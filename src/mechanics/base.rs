@@ -22,7 +22,7 @@ pub(super) const BASE: Mechanic = Mechanic {
     physics_md: "One tick, in this order",
     tiles: &[
         TileSpec {
-            tile: Tile::Empty,
+            tile: Tile::EMPTY,
             name: "empty",
             aliases: &[],
             ascii: '.',
@@ -41,7 +41,7 @@ pub(super) const BASE: Mechanic = Mechanic {
             free: None,
         },
         TileSpec {
-            tile: Tile::Solid,
+            tile: Tile::SOLID,
             name: "solid",
             aliases: &[],
             ascii: '#',
@@ -73,7 +73,7 @@ pub(super) const BASE: Mechanic = Mechanic {
             free: None,
         },
         TileSpec {
-            tile: Tile::Goal,
+            tile: Tile::GOAL,
             name: "goal",
             aliases: &[],
             ascii: 'G',
@@ -88,11 +88,11 @@ pub(super) const BASE: Mechanic = Mechanic {
             mask: [0, 255, 0],
             colour: [120, 100, 0],
             glyph: Glyph::Fill,
-            standing: Some(NodeType::Goal),
-            free: Some(NodeType::Goal),
+            standing: Some(NodeType::GOAL),
+            free: Some(NodeType::GOAL),
         },
         TileSpec {
-            tile: Tile::Spawn,
+            tile: Tile::SPAWN,
             name: "spawn",
             aliases: &[],
             ascii: 'S',
@@ -112,28 +112,85 @@ pub(super) const BASE: Mechanic = Mechanic {
         },
     ],
     nodes: &[
-        node(NodeType::Air, "air", ' ', [40, 44, 58]),
-        node(NodeType::Blocked, "blocked", '#', [72, 72, 88]),
-        node(NodeType::Platform, "platform", '_', [0, 200, 0]),
-        node(NodeType::LeftEdge, "left_edge", '<', [255, 200, 0]),
-        node(NodeType::RightEdge, "right_edge", '>', [255, 120, 0]),
-        node(NodeType::Solo, "solo", 'o', [255, 0, 255]),
-        node(NodeType::LeftWall, "left_wall", '[', [0, 110, 255]),
-        node(NodeType::RightWall, "right_wall", ']', [0, 210, 255]),
-        node(NodeType::LeftWallEdge, "left_wall_edge", '{', [140, 0, 255]),
+        node(NodeType::AIR, "air", ' ', [40, 44, 58]),
+        node(NodeType::BLOCKED, "blocked", '#', [72, 72, 88]),
+        node(NodeType::PLATFORM, "platform", '_', [0, 200, 0]),
+        node(NodeType::LEFT_EDGE, "left_edge", '<', [255, 200, 0]),
+        node(NodeType::RIGHT_EDGE, "right_edge", '>', [255, 120, 0]),
+        node(NodeType::SOLO, "solo", 'o', [255, 0, 255]),
+        node(NodeType::LEFT_WALL, "left_wall", '[', [0, 110, 255]),
+        node(NodeType::RIGHT_WALL, "right_wall", ']', [0, 210, 255]),
         node(
-            NodeType::RightWallEdge,
+            NodeType::LEFT_WALL_EDGE,
+            "left_wall_edge",
+            '{',
+            [140, 0, 255],
+        ),
+        node(
+            NodeType::RIGHT_WALL_EDGE,
             "right_wall_edge",
             '}',
             [0, 255, 150],
         ),
-        node(NodeType::Roof, "roof", '-', [150, 100, 50]),
-        node(NodeType::Goal, "goal", 'G', [255, 100, 180]),
+        node(NodeType::ROOF, "roof", '-', [150, 100, 50]),
+        node(NodeType::GOAL, "goal", 'G', [255, 100, 180]),
     ],
     families: &[],
     tile_rules: None,
     decorate: None,
 };
+
+impl Tile {
+    /// Nothing: the body moves freely.
+    pub const EMPTY: Tile = Tile::with_id(0);
+
+    /// Solid from every side.
+    pub const SOLID: Tile = Tile::with_id(1);
+
+    /// A goal marker; behaves as [`Tile::EMPTY`] for the body.
+    pub const GOAL: Tile = Tile::with_id(4);
+
+    /// A spawn marker; behaves as [`Tile::EMPTY`] for the body.
+    pub const SPAWN: Tile = Tile::with_id(5);
+}
+
+impl NodeType {
+    /// Free space the agent fits in, nothing to stand on.
+    pub const AIR: NodeType = NodeType::with_id(0);
+
+    /// The agent's box would overlap a solid tile.
+    pub const BLOCKED: NodeType = NodeType::with_id(1);
+
+    /// Standable, both sides open.
+    pub const PLATFORM: NodeType = NodeType::with_id(2);
+
+    /// Standable, a drop on the left, open on the right.
+    pub const LEFT_EDGE: NodeType = NodeType::with_id(3);
+
+    /// Standable, open on the left, a drop on the right.
+    pub const RIGHT_EDGE: NodeType = NodeType::with_id(4);
+
+    /// Standable with drops (or walls) on both sides.
+    pub const SOLO: NodeType = NodeType::with_id(5);
+
+    /// Standable, a wall on the left, open on the right.
+    pub const LEFT_WALL: NodeType = NodeType::with_id(6);
+
+    /// Standable, open on the left, a wall on the right.
+    pub const RIGHT_WALL: NodeType = NodeType::with_id(7);
+
+    /// Standable, a wall on the left and a drop on the right.
+    pub const LEFT_WALL_EDGE: NodeType = NodeType::with_id(8);
+
+    /// Standable, a drop on the left and a wall on the right.
+    pub const RIGHT_WALL_EDGE: NodeType = NodeType::with_id(9);
+
+    /// Free space with a solid ceiling within one tile above the agent's head.
+    pub const ROOF: NodeType = NodeType::with_id(10);
+
+    /// A goal marker the agent fits in (standable or not).
+    pub const GOAL: NodeType = NodeType::with_id(13);
+}
 
 /// What move y (step 6 of the base rules) did, for steps 7 and 8.
 struct MoveY {
@@ -164,8 +221,8 @@ pub(super) fn solid(t: Tile, _: i64, _: i64) -> bool {
 #[inline]
 fn ground_at<T: Tiles + ?Sized>(level: &T, row: i64, cols: Range<i64>, down: bool) -> bool {
     cols.into_iter().any(|c| match level.tile_at(c, row) {
-        Tile::Solid => true,
-        Tile::OneWay => !down,
+        Tile::SOLID => true,
+        Tile::ONE_WAY => !down,
         _ => false,
     })
 }
@@ -229,8 +286,8 @@ impl Body {
         for r in rows.clone() {
             for c in cols.clone() {
                 match level.tile_at(c, r) {
-                    Tile::Solid => return false,
-                    Tile::Hazard => hazard = true,
+                    Tile::SOLID => return false,
+                    Tile::HAZARD => hazard = true,
                     _ => {}
                 }
             }
@@ -246,7 +303,7 @@ impl Body {
         // 8. Death, on the start rows.
         if self.y - p.h > level.rows() {
             self.dead = true;
-        } else if level.holds(Tile::Hazard) {
+        } else if level.holds(Tile::HAZARD) {
             self.dead = hazard;
         }
         self.end_tick(p, input, true, Jumped::default());
@@ -326,9 +383,9 @@ impl Body {
             for (i, r) in m.moved_rows.clone().enumerate() {
                 for c in cols.clone() {
                     let lands = match level.tile_at(c, r) {
-                        Tile::Solid => true,
-                        Tile::OneWay => !input.down && y_prev <= r as f64 + EPS,
-                        Tile::Hazard => {
+                        Tile::SOLID => true,
+                        Tile::ONE_WAY => !input.down && y_prev <= r as f64 + EPS,
+                        Tile::HAZARD => {
                             m.hazards |= 1u64.wrapping_shl(i as u32);
                             false
                         }
@@ -352,8 +409,8 @@ impl Body {
             for (i, r) in m.moved_rows.clone().enumerate() {
                 for c in cols.clone() {
                     match level.tile_at(c, r) {
-                        Tile::Solid => bottom = r,
-                        Tile::Hazard => m.hazards |= 1u64.wrapping_shl(i as u32),
+                        Tile::SOLID => bottom = r,
+                        Tile::HAZARD => m.hazards |= 1u64.wrapping_shl(i as u32),
                         _ => {}
                     }
                 }
@@ -406,7 +463,7 @@ impl Body {
     ) {
         if self.y - p.h > level.rows() {
             self.dead = true;
-        } else if !level.holds(Tile::Hazard) {
+        } else if !level.holds(Tile::HAZARD) {
             // Nothing to overlap.
         } else if m.scanned && !m.snapped {
             // The box is the one move y scanned.
@@ -428,7 +485,7 @@ impl Body {
                 if i < known {
                     m.hazards >> i & 1 != 0
                 } else {
-                    cols.clone().any(|c| level.tile_at(c, r) == Tile::Hazard)
+                    cols.clone().any(|c| level.tile_at(c, r) == Tile::HAZARD)
                 }
             });
         }

@@ -89,7 +89,7 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     m.contacts(b);
 
     // 8. Death.
-    if b.y - p.h > level.rows() || b.overlaps_kind(level, p, Tile::Hazard) {
+    if b.y - p.h > level.rows() || b.overlaps_kind(level, p, Tile::HAZARD) {
         b.dead = true;
     }
     b.end_tick(p, input, was_grounded, jumped);
@@ -145,11 +145,11 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
                     // A tile that was a ghost as the tick started, only
                     // from above: one that stops being a ghost as the feet
                     // sink is not landed on, a row up.
-                    Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => {
+                    Tile::SOLID | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => {
                         !self.g0.ghost(t, c, r) || self.lands_from_above(r)
                     }
-                    Tile::OneWay => !input.down && self.lands_from_above(r),
-                    Tile::Ladder => !input.down && is_top(level, c, r) && self.lands_from_above(r),
+                    Tile::ONE_WAY => !input.down && self.lands_from_above(r),
+                    Tile::LADDER => !input.down && is_top(level, c, r) && self.lands_from_above(r),
                     _ => false,
                 };
                 if lands && (r as f64) < best {
@@ -234,9 +234,9 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
 fn stands<T: Tiles + ?Sized>(level: &T, g: &Ghosts, t: Tile, c: i64, r: i64, down: bool) -> bool {
     match t {
         _ if g.ghost(t, c, r) => false,
-        Tile::Solid | Tile::SlopeRight | Tile::SlopeLeft => true,
-        Tile::OneWay => !down,
-        Tile::Ladder => !down && is_top(level, c, r),
+        Tile::SOLID | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => true,
+        Tile::ONE_WAY => !down,
+        Tile::LADDER => !down && is_top(level, c, r),
         _ => false,
     }
 }
@@ -253,7 +253,7 @@ pub(super) fn support<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64)
             let t = level.tile_at(c, row);
             if stands(level, &g, t, c, row, false) {
                 match t {
-                    Tile::OneWay | Tile::Ladder => one_way = true,
+                    Tile::ONE_WAY | Tile::LADDER => one_way = true,
                     _ => solid = true,
                 }
             }

@@ -12,7 +12,7 @@ pub(super) const HAZARD: Mechanic = Mechanic {
     name: "hazards",
     physics_md: "One tick, in this order",
     tiles: &[TileSpec {
-        tile: Tile::Hazard,
+        tile: Tile::HAZARD,
         name: "hazard",
         aliases: &[],
         ascii: '^',
@@ -33,8 +33,18 @@ pub(super) const HAZARD: Mechanic = Mechanic {
         standing: None,
         free: None,
     }],
-    nodes: &[node(NodeType::Death, "death", '^', [230, 0, 0])],
+    nodes: &[node(NodeType::DEATH, "death", '^', [230, 0, 0])],
     families: &[],
     tile_rules: None,
     decorate: None,
 };
+
+impl Tile {
+    /// Kills a body that overlaps it; not solid.
+    pub const HAZARD: Tile = Tile::with_id(3);
+}
+
+impl NodeType {
+    /// The agent's box would overlap a hazard.
+    pub const DEATH: NodeType = NodeType::with_id(11);
+}

@@ -2,36 +2,43 @@
 //! its links are (their names, letters and colours: `seam::KindSpec`).
 
 /// The kinds of link.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum LinkKind {
-    /// Running along the ground.
-    Run,
-    /// Walking off an edge, with air control.
-    Fall,
-    /// A ground jump.
-    Jump,
-    /// A ground jump followed by an air jump.
-    DoubleJump,
-    /// A jump with one or more wall jumps.
-    WallJump,
-    /// Dropping through a one-way platform.
-    Drop,
-    /// Climbing a ladder: up it, down it, or up and off it sideways with a
-    /// jump (levels with ladders).
-    Climb,
-}
+///
+/// Each link family declares its kinds as constants of this type in its
+/// own module: the link engine's [`LinkKind::RUN`], [`LinkKind::FALL`],
+/// [`LinkKind::JUMP`], [`LinkKind::DOUBLE_JUMP`] and
+/// [`LinkKind::WALL_JUMP`], and the mechanics' [`LinkKind::DROP`] and
+/// [`LinkKind::CLIMB`]. A kind's number is its place in [`LinkKind::ALL`]
+/// and in saved maps.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LinkKind(u8);
 
 impl LinkKind {
-    /// Every kind, in order.
-    pub const ALL: [LinkKind; 7] = [
-        LinkKind::Run,
-        LinkKind::Fall,
-        LinkKind::Jump,
-        LinkKind::DoubleJump,
-        LinkKind::WallJump,
-        LinkKind::Drop,
-        LinkKind::Climb,
-    ];
+    /// The kind numbered `id`: for the families' declarations, which the
+    /// families' table checks cover `0..LinkKind::COUNT` once each.
+    pub(crate) const fn with_id(id: u8) -> Self {
+        Self(id)
+    }
+
+    /// The kind's number, for indexing per-kind tables and in saved maps.
+    #[must_use]
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// How many kinds there are.
+    pub const COUNT: usize = crate::links::families::KIND_COUNT;
+
+    /// Every kind, in number order.
+    pub const ALL: [LinkKind; LinkKind::COUNT] = {
+        let mut all = [LinkKind(0); LinkKind::COUNT];
+        let mut i = 0;
+        while i < LinkKind::COUNT {
+            all[i] = LinkKind(i as u8);
+            i += 1;
+        }
+        all
+    };
 }
+
+super::named_id!(LinkKind, crate::links::families::KIND_NAMES);

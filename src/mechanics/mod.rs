@@ -16,6 +16,7 @@ mod contact;
 mod hazard;
 mod ladder;
 mod link_kind;
+mod named;
 mod node;
 mod one_way;
 pub(crate) mod seam;
@@ -25,6 +26,7 @@ mod timers;
 
 pub(crate) use active::Active;
 pub use link_kind::LinkKind;
+pub(crate) use named::named_id;
 pub use node::NodeType;
 
 use crate::level::{Level, LevelError, SplitMix64, Tile};
@@ -41,15 +43,35 @@ pub(crate) const ALL: [&Mechanic; 6] = [
     &ladder::LADDER,
 ];
 
+/// How many tiles the mechanics declare ([`Tile::COUNT`]).
+pub(crate) const TILE_COUNT: usize = {
+    let (mut n, mut m) = (0, 0);
+    while m < ALL.len() {
+        n += ALL[m].tiles.len();
+        m += 1;
+    }
+    n
+};
+
+/// How many node types the mechanics declare ([`NodeType::COUNT`]).
+pub(crate) const NODE_COUNT: usize = {
+    let (mut n, mut m) = (0, 0);
+    while m < ALL.len() {
+        n += ALL[m].nodes.len();
+        m += 1;
+    }
+    n
+};
+
 /// The index in [`ALL`] of the mechanic that declares each tile, by
-/// `Tile as usize`.
+/// [`Tile::index`].
 static MECHANIC_OF: [usize; Tile::COUNT] = {
     let mut of = [0; Tile::COUNT];
     let mut m = 0;
     while m < ALL.len() {
         let mut i = 0;
         while i < ALL[m].tiles.len() {
-            of[ALL[m].tiles[i].tile as usize] = m;
+            of[ALL[m].tiles[i].tile.index()] = m;
             i += 1;
         }
         m += 1;
@@ -57,21 +79,35 @@ static MECHANIC_OF: [usize; Tile::COUNT] = {
     of
 };
 
-/// Every tile's spec, by `Tile as usize`: each tile is declared by exactly
+/// Every tile's spec, by [`Tile::index`]: each tile is declared by exactly
 /// one mechanic (checked when the crate compiles).
 static TILES: [&TileSpec; Tile::COUNT] = tile_table();
 
-/// Every node type's spec, by `NodeType as usize`, each declared by
+/// Every node type's spec, by [`NodeType::index`], each declared by
 /// exactly one mechanic (checked when the crate compiles).
-static NODES: [&NodeSpec; NodeType::ALL.len()] = node_table();
+static NODES: [&NodeSpec; NodeType::COUNT] = node_table();
 
-/// Every tile's name, in [`Tile::ALL`] order (for the rules files' errors).
+/// Every tile's name, in [`Tile::ALL`] order (for the errors of rules
+/// files and JSON).
 #[cfg_attr(not(feature = "serde"), allow(dead_code))]
 pub(crate) static TILE_NAMES: [&str; Tile::COUNT] = {
     let specs = tile_table();
     let mut names = [""; Tile::COUNT];
     let mut t = 0;
     while t < Tile::COUNT {
+        names[t] = specs[t].name;
+        t += 1;
+    }
+    names
+};
+
+/// Every node type's name, in [`NodeType::ALL`] order (for JSON errors).
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) static NODE_NAMES: [&str; NodeType::COUNT] = {
+    let specs = node_table();
+    let mut names = [""; NodeType::COUNT];
+    let mut t = 0;
+    while t < NodeType::COUNT {
         names[t] = specs[t].name;
         t += 1;
     }
@@ -85,8 +121,8 @@ const fn tile_table() -> [&'static TileSpec; Tile::COUNT] {
         let mut i = 0;
         while i < ALL[m].tiles.len() {
             let spec = &ALL[m].tiles[i];
-            assert!(found[spec.tile as usize].is_none(), "a tile declared twice");
-            found[spec.tile as usize] = Some(spec);
+            assert!(found[spec.tile.index()].is_none(), "a tile declared twice");
+            found[spec.tile.index()] = Some(spec);
             i += 1;
         }
         m += 1;
@@ -103,8 +139,8 @@ const fn tile_table() -> [&'static TileSpec; Tile::COUNT] {
     out
 }
 
-const fn node_table() -> [&'static NodeSpec; NodeType::ALL.len()] {
-    const N: usize = NodeType::ALL.len();
+const fn node_table() -> [&'static NodeSpec; NodeType::COUNT] {
+    const N: usize = NodeType::COUNT;
     let mut found: [Option<&'static NodeSpec>; N] = [None; N];
     let mut m = 0;
     while m < ALL.len() {
@@ -112,10 +148,10 @@ const fn node_table() -> [&'static NodeSpec; NodeType::ALL.len()] {
         while i < ALL[m].nodes.len() {
             let spec = &ALL[m].nodes[i];
             assert!(
-                found[spec.node as usize].is_none(),
+                found[spec.node.index()].is_none(),
                 "a node type declared twice"
             );
-            found[spec.node as usize] = Some(spec);
+            found[spec.node.index()] = Some(spec);
             i += 1;
         }
         m += 1;
@@ -135,13 +171,13 @@ const fn node_table() -> [&'static NodeSpec; NodeType::ALL.len()] {
 /// What `tile` is to files, pictures and the classifier.
 #[inline]
 pub(crate) fn tile(tile: Tile) -> &'static TileSpec {
-    TILES[tile as usize]
+    TILES[tile.index()]
 }
 
 /// The palette entry of `node`.
 #[inline]
 pub(crate) fn node(node: NodeType) -> &'static NodeSpec {
-    NODES[node as usize]
+    NODES[node.index()]
 }
 
 /// Every tile's spec, in [`Tile::ALL`] order.
@@ -194,6 +230,12 @@ impl NodeType {
     #[must_use]
     pub fn name(self) -> &'static str {
         node(self).name
+    }
+
+    /// Parses a name as written by [`NodeType::name`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<NodeType> {
+        NODES.iter().find(|s| s.name == name).map(|s| s.node)
     }
 }
 

@@ -17,7 +17,7 @@ pub(super) const ONE_WAY: Mechanic = Mechanic {
     name: "one-way platforms",
     physics_md: "One tick, in this order",
     tiles: &[TileSpec {
-        tile: Tile::OneWay,
+        tile: Tile::ONE_WAY,
         name: "one_way",
         aliases: &["one-way", "oneway"],
         ascii: '=',
@@ -43,10 +43,10 @@ pub(super) const ONE_WAY: Mechanic = Mechanic {
         standing: None,
         free: None,
     }],
-    nodes: &[node(NodeType::OneWay, "one_way", '=', [170, 255, 0])],
+    nodes: &[node(NodeType::ONE_WAY, "one_way", '=', [170, 255, 0])],
     families: &[Family {
         kinds: &[KindSpec {
-            kind: LinkKind::Drop,
+            kind: LinkKind::DROP,
             name: "drop",
             letter: 'v',
             colour: [200, 140, 255],
@@ -61,6 +61,22 @@ pub(super) const ONE_WAY: Mechanic = Mechanic {
     decorate: None,
 };
 
+impl Tile {
+    /// Solid only for a body landing on its top; passable from below and
+    /// when dropping through with `down` held.
+    pub const ONE_WAY: Tile = Tile::with_id(2);
+}
+
+impl NodeType {
+    /// Standable on a one-way platform.
+    pub const ONE_WAY: NodeType = NodeType::with_id(12);
+}
+
+impl LinkKind {
+    /// Dropping through a one-way platform.
+    pub const DROP: LinkKind = LinkKind::with_id(5);
+}
+
 /// Ticks after which the steering switches.
 const SWITCH_TICKS: [usize; 5] = [4, 8, 12, 18, 26];
 
@@ -70,12 +86,12 @@ fn programs(_: &Physics) -> usize {
 
 fn generate(drive: &mut dyn Driver) {
     let from = drive.from();
-    if drive.tile(Cell::new(from.col, from.row + 1)) != Some(Tile::OneWay) {
+    if drive.tile(Cell::new(from.col, from.row + 1)) != Some(Tile::ONE_WAY) {
         return;
     }
     for d in [-1i8, 0, 1] {
         let targets = if d == 0 { [-1, 1] } else { [0, -d] };
-        drive.steered(LinkKind::Drop, &SWITCH_TICKS, targets, &|sched, t| {
+        drive.steered(LinkKind::DROP, &SWITCH_TICKS, targets, &|sched, t| {
             Input::new(steering(d, sched, t), false, t < 2)
         });
     }

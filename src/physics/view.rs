@@ -37,8 +37,8 @@ pub trait Tiles {
         false
     }
     /// True when every tile of columns `cols` and rows `rows` is one the
-    /// body passes freely ([`Tile::Empty`], [`Tile::Goal`] or
-    /// [`Tile::Spawn`]): [`Body::step`](crate::Body::step) then moves a
+    /// body passes freely ([`Tile::EMPTY`], [`Tile::GOAL`] or
+    /// [`Tile::SPAWN`]): [`Body::step`](crate::Body::step) then moves a
     /// body in the air there without looking its tiles up one by one. A
     /// view that records its lookups counts every tile of the block as
     /// looked up when it answers true. Only asked where

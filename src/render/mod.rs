@@ -138,7 +138,7 @@ impl Layers {
     }
 }
 
-/// The background: the colour of [`Tile::Empty`] cells.
+/// The background: the colour of [`Tile::EMPTY`] cells.
 pub const BACKGROUND: Rgba = Rgba::rgb(24, 26, 33);
 
 /// The colour of a path's trajectory.
@@ -207,7 +207,7 @@ pub const NODE_INSET: f32 = 0.12;
 
 /// Draws the node type of every cell as an inset square in
 /// [`node_color`]. Air is not drawn (it is the background), and neither is
-/// [`NodeType::Blocked`] on solid tiles (only cells the agent does not fit
+/// [`NodeType::BLOCKED`] on solid tiles (only cells the agent does not fit
 /// in although they are open are marked blocked).
 pub fn draw_nodes(d: &mut dyn DebugDrawer, map: &NavMap) {
     let level = map.level();
@@ -215,7 +215,7 @@ pub fn draw_nodes(d: &mut dyn DebugDrawer, map: &NavMap) {
     let side = 1.0 - 2.0 * NODE_INSET;
     for (i, &t) in map.classification().types().iter().enumerate() {
         let solid = level.tiles()[i].is_solid();
-        if t == NodeType::Air || (t == NodeType::Blocked && solid) {
+        if t == NodeType::AIR || (t == NodeType::BLOCKED && solid) {
             continue;
         }
         let (c, r) = ((i % w) as f32, (i / w) as f32);
@@ -356,7 +356,7 @@ mod tests {
         for t in NodeType::ALL {
             assert!(seen.insert(node_color(t)), "{t:?} shares a colour");
         }
-        for t in [Tile::Empty, Tile::Solid, Tile::OneWay, Tile::Hazard] {
+        for t in [Tile::EMPTY, Tile::SOLID, Tile::ONE_WAY, Tile::HAZARD] {
             assert!(!seen.contains(&tile_color(t)), "{t:?} looks like a node");
         }
         for k in LinkKind::ALL {

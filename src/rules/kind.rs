@@ -17,17 +17,17 @@ pub struct TileKind(Tile);
 
 impl TileKind {
     /// Passable.
-    pub const EMPTY: TileKind = TileKind(Tile::Empty);
+    pub const EMPTY: TileKind = TileKind(Tile::EMPTY);
     /// Solid.
-    pub const SOLID: TileKind = TileKind(Tile::Solid);
+    pub const SOLID: TileKind = TileKind(Tile::SOLID);
     /// Solid from above only.
-    pub const ONE_WAY: TileKind = TileKind(Tile::OneWay);
+    pub const ONE_WAY: TileKind = TileKind(Tile::ONE_WAY);
     /// A ladder.
-    pub const LADDER: TileKind = TileKind(Tile::Ladder);
+    pub const LADDER: TileKind = TileKind(Tile::LADDER);
     /// A 45° slope rising to the right.
-    pub const SLOPE_RIGHT: TileKind = TileKind(Tile::SlopeRight);
+    pub const SLOPE_RIGHT: TileKind = TileKind(Tile::SLOPE_RIGHT);
     /// A 45° slope rising to the left.
-    pub const SLOPE_LEFT: TileKind = TileKind(Tile::SlopeLeft);
+    pub const SLOPE_LEFT: TileKind = TileKind(Tile::SLOPE_LEFT);
 
     /// The kind that makes a cell `tile`.
     #[must_use]
@@ -66,7 +66,7 @@ impl Ord for TileKind {
     fn cmp(&self, other: &Self) -> Ordering {
         self.across_layers()
             .cmp(&other.across_layers())
-            .then((self.0 as u8).cmp(&(other.0 as u8)))
+            .then(self.0.index().cmp(&other.0.index()))
     }
 }
 

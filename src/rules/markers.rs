@@ -215,24 +215,24 @@ pub(super) fn place_markers(
     goals: &[Marker],
 ) -> (Option<Cell>, Vec<Cell>) {
     let mut goal_cells: Vec<Cell> = goals.iter().flat_map(|g| g.cells.clone()).collect();
-    goal_cells.extend(level.cells_of(Tile::Goal));
+    goal_cells.extend(level.cells_of(Tile::GOAL));
     goal_cells.sort_unstable();
     goal_cells.dedup();
     // Markers never replace a tile the body stands on or climbs.
-    let keeps = |t: Tile| t.is_solid() || t.is_slope() || t == Tile::Ladder;
+    let keeps = |t: Tile| t.is_solid() || t.is_slope() || t == Tile::LADDER;
     for &g in &goal_cells {
         if !level.get(g).is_some_and(keeps) {
-            level.set(g, Tile::Goal);
+            level.set(g, Tile::GOAL);
         }
     }
     let spawn_cell = match spawn {
         Some(m) => m.cells.first().copied(),
-        None => level.cells_of(Tile::Spawn).next(),
+        None => level.cells_of(Tile::SPAWN).next(),
     };
     if let Some(s) = spawn_cell
         && !level.get(s).is_some_and(keeps)
     {
-        level.set(s, Tile::Spawn);
+        level.set(s, Tile::SPAWN);
     }
     (spawn_cell, goal_cells)
 }

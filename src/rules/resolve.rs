@@ -53,7 +53,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
     let standable = level
         .tiles()
         .iter()
-        .any(|t| matches!(t, Tile::Solid | Tile::OneWay));
+        .any(|t| matches!(*t, Tile::SOLID | Tile::ONE_WAY));
     if !standable {
         return Err(nothing(doc));
     }

@@ -207,8 +207,8 @@ mod tests {
         assert_eq!(kind_of_name("Collisions"), Some(TileKind::SOLID));
         assert_eq!(kind_of_name("collides"), Some(TileKind::SOLID));
         assert_eq!(kind_of_name("Ground"), Some(TileKind::SOLID));
-        assert_eq!(kind_of_name("isSpike"), Some(TileKind::of(Tile::Hazard)));
-        assert_eq!(kind_of_name("Spikes"), Some(TileKind::of(Tile::Hazard)));
+        assert_eq!(kind_of_name("isSpike"), Some(TileKind::of(Tile::HAZARD)));
+        assert_eq!(kind_of_name("Spikes"), Some(TileKind::of(Tile::HAZARD)));
         assert_eq!(kind_of_name("one_way"), Some(TileKind::ONE_WAY));
         assert_eq!(kind_of_name("DropPlatform"), Some(TileKind::ONE_WAY));
         assert_eq!(kind_of_name("ladder"), Some(TileKind::LADDER));

@@ -91,8 +91,7 @@ pub(super) fn expand(
     let first = ctx.map.link_range(node).start;
     for (k, e) in ctx.map.edges_from(node.0).iter().enumerate() {
         let id = first + k as u32;
-        if filter && (ctx.forbid[e.kind as usize] || ctx.banned.binary_search(&LinkId(id)).is_ok())
-        {
+        if filter && (ctx.forbid[e.kind.index()] || ctx.banned.binary_search(&LinkId(id)).is_ok()) {
             continue;
         }
         let j2 = if capped { j + usize::from(e.jumps) } else { 0 };

@@ -111,7 +111,7 @@ fn endpoint(map: &NavMap, which: Endpoint, cell: Cell, radius: u32) -> Result<No
 /// let path = find_path(&map, Cell::new(1, 2), Cell::new(8, 2), &SearchOptions::default())?;
 /// assert_eq!(path.goal(), Cell::new(8, 2));
 /// // Over the block: a jump somewhere along the way.
-/// assert!(path.steps().iter().any(|s| map.link(s.link).kind == LinkKind::Jump));
+/// assert!(path.steps().iter().any(|s| map.link(s.link).kind == LinkKind::JUMP));
 /// // The tape was replayed before the path was returned; replay it again.
 /// assert!(path.replay(map.level(), map.physics()).stands_on(Cell::new(8, 2)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -229,7 +229,7 @@ fn search_route_within(
 ) -> Result<(Option<Route>, SearchStats), PathError> {
     let mut forbid = [false; LinkKind::ALL.len()];
     for k in &opts.forbid {
-        forbid[*k as usize] = true;
+        forbid[k.index()] = true;
     }
     let ctx = Ctx {
         map,

@@ -231,7 +231,7 @@ impl NavLevel {
     }
 
     /// The level's spawn cell: a spawn object or entity of a loaded map, or
-    /// its first [`Tile::Spawn`].
+    /// its first [`Tile::SPAWN`].
     #[must_use]
     pub fn spawn(&self) -> Option<Cell> {
         self.spawn
@@ -627,13 +627,13 @@ mod tests {
     fn edits_change_the_level_at_once_and_refuse_cells_off_it() {
         let mut nav = demo();
         let p = nav.add_profile("a", Physics::default()).unwrap();
-        assert_eq!(nav.set_tile(Cell::new(6, 1), Tile::Empty), Ok(true));
-        assert_eq!(nav.set_tile(Cell::new(6, 1), Tile::Empty), Ok(false));
-        assert_eq!(nav.level().get(Cell::new(6, 1)), Some(Tile::Empty));
+        assert_eq!(nav.set_tile(Cell::new(6, 1), Tile::EMPTY), Ok(true));
+        assert_eq!(nav.set_tile(Cell::new(6, 1), Tile::EMPTY), Ok(false));
+        assert_eq!(nav.level().get(Cell::new(6, 1)), Some(Tile::EMPTY));
         let before = nav.level().clone();
         let off = nav.edit(&[
-            (Cell::new(6, 2), Tile::Empty),
-            (Cell::new(48, 0), Tile::Solid),
+            (Cell::new(6, 2), Tile::EMPTY),
+            (Cell::new(48, 0), Tile::SOLID),
         ]);
         assert_eq!(
             off,

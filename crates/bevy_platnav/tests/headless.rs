@@ -165,14 +165,14 @@ fn each_enemy_reaches_its_target_along_its_replayed_tape() {
     assert!(
         kinds[0]
             .iter()
-            .all(|k| matches!(k, LinkKind::Run | LinkKind::Jump | LinkKind::Fall))
+            .all(|k| matches!(*k, LinkKind::RUN | LinkKind::JUMP | LinkKind::FALL))
     );
     assert!(
         kinds[1]
             .iter()
-            .any(|k| matches!(k, LinkKind::Jump | LinkKind::DoubleJump))
+            .any(|k| matches!(*k, LinkKind::JUMP | LinkKind::DOUBLE_JUMP))
     );
-    assert!(kinds[2].contains(&LinkKind::WallJump), "{:?}", kinds[2]);
+    assert!(kinds[2].contains(&LinkKind::WALL_JUMP), "{:?}", kinds[2]);
 }
 
 /// Runs the wall-jumper from the corridor to the spawn room, opening the

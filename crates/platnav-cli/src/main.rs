@@ -317,10 +317,10 @@ fn run_default() -> Result<(), CliError> {
     out!("{}", map.classification());
     outln!("\n{} nodes, {}", map.node_count(), link_summary(&map));
     let start = level
-        .cells_of(Tile::Spawn)
+        .cells_of(Tile::SPAWN)
         .next()
         .unwrap_or(Cell::new(1, 1));
-    let goal = level.cells_of(Tile::Goal).next().unwrap_or(Cell::new(1, 1));
+    let goal = level.cells_of(Tile::GOAL).next().unwrap_or(Cell::new(1, 1));
     let t = Instant::now();
     let result = find_path(&map, start, goal, &SearchOptions::default());
     let query_time = t.elapsed();

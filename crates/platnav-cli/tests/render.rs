@@ -35,8 +35,8 @@ fn node_cells_show_their_palette_colour() {
             let t = map.node_type(cell);
             let tile = map.level().get(cell).unwrap();
             let expected = match t {
-                NodeType::Air => tile_color(tile),
-                NodeType::Blocked if tile.is_solid() => tile_color(tile),
+                NodeType::AIR => tile_color(tile),
+                NodeType::BLOCKED if tile.is_solid() => tile_color(tile),
                 _ => node_color(t),
             };
             assert_eq!(
@@ -48,14 +48,14 @@ fn node_cells_show_their_palette_colour() {
         }
     }
     for t in [
-        NodeType::Platform,
-        NodeType::LeftEdge,
-        NodeType::RightEdge,
-        NodeType::LeftWall,
-        NodeType::OneWay,
-        NodeType::Death,
-        NodeType::Goal,
-        NodeType::Roof,
+        NodeType::PLATFORM,
+        NodeType::LEFT_EDGE,
+        NodeType::RIGHT_EDGE,
+        NodeType::LEFT_WALL,
+        NodeType::ONE_WAY,
+        NodeType::DEATH,
+        NodeType::GOAL,
+        NodeType::ROOF,
     ] {
         assert!(checked.contains(&t), "the demo level has no {t:?} cell");
     }
@@ -66,8 +66,8 @@ fn path_pixels_lie_on_the_replayed_trajectory() {
     at_root();
     let map = demo_map();
     let (level, p) = (map.level(), map.physics());
-    let start = level.cells_of(Tile::Spawn).next().unwrap();
-    let goal = level.cells_of(Tile::Goal).next().unwrap();
+    let start = level.cells_of(Tile::SPAWN).next().unwrap();
+    let goal = level.cells_of(Tile::GOAL).next().unwrap();
     let path = find_path(&map, start, goal, &SearchOptions::default()).unwrap();
     let opts =
         RenderOptions::default().with_layers(Layers::parse("tiles,nodes,links,path").unwrap());
@@ -173,9 +173,9 @@ fn slopes_show_their_triangle_and_ladders_their_rails() {
         canvas.pixel(px(col as f32 + fx), px(fy)).unwrap()
     };
     let (right, left, ladder) = (
-        tile_color(Tile::SlopeRight),
-        tile_color(Tile::SlopeLeft),
-        tile_color(Tile::Ladder),
+        tile_color(Tile::SLOPE_RIGHT),
+        tile_color(Tile::SLOPE_LEFT),
+        tile_color(Tile::LADDER),
     );
     // `/`: solid at the bottom right, open at the top left; `\` mirrored.
     assert_eq!((at(0, 0.85, 0.85), at(0, 0.15, 0.15)), (right, BACKGROUND));

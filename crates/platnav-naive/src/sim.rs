@@ -27,7 +27,7 @@ pub(crate) fn settle_limit(p: &Physics) -> usize {
 /// Whether `level` holds a slope tile (its links are then defined in level
 /// coordinates, and its ground may step a row up or down).
 pub(crate) fn has_slopes(level: &Level) -> bool {
-    level.holds(Tile::SlopeRight) || level.holds(Tile::SlopeLeft)
+    level.holds(Tile::SLOPE_RIGHT) || level.holds(Tile::SLOPE_LEFT)
 }
 
 /// What every simulation of one cell shares.

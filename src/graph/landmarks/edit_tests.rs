@@ -36,7 +36,7 @@ fn csr(g: &Graph) -> (Vec<u32>, Vec<Edge>) {
         edges.extend(out.iter().map(|&(target, ticks)| Edge {
             target,
             ticks,
-            kind: LinkKind::Run,
+            kind: LinkKind::RUN,
             jumps: 0,
         }));
         offsets.push(edges.len() as u32);

@@ -92,7 +92,7 @@ fn check_bounds(scale: u16) {
             edges.push(Edge {
                 target,
                 ticks,
-                kind: LinkKind::Run,
+                kind: LinkKind::RUN,
                 jumps: 0,
             });
         };

@@ -38,7 +38,7 @@ use crate::physics::{Body, Input, Physics};
 /// bounces from the same walk off it).
 pub(super) const FALL: Engine = Engine {
     kinds: &[KindSpec {
-        kind: LinkKind::Fall,
+        kind: LinkKind::FALL,
         name: "fall",
         letter: 'f',
         colour: [110, 160, 255],
@@ -47,6 +47,11 @@ pub(super) const FALL: Engine = Engine {
     programs: |p, _| 2 * (SWITCH_TICKS.len() * 2 + 1) + forgiving_programs(p),
     generate,
 };
+
+impl LinkKind {
+    /// Walking off an edge, with air control.
+    pub const FALL: LinkKind = LinkKind::with_id(1);
+}
 
 /// Air ticks after which the steering switches.
 const SWITCH_TICKS: [usize; 7] = [0, 3, 6, 10, 15, 22, 32];
@@ -78,7 +83,7 @@ fn perform<'a>(sim: &impl Fn() -> Sim<'a>, best: &mut Best) {
             bounce(&edge, d, best);
         }
         for s in edge.steered(switches, [0, -d], steer) {
-            let link = s.land(LinkKind::Fall, best);
+            let link = s.land(LinkKind::FALL, best);
             best.offer(link);
         }
     }

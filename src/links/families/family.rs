@@ -8,8 +8,8 @@ use crate::level::Level;
 use crate::links::best::Best;
 use crate::links::cache::WorkerGuard;
 use crate::links::options::JumpVariety;
-use crate::mechanics::LinkKind;
 use crate::mechanics::seam::{self, KindSpec};
+use crate::mechanics::{self, LinkKind};
 use crate::physics::Physics;
 
 /// A family of the link engine's own: its links' kinds (the first is its
@@ -67,12 +67,89 @@ impl Family {
     }
 }
 
+/// How many link kinds the families declare ([`LinkKind::COUNT`]).
+pub(crate) const KIND_COUNT: usize = {
+    let mut n = 0;
+    let mut f = 0;
+    while f < super::ENGINE.len() {
+        n += super::ENGINE[f].kinds.len();
+        f += 1;
+    }
+    let mut m = 0;
+    while m < mechanics::ALL.len() {
+        let mut f = 0;
+        while f < mechanics::ALL[m].families.len() {
+            n += mechanics::ALL[m].families[f].kinds.len();
+            f += 1;
+        }
+        m += 1;
+    }
+    n
+};
+
+/// Every kind's spec, by [`LinkKind::index`]: each kind is declared by
+/// exactly one family (checked when the crate compiles).
+static KINDS: [&KindSpec; KIND_COUNT] = kind_table();
+
+/// Every kind's name, in [`LinkKind::ALL`] order (for JSON errors).
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) static KIND_NAMES: [&str; KIND_COUNT] = {
+    let specs = kind_table();
+    let mut names = [""; KIND_COUNT];
+    let mut k = 0;
+    while k < KIND_COUNT {
+        names[k] = specs[k].name;
+        k += 1;
+    }
+    names
+};
+
+const fn kind_table() -> [&'static KindSpec; KIND_COUNT] {
+    let mut found: [Option<&'static KindSpec>; KIND_COUNT] = [None; KIND_COUNT];
+    let mut f = 0;
+    while f < super::ENGINE.len() {
+        declare(&mut found, super::ENGINE[f].kinds);
+        f += 1;
+    }
+    let mut m = 0;
+    while m < mechanics::ALL.len() {
+        let mut f = 0;
+        while f < mechanics::ALL[m].families.len() {
+            declare(&mut found, mechanics::ALL[m].families[f].kinds);
+            f += 1;
+        }
+        m += 1;
+    }
+    let mut out = [&super::ENGINE[0].kinds[0]; KIND_COUNT];
+    let mut k = 0;
+    while k < KIND_COUNT {
+        match found[k] {
+            Some(spec) => out[k] = spec,
+            None => panic!("a link kind no family declares"),
+        }
+        k += 1;
+    }
+    out
+}
+
+/// Files `kinds` under their numbers, refusing a number declared twice.
+const fn declare(found: &mut [Option<&'static KindSpec>; KIND_COUNT], kinds: &'static [KindSpec]) {
+    let mut i = 0;
+    while i < kinds.len() {
+        let spec = &kinds[i];
+        assert!(
+            found[spec.kind.index()].is_none(),
+            "a link kind declared twice"
+        );
+        found[spec.kind.index()] = Some(spec);
+        i += 1;
+    }
+}
+
 /// The spec of link kind `kind`, from the family whose links it names.
+#[inline]
 fn kind_spec(kind: LinkKind) -> &'static KindSpec {
-    super::all()
-        .flat_map(|f| f.kinds())
-        .find(|s| s.kind == kind)
-        .expect("every link kind is a family's")
+    KINDS[kind.index()]
 }
 
 impl LinkKind {

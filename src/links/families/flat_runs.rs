@@ -16,7 +16,7 @@ struct Flat;
 
 impl Tiles for Flat {
     fn tile_at(&self, _col: i64, row: i64) -> Tile {
-        if row == 1 { Tile::Solid } else { Tile::Empty }
+        if row == 1 { Tile::SOLID } else { Tile::EMPTY }
     }
     fn rows(&self) -> f64 {
         f64::INFINITY

@@ -18,7 +18,7 @@ mod run;
 pub(crate) mod start;
 mod wall_jump;
 
-pub(crate) use family::{Engine, Family};
+pub(crate) use family::{Engine, Family, KIND_COUNT, KIND_NAMES};
 
 use super::options::LinkOptions;
 use crate::mechanics;

@@ -26,7 +26,7 @@ use crate::physics::{EPS, Frame, Physics};
 /// profile, on flat ground, and not counted as programs.
 pub(super) const RUN: Engine = Engine {
     kinds: &[KindSpec {
-        kind: LinkKind::Run,
+        kind: LinkKind::RUN,
         name: "run",
         letter: 'r',
         colour: [200, 200, 200],
@@ -35,6 +35,11 @@ pub(super) const RUN: Engine = Engine {
     programs: |_, _| 0,
     generate,
 };
+
+impl LinkKind {
+    /// Running along the ground.
+    pub const RUN: LinkKind = LinkKind::with_id(0);
+}
 
 /// Whether every tile a flat run over `cols` (in the frame of a cell on
 /// `row`) looks up in `level` is of the class the flat world gives it:
@@ -52,8 +57,8 @@ fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32), frame: &F
     (cols.0..=cols.1).all(|dc| {
         let c = i64::from(from.col + dc);
         let at = |dr: i32| level.tile_at(c, i64::from(from.row + dr));
-        matches!(at(1), Tile::Solid | Tile::OneWay)
-            && (top..=0).all(|dr| !matches!(at(dr), Tile::Solid | Tile::Hazard))
+        matches!(at(1), Tile::SOLID | Tile::ONE_WAY)
+            && (top..=0).all(|dr| !matches!(at(dr), Tile::SOLID | Tile::HAZARD))
             && (active.plain() || (top - 1..=2).all(|dr| !special(at(dr))))
     })
 }
@@ -122,9 +127,9 @@ fn perform<'a>(
                 Some(run)
                     if active.frame_exact() && flat_here(level, p, from, run.cols, &frame) =>
                 {
-                    if best.could_improve(to, LinkKind::Run, run.tape.len() as u32, 0) {
+                    if best.could_improve(to, LinkKind::RUN, run.tape.len() as u32, 0) {
                         best.offer(Some(Link {
-                            kind: LinkKind::Run,
+                            kind: LinkKind::RUN,
                             from,
                             to,
                             ticks: run.tape.len() as u32,
@@ -137,7 +142,7 @@ fn perform<'a>(
                 // The real terrain differs from flat ground where this run
                 // goes, or the run does not settle on flat ground (where a
                 // wall might yet stop the body): performed in the terrain.
-                _ => best.offer(sim().settle_to(to, LinkKind::Run)),
+                _ => best.offer(sim().settle_to(to, LinkKind::RUN)),
             }
         }
     }

@@ -20,7 +20,7 @@ use crate::physics::{Body, Frame, Input, Physics};
 /// Jumps with one or more wall jumps (only when the physics has them).
 pub(super) const WALL_JUMP: Engine = Engine {
     kinds: &[KindSpec {
-        kind: LinkKind::WallJump,
+        kind: LinkKind::WALL_JUMP,
         name: "wall_jump",
         letter: 'w',
         colour: [110, 255, 240],
@@ -29,6 +29,11 @@ pub(super) const WALL_JUMP: Engine = Engine {
     programs: |p, _| if p.wall_jump.is_some() { PROGRAMS } else { 0 },
     generate,
 };
+
+impl LinkKind {
+    /// A jump with one or more wall jumps.
+    pub const WALL_JUMP: LinkKind = LinkKind::with_id(4);
+}
 
 #[derive(Clone, Copy)]
 struct Program {
@@ -96,7 +101,7 @@ fn run_program<'a>(sim: &impl Fn() -> Sim<'a>, prog: Program, best: &mut Best) {
         Some(Input::new(mv, jump, false))
     });
     if ok && walls > 0 {
-        let link = s.land(LinkKind::WallJump, best);
+        let link = s.land(LinkKind::WALL_JUMP, best);
         best.offer(link);
     }
 }

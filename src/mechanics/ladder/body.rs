@@ -31,7 +31,7 @@ fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> bool {
     span(y - p.h, y).any(|r| {
         span(x - p.w / 2.0, x + p.w / 2.0).any(|c| {
             let t = level.tile_at(c, r);
-            t == Tile::Solid || t.is_slope()
+            t == Tile::SOLID || t.is_slope()
         })
     })
 }
@@ -74,7 +74,7 @@ fn grab<T: Tiles + ?Sized>(
     }
     let col = ifloor(b.x);
     let in_ladder = (input.up || !b.grounded)
-        && feet_row(b.y, p.h).is_some_and(|r| level.tile_at(col, r) == Tile::Ladder);
+        && feet_row(b.y, p.h).is_some_and(|r| level.tile_at(col, r) == Tile::LADDER);
     let on_top = || {
         let row = inearest(b.y);
         input.down
@@ -115,7 +115,7 @@ fn climb<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: Input) 
     let cols = span(b.x - p.w / 2.0, b.x + p.w / 2.0);
     let solid = |c: i64, r: i64| {
         let t = level.tile_at(c, r);
-        t == Tile::Solid || t.is_slope()
+        t == Tile::SOLID || t.is_slope()
     };
     if b.vy < 0.0 {
         // Under a ceiling: the greatest bottom among the overlapped tiles.
@@ -146,7 +146,7 @@ fn climb<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: Input) 
             b.grounded = true;
         }
     }
-    if b.climbing && !feet_row(b.y, p.h).is_some_and(|r| level.tile_at(col, r) == Tile::Ladder) {
+    if b.climbing && !feet_row(b.y, p.h).is_some_and(|r| level.tile_at(col, r) == Tile::LADDER) {
         // Off the ladder's bottom (or out of it): falling on.
         b.climbing = false;
     }
@@ -154,7 +154,7 @@ fn climb<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: Input) 
         b.air_jumps_left = p.air_jumps;
     }
     // 8. Death.
-    if b.y - p.h > level.rows() || b.overlaps_kind(level, p, Tile::Hazard) {
+    if b.y - p.h > level.rows() || b.overlaps_kind(level, p, Tile::HAZARD) {
         b.dead = true;
     }
 }

@@ -58,7 +58,7 @@ const DOWN: Input = Input::new(0, false, true);
 pub(super) fn generate(drive: &mut dyn Driver) {
     let from = drive.from();
     let p = drive.physics().clone();
-    let ladder = |c: Cell| drive.tile(c) == Some(Tile::Ladder);
+    let ladder = |c: Cell| drive.tile(c) == Some(Tile::LADDER);
     // Climbing up starts where the feet tile is a ladder, down where the
     // tile under it is.
     let (up, down) = (ladder(from), ladder(Cell::new(from.col, from.row + 1)));
@@ -85,7 +85,7 @@ pub(super) fn generate(drive: &mut dyn Driver) {
                     }
                 };
                 if drive.fly(&mut program) && climbed {
-                    drive.offer(LinkKind::Climb);
+                    drive.offer(LinkKind::CLIMB);
                 }
             }
         }
@@ -95,7 +95,7 @@ pub(super) fn generate(drive: &mut dyn Driver) {
     let off = |t: usize, b: &Body| t == 0 || !b.grounded;
     for (start, input) in [(up, UP), (down, DOWN)] {
         if start && drive.fly(&mut |t, b| off(t, b).then_some(input)) {
-            drive.offer(LinkKind::Climb);
+            drive.offer(LinkKind::CLIMB);
         }
     }
     if !up {
@@ -111,7 +111,7 @@ pub(super) fn generate(drive: &mut dyn Driver) {
                 _ => Some(Input::new(d, true, false)),
             };
             if drive.fly(&mut program) {
-                drive.offer(LinkKind::Climb);
+                drive.offer(LinkKind::CLIMB);
             }
         }
     }

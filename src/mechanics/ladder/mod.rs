@@ -19,7 +19,7 @@ pub(super) const LADDER: Mechanic = Mechanic {
     name: "ladders",
     physics_md: "Ladders",
     tiles: &[TileSpec {
-        tile: Tile::Ladder,
+        tile: Tile::LADDER,
         name: "ladder",
         aliases: &[],
         ascii: 'H',
@@ -45,17 +45,17 @@ pub(super) const LADDER: Mechanic = Mechanic {
             0.15,
         ),
         standing: None,
-        free: Some(NodeType::Ladder),
+        free: Some(NodeType::LADDER),
     }],
-    nodes: &[node(NodeType::Ladder, "ladder", 'H', [230, 180, 90])],
+    nodes: &[node(NodeType::LADDER, "ladder", 'H', [230, 180, 90])],
     families: &[Family {
         kinds: &[KindSpec {
-            kind: LinkKind::Climb,
+            kind: LinkKind::CLIMB,
             name: "climb",
             letter: 'H',
             colour: [255, 170, 60],
         }],
-        applies: |level, _| level.holds(Tile::Ladder),
+        applies: |level, _| level.holds(Tile::LADDER),
         programs: climb::programs,
         generate: climb::generate,
     }],
@@ -66,18 +66,37 @@ pub(super) const LADDER: Mechanic = Mechanic {
     decorate: Some(decorate),
 };
 
+impl Tile {
+    /// A ladder: not solid, climbable (`PHYSICS.md`, "Ladders"). The top
+    /// of a ladder whose upper neighbour is not a ladder is a one-way
+    /// platform.
+    pub const LADDER: Tile = Tile::with_id(6);
+}
+
+impl NodeType {
+    /// A ladder tile the agent does not stand in: it climbs through it
+    /// (levels with ladders).
+    pub const LADDER: NodeType = NodeType::with_id(14);
+}
+
+impl LinkKind {
+    /// Climbing a ladder: up it, down it, or up and off it sideways with a
+    /// jump (levels with ladders).
+    pub const CLIMB: LinkKind = LinkKind::with_id(6);
+}
+
 /// Whether the ladder rules apply to a body seeing `level`: it may hold a
 /// ladder.
 #[inline]
 pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
-    level.holds(Tile::Ladder)
+    level.holds(Tile::LADDER)
 }
 
 /// Whether `(col, row)` is a ladder top: a ladder whose upper neighbour is
 /// not a ladder.
 #[inline]
 pub(super) fn is_top<T: Tiles + ?Sized>(level: &T, col: i64, row: i64) -> bool {
-    level.tile_at(col, row) == Tile::Ladder && level.tile_at(col, row - 1) != Tile::Ladder
+    level.tile_at(col, row) == Tile::LADDER && level.tile_at(col, row - 1) != Tile::LADDER
 }
 
 /// Adds ladders to a generated level: from platform tops down to the
@@ -95,14 +114,14 @@ fn decorate(level: &mut Level, rng: &mut SplitMix64) {
             rng.below(w as u64) as i64,
             1 + rng.below((h - 2) as u64) as i64,
         );
-        let platform = matches!(at(level, c, r), Tile::Solid | Tile::OneWay)
-            && at(level, c, r - 1) == Tile::Empty
-            && at(level, c, r + 1) == Tile::Empty;
+        let platform = matches!(at(level, c, r), Tile::SOLID | Tile::ONE_WAY)
+            && at(level, c, r - 1) == Tile::EMPTY
+            && at(level, c, r + 1) == Tile::EMPTY;
         if !platform {
             continue;
         }
         let mut bottom = r + 1;
-        while bottom < h && at(level, c, bottom) == Tile::Empty {
+        while bottom < h && at(level, c, bottom) == Tile::EMPTY {
             bottom += 1;
         }
         // Most reach the ground; some stop short, hanging.
@@ -112,7 +131,7 @@ fn decorate(level: &mut Level, rng: &mut SplitMix64) {
             bottom
         };
         for y in r..end {
-            set(level, c, y, Tile::Ladder);
+            set(level, c, y, Tile::LADDER);
         }
     }
 }

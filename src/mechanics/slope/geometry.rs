@@ -19,12 +19,12 @@ impl Slope {
     #[inline]
     pub fn of(tile: Tile, col: i64, row: i64) -> Option<Self> {
         match tile {
-            Tile::SlopeRight => Some(Self {
+            Tile::SLOPE_RIGHT => Some(Self {
                 rising_right: true,
                 col,
                 row,
             }),
-            Tile::SlopeLeft => Some(Self {
+            Tile::SLOPE_LEFT => Some(Self {
                 rising_right: false,
                 col,
                 row,
@@ -131,7 +131,7 @@ impl Ghosts {
         match Slope::of(t, c, r) {
             Some(s) => s.below(self.x, self.y) || self.under.is_some_and(|u| u == s || hidden(u)),
             None => {
-                matches!(t, Tile::Solid | Tile::OneWay | Tile::Ladder)
+                matches!(t, Tile::SOLID | Tile::ONE_WAY | Tile::LADDER)
                     && self.under.is_some_and(hidden)
             }
         }
@@ -141,7 +141,7 @@ impl Ghosts {
     /// below: a solid tile or a slope, unless it is a ghost.
     #[inline]
     pub fn blocks(&self, t: Tile, c: i64, r: i64) -> bool {
-        (t == Tile::Solid || t.is_slope()) && !self.ghost(t, c, r)
+        (t == Tile::SOLID || t.is_slope()) && !self.ghost(t, c, r)
     }
 
     /// The slope the feet stand on: the one under them, when they are on
@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn lines_and_covered_tiles() {
         // `/` at (3, 5): bottom-left (3, 6), top-right (4, 5).
-        let r = Slope::of(Tile::SlopeRight, 3, 5).unwrap();
+        let r = Slope::of(Tile::SLOPE_RIGHT, 3, 5).unwrap();
         assert_eq!(r.line(3.0), 6.0);
         assert_eq!(r.line(4.0), 5.0);
         assert_eq!(r.line(3.25), 5.75);
@@ -168,7 +168,7 @@ mod tests {
         assert!(r.covers(4, 5) && r.covers(3, 6) && r.covers(5, 4));
         assert!(!r.covers(2, 5) && !r.covers(3, 4) && !r.covers(3, 5));
         // `\` at (3, 5): top-left (3, 5), bottom-right (4, 6).
-        let l = Slope::of(Tile::SlopeLeft, 3, 5).unwrap();
+        let l = Slope::of(Tile::SLOPE_LEFT, 3, 5).unwrap();
         assert_eq!(l.line(3.0), 5.0);
         assert_eq!(l.line(4.0), 6.0);
         assert!(l.covers(2, 5) && l.covers(3, 6) && l.covers(1, 4));

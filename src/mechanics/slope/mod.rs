@@ -21,7 +21,7 @@ pub(super) const SLOPE: Mechanic = Mechanic {
     physics_md: "Slopes",
     tiles: &[
         TileSpec {
-            tile: Tile::SlopeRight,
+            tile: Tile::SLOPE_RIGHT,
             name: "slope_right",
             aliases: &["slope-right"],
             ascii: '/',
@@ -36,11 +36,11 @@ pub(super) const SLOPE: Mechanic = Mechanic {
             mask: [255, 0, 255],
             colour: [132, 124, 150],
             glyph: Glyph::Triangle([(0.0, 1.0), (1.0, 0.0), (1.0, 1.0)]),
-            standing: Some(NodeType::SteepRight),
+            standing: Some(NodeType::STEEP_RIGHT),
             free: None,
         },
         TileSpec {
-            tile: Tile::SlopeLeft,
+            tile: Tile::SLOPE_LEFT,
             name: "slope_left",
             aliases: &["slope-left"],
             ascii: '\\',
@@ -55,13 +55,13 @@ pub(super) const SLOPE: Mechanic = Mechanic {
             mask: [0, 255, 255],
             colour: [150, 124, 132],
             glyph: Glyph::Triangle([(0.0, 0.0), (1.0, 1.0), (0.0, 1.0)]),
-            standing: Some(NodeType::SteepLeft),
+            standing: Some(NodeType::STEEP_LEFT),
             free: None,
         },
     ],
     nodes: &[
-        node(NodeType::SteepRight, "steep_right", '/', [120, 200, 200]),
-        node(NodeType::SteepLeft, "steep_left", '\\', [90, 150, 210]),
+        node(NodeType::STEEP_RIGHT, "steep_right", '/', [120, 200, 200]),
+        node(NodeType::STEEP_LEFT, "steep_left", '\\', [90, 150, 210]),
     ],
     families: &[],
     tile_rules: Some(TileRules {
@@ -71,11 +71,31 @@ pub(super) const SLOPE: Mechanic = Mechanic {
     decorate: Some(decorate),
 };
 
+impl Tile {
+    /// A 45° slope rising to the right (`/`): solid below the diagonal
+    /// from its bottom-left to its top-right corner (`PHYSICS.md`,
+    /// "Slopes").
+    pub const SLOPE_RIGHT: Tile = Tile::with_id(7);
+
+    /// A 45° slope rising to the left (`\`): solid below the diagonal
+    /// from its top-left to its bottom-right corner.
+    pub const SLOPE_LEFT: Tile = Tile::with_id(8);
+}
+
+impl NodeType {
+    /// Standable on a slope tile rising to the right (`/`): the feet on its
+    /// surface at the column's middle (levels with slopes).
+    pub const STEEP_RIGHT: NodeType = NodeType::with_id(15);
+
+    /// Standable on a slope tile rising to the left (`\`).
+    pub const STEEP_LEFT: NodeType = NodeType::with_id(16);
+}
+
 /// Whether the slope rules apply to a body seeing `level`: it may hold a
 /// slope.
 #[inline]
 pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
-    level.holds(Tile::SlopeRight) || level.holds(Tile::SlopeLeft)
+    level.holds(Tile::SLOPE_RIGHT) || level.holds(Tile::SLOPE_LEFT)
 }
 
 /// Where the feet of a body standing on `cell` are (`PHYSICS.md`, "Link
@@ -98,42 +118,42 @@ fn decorate(level: &mut Level, rng: &mut SplitMix64) {
     // Slopes up to one-tile steps, and hills on the ground.
     for r in 1..h - 1 {
         for c in 0..w {
-            let here = at(level, c, r) == Tile::Empty
-                && at(level, c, r + 1) == Tile::Solid
-                && at(level, c, r - 1) == Tile::Empty;
+            let here = at(level, c, r) == Tile::EMPTY
+                && at(level, c, r + 1) == Tile::SOLID
+                && at(level, c, r - 1) == Tile::EMPTY;
             if !here {
                 continue;
             }
             let step = |dc: i64| {
-                at(level, c + dc, r) == Tile::Solid && at(level, c + dc, r - 1) != Tile::Solid
+                at(level, c + dc, r) == Tile::SOLID && at(level, c + dc, r - 1) != Tile::SOLID
             };
             if step(1) && rng.chance(0.6) {
-                set(level, c, r, Tile::SlopeRight);
+                set(level, c, r, Tile::SLOPE_RIGHT);
             } else if step(-1) && rng.chance(0.6) {
-                set(level, c, r, Tile::SlopeLeft);
+                set(level, c, r, Tile::SLOPE_LEFT);
             } else if c + 1 < w
-                && at(level, c + 1, r) == Tile::Empty
-                && at(level, c + 1, r + 1) == Tile::Solid
+                && at(level, c + 1, r) == Tile::EMPTY
+                && at(level, c + 1, r + 1) == Tile::SOLID
                 && rng.chance(0.04)
             {
-                set(level, c, r, Tile::SlopeRight);
-                set(level, c + 1, r, Tile::SlopeLeft);
+                set(level, c, r, Tile::SLOPE_RIGHT);
+                set(level, c + 1, r, Tile::SLOPE_LEFT);
             }
         }
     }
     // Platform ends become slopes down to their edge.
     for r in 1..h {
         for c in 0..w {
-            if at(level, c, r) != Tile::Solid
-                || at(level, c, r - 1) != Tile::Empty
+            if at(level, c, r) != Tile::SOLID
+                || at(level, c, r - 1) != Tile::EMPTY
                 || !rng.chance(0.25)
             {
                 continue;
             }
-            if at(level, c - 1, r) == Tile::Empty && at(level, c + 1, r) == Tile::Solid {
-                set(level, c, r, Tile::SlopeRight);
-            } else if at(level, c + 1, r) == Tile::Empty && at(level, c - 1, r) == Tile::Solid {
-                set(level, c, r, Tile::SlopeLeft);
+            if at(level, c - 1, r) == Tile::EMPTY && at(level, c + 1, r) == Tile::SOLID {
+                set(level, c, r, Tile::SLOPE_RIGHT);
+            } else if at(level, c + 1, r) == Tile::EMPTY && at(level, c - 1, r) == Tile::SOLID {
+                set(level, c, r, Tile::SLOPE_LEFT);
             }
         }
     }

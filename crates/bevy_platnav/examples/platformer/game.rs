@@ -170,7 +170,7 @@ fn spawn(mut commands: Commands, nav: Res<NavLevel>, profiles: Res<Profiles>) {
 
 /// The edits that open the door (or close it).
 pub fn door_edit(open: bool) -> NavTileEdit {
-    let tile = if open { Tile::Empty } else { Tile::Solid };
+    let tile = if open { Tile::EMPTY } else { Tile::SOLID };
     NavTileEdit {
         tiles: DOOR.iter().map(|&c| (c, tile)).collect(),
     }

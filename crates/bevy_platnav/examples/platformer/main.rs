@@ -82,7 +82,7 @@ fn main() -> AppExit {
         }))
         .add_plugins((GamePlugin, NavDebugPlugin))
         .insert_resource(script)
-        .insert_resource(ClearColor(srgb(tile_color(Tile::Empty))))
+        .insert_resource(ClearColor(srgb(tile_color(Tile::EMPTY))))
         .init_resource::<Hud>()
         .add_systems(PostStartup, setup)
         .add_systems(FixedUpdate, player_input.in_set(NavSet::Plan))
@@ -154,13 +154,13 @@ fn draw_tiles(
     for row in 0..level.height() as i32 {
         for col in 0..level.width() as i32 {
             let cell = Cell::new(col, row);
-            let tile = level.get(cell).unwrap_or(Tile::Empty);
-            if tile == Tile::Empty {
+            let tile = level.get(cell).unwrap_or(Tile::EMPTY);
+            if tile == Tile::EMPTY {
                 continue;
             }
             let mut size = Vec2::splat(TILE_PX);
             let mut at = place.cell_center(cell);
-            if tile == Tile::OneWay {
+            if tile == Tile::ONE_WAY {
                 // A thin plank along the top of its cell.
                 size.y = TILE_PX / 4.0;
                 at.y += TILE_PX * 3.0 / 8.0;

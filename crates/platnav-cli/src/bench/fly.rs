@@ -314,8 +314,8 @@ fn mask_rows(rows: &mut Vec<Row>) -> Result<(), CliError> {
         for x in 0..w {
             let t = level.tiles()[(y / 4) as usize * 256 + (x / 4) as usize];
             rgba.extend_from_slice(match t {
-                platnav::Tile::Solid => &[0, 0, 0, 255],
-                platnav::Tile::Hazard => &[255, 0, 0, 255],
+                platnav::Tile::SOLID => &[0, 0, 0, 255],
+                platnav::Tile::HAZARD => &[255, 0, 0, 255],
                 _ => &[255, 255, 255, 255],
             });
         }

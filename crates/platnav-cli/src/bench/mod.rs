@@ -103,10 +103,10 @@ fn edit_times(
     let (mut times, mut rebuilt) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for _ in 0..n {
         let at = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
-        let tile = if map.level().get(at) == Some(platnav::Tile::Empty) {
-            platnav::Tile::Solid
+        let tile = if map.level().get(at) == Some(platnav::Tile::EMPTY) {
+            platnav::Tile::SOLID
         } else {
-            platnav::Tile::Empty
+            platnav::Tile::EMPTY
         };
         let cells: Vec<(Cell, platnav::Tile)> = (0..side)
             .flat_map(|dc| (0..side).map(move |dr| Cell::new(at.col + dc, at.row + dr)))

@@ -39,7 +39,7 @@ pub(crate) fn fall_links(ctx: &Ctx<'_>, best: &mut Best) {
                 Some(Input::new(mv, false, false))
             });
             if ok {
-                best.offer(s.land(LinkKind::Fall));
+                best.offer(s.land(LinkKind::FALL));
             } else if air_start.is_none() {
                 break;
             }

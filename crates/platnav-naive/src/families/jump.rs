@@ -9,9 +9,9 @@ use crate::sim::{Best, Ctx, Sim, apex_ticks, full_speed_ticks, tick_set};
 /// A jump link's kind by the presses that took effect.
 pub(crate) fn jump_kind(jumps: u8) -> LinkKind {
     if jumps >= 2 {
-        LinkKind::DoubleJump
+        LinkKind::DOUBLE_JUMP
     } else {
-        LinkKind::Jump
+        LinkKind::JUMP
     }
 }
 

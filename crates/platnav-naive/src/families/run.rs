@@ -34,7 +34,7 @@ pub(crate) fn run_links(ctx: &Ctx<'_>, from: Cell, best: &mut Best) {
                 ctx.start.col + to.col - from.col,
                 ctx.start.row + to.row - from.row,
             );
-            best.offer(Sim::new(ctx).settle_to(target, LinkKind::Run));
+            best.offer(Sim::new(ctx).settle_to(target, LinkKind::RUN));
         }
     }
 }

@@ -70,7 +70,7 @@ pub(crate) fn wall_program(ctx: &Ctx<'_>, prog: WallProgram) -> Option<NaiveLink
         Some(Input::new(mv, jump, false))
     });
     if ok && walls > 0 {
-        s.land(LinkKind::WallJump)
+        s.land(LinkKind::WALL_JUMP)
     } else {
         None
     }

@@ -6,14 +6,14 @@ use crate::sim::{Best, Ctx, Sim};
 
 /// The climbs from `from`, on a level with ladders.
 pub(crate) fn links(ctx: &Ctx<'_>, level: &Level, from: Cell, best: &mut Best) {
-    if !level.holds(Tile::Ladder) {
+    if !level.holds(Tile::LADDER) {
         return;
     }
-    let up = level.get(from) == Some(Tile::Ladder);
-    let down = level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::Ladder);
+    let up = level.get(from) == Some(Tile::LADDER);
+    let down = level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::LADDER);
     // A ladder within 3 columns, from 4 rows above to 1 below.
     let near = (-4..=1).any(|dr| {
-        (-3..=3).any(|dc| level.get(Cell::new(from.col + dc, from.row + dr)) == Some(Tile::Ladder))
+        (-3..=3).any(|dc| level.get(Cell::new(from.col + dc, from.row + dr)) == Some(Tile::LADDER))
     });
     climb_links(ctx, up, down, near, best);
 }
@@ -53,7 +53,7 @@ fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best)
                     })
                 });
                 if ok && climbed {
-                    best.offer(s.land(LinkKind::Climb));
+                    best.offer(s.land(LinkKind::CLIMB));
                 }
             }
         }
@@ -66,7 +66,7 @@ fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best)
         }
         let mut s = Sim::new(ctx);
         if s.fly(|t, b| (t == 0 || !b.grounded).then_some(input)) {
-            best.offer(s.land(LinkKind::Climb));
+            best.offer(s.land(LinkKind::CLIMB));
         }
     }
     if !up {
@@ -88,7 +88,7 @@ fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best)
                 }
             });
             if ok {
-                best.offer(s.land(LinkKind::Climb));
+                best.offer(s.land(LinkKind::CLIMB));
             }
         }
     }

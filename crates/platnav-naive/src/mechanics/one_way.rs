@@ -7,7 +7,7 @@ use crate::sim::{Best, Ctx, Sim};
 
 /// The drops from `from`, when it stands on a one-way tile.
 pub(crate) fn links(ctx: &Ctx<'_>, level: &Level, from: Cell, best: &mut Best) {
-    if level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::OneWay) {
+    if level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::ONE_WAY) {
         drop_links(ctx, best);
     }
 }
@@ -37,7 +37,7 @@ fn drop_links(ctx: &Ctx<'_>, best: &mut Best) {
                 Some(Input::new(mv, false, t < 2))
             });
             if ok {
-                best.offer(s.land(LinkKind::Drop));
+                best.offer(s.land(LinkKind::DROP));
             }
         }
     }

@@ -19,13 +19,13 @@ use templates::{Grown, rules_of};
 pub(super) const JUMP: Engine = Engine {
     kinds: &[
         KindSpec {
-            kind: LinkKind::Jump,
+            kind: LinkKind::JUMP,
             name: "jump",
             letter: 'j',
             colour: [255, 240, 110],
         },
         KindSpec {
-            kind: LinkKind::DoubleJump,
+            kind: LinkKind::DOUBLE_JUMP,
             name: "double_jump",
             letter: 'd',
             colour: [255, 150, 210],
@@ -40,6 +40,14 @@ pub(super) const JUMP: Engine = Engine {
     },
     generate,
 };
+
+impl LinkKind {
+    /// A ground jump.
+    pub const JUMP: LinkKind = LinkKind::with_id(2);
+
+    /// A ground jump followed by an air jump.
+    pub const DOUBLE_JUMP: LinkKind = LinkKind::with_id(3);
+}
 
 /// The jump links from `s`: served from the jump templates where links are
 /// computed in their start cell's frame on flat ground (the templates are

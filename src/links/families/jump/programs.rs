@@ -63,9 +63,9 @@ pub(crate) struct Steered {
 
 pub(crate) fn kind_of(jumps: u8) -> LinkKind {
     if jumps >= 2 {
-        LinkKind::DoubleJump
+        LinkKind::DOUBLE_JUMP
     } else {
-        LinkKind::Jump
+        LinkKind::JUMP
     }
 }
 

@@ -68,14 +68,14 @@ const SETTLE: u32 = u32::MAX;
 /// 0 and solid 1.
 #[inline]
 fn class(t: Tile) -> u8 {
-    if t.is_free() { 0 } else { t as u8 }
+    if t.is_free() { 0 } else { t.index() as u8 }
 }
 
 fn tile_of(class: u8) -> Tile {
     Tile::ALL
         .get(usize::from(class))
         .copied()
-        .unwrap_or(Tile::Empty)
+        .unwrap_or(Tile::EMPTY)
 }
 
 /// Which mechanics' rules a level's body takes ([`Active`]): the body
@@ -385,7 +385,7 @@ impl Tiles for World<'_> {
     #[inline]
     fn tile_at(&self, col: i64, row: i64) -> Tile {
         let (Ok(c), Ok(r)) = (i32::try_from(col), i32::try_from(row)) else {
-            return Tile::Solid;
+            return Tile::SOLID;
         };
         tile_of(self.fact(c, r, false))
     }
