@@ -1,5 +1,5 @@
 //! Jump and double-jump links: the programs (`programs.rs`), served from
-//! the templates (`templates.rs`, shared trees of the programs grown toward
+//! the templates (`templates/`, shared trees of the programs grown toward
 //! the terrain levels have) where links are computed in their start cell's
 //! frame on flat ground, else simulated here.
 
