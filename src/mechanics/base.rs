@@ -575,20 +575,20 @@ impl Body {
 
     /// Steps 1 to 4 of `PHYSICS.md` (jump start, jump cut, run, fall),
     /// with the wall contacts `(left, right)` of the box as the tick
-    /// starts. `off_ladder`: the body jumped off a ladder this tick, which
-    /// was its jump start.
+    /// starts. `jumped_before`: a mechanic's step 0 started a jump this
+    /// tick (jumping off a ladder), which was its jump start.
     pub(super) fn impulses(
         &mut self,
         p: &Physics,
         input: Input,
         pressed: bool,
-        off_ladder: bool,
+        jumped_before: bool,
         (wall_left, wall_right): (bool, bool),
     ) -> Jumped {
         let dt = p.dt;
         let mut jumped = Jumped::default();
         // 1. Jump start.
-        if off_ladder {
+        if jumped_before {
             jumped.ground = true;
         } else if pressed {
             if self.grounded || timers::in_coyote_time(self) {

@@ -18,15 +18,15 @@ use crate::level::Tile;
 use crate::physics::geometry::{EPS, ifloor, inearest, span, wall_at};
 use crate::physics::{Body, Input, Physics, Tiles};
 
-/// A tick of a body not on a ladder; `off_ladder`: it jumped off one in
-/// step 0 (its step 1).
+/// A tick of a body not on a ladder; `jumped_before`: a mechanic's step 0
+/// started a jump (jumping off a ladder), which is this tick's step 1.
 pub(super) fn steps<T: Tiles + ?Sized>(
     b: &mut Body,
     level: &T,
     p: &Physics,
     input: Input,
     pressed: bool,
-    off_ladder: bool,
+    jumped_before: bool,
 ) {
     let slopes = slope::active(level);
     let was_grounded = b.grounded;
@@ -45,7 +45,7 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     let on_slope = slopes && was_grounded && g0.standing().is_some();
 
     // 1. to 4.
-    let jumped = b.impulses(p, input, pressed, off_ladder, walls);
+    let jumped = b.impulses(p, input, pressed, jumped_before, walls);
     let follows = was_grounded && !jumped.ground && b.vy >= 0.0;
 
     // 5. Move x, against solid and slope tiles that are not ghosts of the

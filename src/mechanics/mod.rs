@@ -4,7 +4,7 @@
 //! A mechanic (`seam::Mechanic`) declares its tiles (their names in files,
 //! their colours and glyphs, the node types of the cells that hold them),
 //! the node types and link families it adds, and what it adds to a
-//! generated level; its body rules are functions of its module. The tick
+//! generated level, and its body rules (`seam::BodyRules`). The tick
 //! ([`Body::step`](crate::Body::step), `tick.rs`) applies the base rules and
 //! every mechanic's in `PHYSICS.md`'s order. [`ALL`] lists the mechanics;
 //! the stages around the body (loaders, classifier, link families,
@@ -62,6 +62,11 @@ pub(crate) const NODE_COUNT: usize = {
     }
     n
 };
+
+/// The mechanics' body rules, in the order the tick applies them
+/// (`seam::RuleList`): those of the mechanics whose tiles change what the
+/// body does beyond the base rules.
+type BodyRuleList = (ladder::LadderRules, (slope::SlopeRules, ()));
 
 /// The index in [`ALL`] of the mechanic that declares each tile, by
 /// [`Tile::index`].

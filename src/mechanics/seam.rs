@@ -1,12 +1,12 @@
 //! What a mechanic declares to the stages around the body: the tiles it
 //! gives meaning to (their names in files, their colours and glyphs, the
 //! node types of the cells that hold them), the node types it adds, the
-//! link families it adds, and what it adds to a generated level. Its body
-//! rules are functions of its module, which the tick (`tick.rs`) calls in
-//! `PHYSICS.md`'s order.
+//! link families it adds, and what it adds to a generated level; and what
+//! its body rules do at each step of a tick ([`BodyRules`]), which the
+//! tick (`tick.rs`) applies in `PHYSICS.md`'s order.
 
 use crate::level::{Cell, Level, SplitMix64, Tile};
-use crate::physics::{Body, Input, Physics};
+use crate::physics::{Body, Input, Physics, Tiles};
 
 use super::{LinkKind, NodeType};
 
@@ -226,5 +226,136 @@ pub(crate) fn steering(d: i8, sched: Option<(usize, i8)>, t: usize) -> i8 {
     match sched {
         Some((k, b)) if t >= k => b,
         _ => d,
+    }
+}
+
+/// What a mechanic's step 0 did ([`BodyRules::before_tick`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Before {
+    /// Nothing: the base steps follow.
+    Pass,
+    /// It started a jump: steps 2 to 8 follow, step 1's jump done.
+    Jumped,
+    /// It performed the whole tick: only the bookkeeping that ends every
+    /// tick is left.
+    Done,
+}
+
+/// A mechanic's body rules: the parts of a tick it owns, at their place in
+/// `PHYSICS.md`'s order. The tick (`tick.rs`) calls them through
+/// [`RuleList`] for every mechanic of the registry's list whose tiles the
+/// level may hold; every rule but [`BodyRules::active`] defaults to none.
+pub(crate) trait BodyRules {
+    /// Whether its tiles change what stops and holds the body (a ladder
+    /// top is a platform, a slope has a surface), so that a level that may
+    /// hold them takes the extended contact steps (`contact.rs`) instead
+    /// of the base rules' and their shortcuts.
+    const CONTACT: bool = false;
+
+    /// Whether its rules may apply to a body seeing `level`: it may hold
+    /// one of the mechanic's tiles.
+    fn active<T: Tiles + ?Sized>(level: &T) -> bool;
+
+    /// Adjusts [`Body::standing`] on `cell`, the start of every link.
+    #[inline]
+    fn start<T: Tiles + ?Sized>(_body: &mut Body, _level: &T, _cell: Cell) {}
+
+    /// Step 0, before the base steps (`pressed`: jump pressed this tick).
+    #[inline]
+    fn before_tick<T: Tiles + ?Sized>(
+        _body: &mut Body,
+        _level: &T,
+        _p: &Physics,
+        _input: Input,
+        _pressed: bool,
+    ) -> Before {
+        Before::Pass
+    }
+
+    /// Whether a press starts a jump in this state where the base rules'
+    /// cases do not (a climber jumps off its ladder).
+    #[inline]
+    fn starts_jump<T: Tiles + ?Sized>(_body: &Body, _level: &T) -> bool {
+        false
+    }
+}
+
+/// A list of [`BodyRules`], `(A, (B, ()))`, applied in order, each only
+/// where it is active: the registry's `BodyRuleList`.
+pub(crate) trait RuleList {
+    /// Whether any rule of the list is active and changes contacts.
+    fn contact<T: Tiles + ?Sized>(level: &T) -> bool;
+    /// [`BodyRules::start`] of each active rule.
+    fn start<T: Tiles + ?Sized>(body: &mut Body, level: &T, cell: Cell);
+    /// [`BodyRules::before_tick`] of each active rule, up to the first that
+    /// does something.
+    fn before_tick<T: Tiles + ?Sized>(
+        body: &mut Body,
+        level: &T,
+        p: &Physics,
+        input: Input,
+        pressed: bool,
+    ) -> Before;
+    /// [`BodyRules::starts_jump`] of any active rule.
+    fn starts_jump<T: Tiles + ?Sized>(body: &Body, level: &T) -> bool;
+}
+
+impl RuleList for () {
+    #[inline]
+    fn contact<T: Tiles + ?Sized>(_: &T) -> bool {
+        false
+    }
+    #[inline]
+    fn start<T: Tiles + ?Sized>(_: &mut Body, _: &T, _: Cell) {}
+    #[inline]
+    fn before_tick<T: Tiles + ?Sized>(
+        _: &mut Body,
+        _: &T,
+        _: &Physics,
+        _: Input,
+        _: bool,
+    ) -> Before {
+        Before::Pass
+    }
+    #[inline]
+    fn starts_jump<T: Tiles + ?Sized>(_: &Body, _: &T) -> bool {
+        false
+    }
+}
+
+impl<A: BodyRules, B: RuleList> RuleList for (A, B) {
+    #[inline]
+    fn contact<T: Tiles + ?Sized>(level: &T) -> bool {
+        (A::CONTACT && A::active(level)) || B::contact(level)
+    }
+
+    #[inline]
+    fn start<T: Tiles + ?Sized>(body: &mut Body, level: &T, cell: Cell) {
+        if A::active(level) {
+            A::start(body, level, cell);
+        }
+        B::start(body, level, cell);
+    }
+
+    #[inline]
+    fn before_tick<T: Tiles + ?Sized>(
+        body: &mut Body,
+        level: &T,
+        p: &Physics,
+        input: Input,
+        pressed: bool,
+    ) -> Before {
+        if A::active(level) {
+            let did = A::before_tick(body, level, p, input, pressed);
+            if did != Before::Pass {
+                return did;
+            }
+        }
+        B::before_tick(body, level, p, input, pressed)
+    }
+
+    #[inline]
+    fn starts_jump<T: Tiles + ?Sized>(body: &Body, level: &T) -> bool {
+        (A::active(level) && A::starts_jump(body, level)) || B::starts_jump(body, level)
     }
 }

@@ -1,15 +1,19 @@
 //! One tick of the body: the base rules and every mechanic's, in
 //! `PHYSICS.md`'s order. This is where the mechanics meet: step 0 is the
-//! ladders', steps 1 to 8 are the base rules' (`base.rs`) or, where ladders
-//! or slopes are in play, the extended ones (`contact.rs`), and the jump
-//! timers (`timers.rs`) act in step 1 and at the end of the tick.
+//! mechanics' own ([`BodyRuleList`]: the ladders' climb), steps 1 to 8
+//! are the base rules' (`base.rs`) or, where a mechanic that changes
+//! contacts is in play (ladder tops, slopes), the extended ones
+//! (`contact.rs`), and the jump timers (`timers.rs`) act in step 1 and at
+//! the end of the tick.
 //!
 //! This is the single source of truth for motion: link generation, path
 //! validation and the path follower all drive this code, so planned and
 //! performed motion cannot drift apart.
 
+use super::BodyRuleList;
+use super::contact;
+use super::seam::{Before, RuleList};
 use super::timers::{self, Jumped};
-use super::{contact, ladder, slope};
 use crate::level::Cell;
 use crate::physics::{Body, Input, Physics, Tiles};
 
@@ -20,11 +24,7 @@ impl Body {
     #[must_use]
     pub fn start<T: Tiles + ?Sized>(level: &T, cell: Cell, physics: &Physics) -> Self {
         let mut body = Self::standing(cell, physics);
-        if slope::active(level)
-            && let Some(y) = slope::standing_y(level, cell)
-        {
-            body.y = y;
-        }
+        BodyRuleList::start(&mut body, level, cell);
         body
     }
 
@@ -36,27 +36,23 @@ impl Body {
     /// tick running on flat ground and a tick in the air with no tile near
     /// take shortcuts that end it in the same state.
     pub fn step<T: Tiles + ?Sized>(&mut self, level: &T, p: &Physics, input: Input) {
-        let ladders = ladder::active(level);
-        let extended = ladders || slope::active(level);
+        let extended = BodyRuleList::contact(level);
         if self.dead || (!extended && level.any_order() && self.run_on_ground(level, p, input)) {
             return;
         }
         let pressed = input.jump && !self.jump_held_last_tick;
         let was_grounded = self.grounded;
-        // 0. Ladders.
-        let mut off_ladder = false;
-        if ladders {
-            match ladder::before_tick(self, level, p, input, pressed) {
-                ladder::Climb::Done => {
-                    self.end_tick(p, input, was_grounded, Jumped::default());
-                    return;
-                }
-                ladder::Climb::JumpedOff => off_ladder = true,
-                ladder::Climb::No => {}
+        // 0. The mechanics' own step (a ladder's climb).
+        let jumped = match BodyRuleList::before_tick(self, level, p, input, pressed) {
+            Before::Done => {
+                self.end_tick(p, input, was_grounded, Jumped::default());
+                return;
             }
-        }
+            Before::Jumped => true,
+            Before::Pass => false,
+        };
         if extended {
-            contact::steps(self, level, p, input, pressed, off_ladder);
+            contact::steps(self, level, p, input, pressed, jumped);
         } else {
             self.plain_steps(level, p, input, pressed, was_grounded);
         }
@@ -75,7 +71,7 @@ impl Body {
         }
         self.grounded
             || timers::in_coyote_time(self)
-            || (self.climbing && ladder::active(level))
+            || BodyRuleList::starts_jump(self, level)
             || (p.wall_jump.is_some()
                 && (self.touches_wall_left(level, p) || self.touches_wall_right(level, p)))
             || self.air_jumps_left > 0

@@ -18,7 +18,9 @@ mod run;
 pub(crate) mod start;
 mod wall_jump;
 
-pub(crate) use family::{Engine, Family, KIND_COUNT, KIND_NAMES};
+#[cfg(feature = "serde")]
+pub(crate) use family::KIND_NAMES;
+pub(crate) use family::{Engine, Family, KIND_COUNT};
 
 use super::options::LinkOptions;
 use crate::mechanics;

@@ -6,12 +6,14 @@
 mod body;
 mod climb;
 
-pub(super) use body::{Climb, before_tick};
+use body::{Climb, before_tick};
 
-use super::seam::{Family, Glyph, KindSpec, Mechanic, Rank, TileRules, TileSpec, node};
+use super::seam::{
+    Before, BodyRules, Family, Glyph, KindSpec, Mechanic, Rank, TileRules, TileSpec, node,
+};
 use super::{LinkKind, NodeType};
 use crate::level::{Cell, Level, SplitMix64, Tile};
-use crate::physics::Tiles;
+use crate::physics::{Body, Input, Physics, Tiles};
 
 /// The ladder tile, the node type of ladder cells the agent climbs
 /// through, and climbs.
@@ -90,6 +92,40 @@ impl LinkKind {
 #[inline]
 pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
     level.holds(Tile::LADDER)
+}
+
+/// The ladders' body rules: step 0 (grab, climb, jump off), a climber's
+/// jump, and ladder tops as platforms (in the extended steps of
+/// `contact.rs`).
+pub(super) struct LadderRules;
+
+impl BodyRules for LadderRules {
+    const CONTACT: bool = true;
+
+    #[inline]
+    fn active<T: Tiles + ?Sized>(level: &T) -> bool {
+        active(level)
+    }
+
+    #[inline]
+    fn before_tick<T: Tiles + ?Sized>(
+        body: &mut Body,
+        level: &T,
+        p: &Physics,
+        input: Input,
+        pressed: bool,
+    ) -> Before {
+        match before_tick(body, level, p, input, pressed) {
+            Climb::No => Before::Pass,
+            Climb::JumpedOff => Before::Jumped,
+            Climb::Done => Before::Done,
+        }
+    }
+
+    #[inline]
+    fn starts_jump<T: Tiles + ?Sized>(body: &Body, _: &T) -> bool {
+        body.climbing
+    }
 }
 
 /// Whether `(col, row)` is a ladder top: a ladder whose upper neighbour is

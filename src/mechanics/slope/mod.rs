@@ -8,9 +8,9 @@ mod geometry;
 pub(super) use geometry::{Ghosts, Slope, surfaces};
 
 use super::NodeType;
-use super::seam::{Glyph, Mechanic, Rank, TileRules, TileSpec, node};
+use super::seam::{BodyRules, Glyph, Mechanic, Rank, TileRules, TileSpec, node};
 use crate::level::{Cell, Level, SplitMix64, Tile};
-use crate::physics::Tiles;
+use crate::physics::{Body, Tiles};
 
 /// The words that name a slope (with its side: `slope_right`, `RampLeft`).
 const WORDS: &[&str] = &["slope", "ramp", "incline"];
@@ -96,6 +96,27 @@ impl NodeType {
 #[inline]
 pub(super) fn active<T: Tiles + ?Sized>(level: &T) -> bool {
     level.holds(Tile::SLOPE_RIGHT) || level.holds(Tile::SLOPE_LEFT)
+}
+
+/// The slopes' body rules: a link from a slope tile starts with the feet
+/// on its surface, and slopes change what stops and holds the body (their
+/// contacts are the extended steps of `contact.rs`).
+pub(super) struct SlopeRules;
+
+impl BodyRules for SlopeRules {
+    const CONTACT: bool = true;
+
+    #[inline]
+    fn active<T: Tiles + ?Sized>(level: &T) -> bool {
+        active(level)
+    }
+
+    #[inline]
+    fn start<T: Tiles + ?Sized>(body: &mut Body, level: &T, cell: Cell) {
+        if let Some(y) = standing_y(level, cell) {
+            body.y = y;
+        }
+    }
 }
 
 /// Where the feet of a body standing on `cell` are (`PHYSICS.md`, "Link
