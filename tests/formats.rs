@@ -223,3 +223,86 @@ fn ladders_and_slopes_in_ascii_vglc_png_and_ldtk() {
         assert_eq!(l.level.cells_of(Tile::LADDER).count(), 22);
     }
 }
+
+/// A legend entry holding the tags of several tiles means the one of
+/// highest precedence, in the order the VGLC module documents.
+#[cfg(feature = "serde")]
+#[test]
+fn vglc_tags_of_several_tiles_follow_the_documented_precedence() {
+    use platnav::{Tile, formats::VglcLegend};
+    let order = [
+        ("solid", Tile::SOLID),
+        ("solidtop", Tile::ONE_WAY),
+        ("hazard", Tile::HAZARD),
+        ("climbable", Tile::LADDER),
+        ("slope_right", Tile::SLOPE_RIGHT),
+        ("slope_left", Tile::SLOPE_LEFT),
+        ("goal", Tile::GOAL),
+        ("spawn", Tile::SPAWN),
+        ("passable", Tile::EMPTY),
+    ];
+    for i in 0..order.len() {
+        let tags: Vec<&str> = order[i..].iter().rev().map(|(tag, _)| *tag).collect();
+        assert_eq!(VglcLegend::tile_for_tags(&tags), order[i].1, "{tags:?}");
+    }
+    assert_eq!(VglcLegend::tile_for_tags(&["solid", "enemy"]), Tile::EMPTY);
+}
+
+/// Where the pixels of one tile tie in number, the stronger tile wins:
+/// solid, the slopes, one-way, ladder, hazard, goal, spawn, empty.
+#[cfg(feature = "png")]
+#[test]
+fn png_mask_ties_go_to_the_stronger_tile() {
+    use platnav::{Tile, formats::ColorLegend};
+    let order = [
+        Tile::SOLID,
+        Tile::SLOPE_RIGHT,
+        Tile::SLOPE_LEFT,
+        Tile::ONE_WAY,
+        Tile::LADDER,
+        Tile::HAZARD,
+        Tile::GOAL,
+        Tile::SPAWN,
+        Tile::EMPTY,
+    ];
+    let legend = ColorLegend::default();
+    let levels = [0u8, 128, 255];
+    let colour = |t: Tile| {
+        levels
+            .iter()
+            .flat_map(|&r| {
+                levels
+                    .iter()
+                    .flat_map(move |&g| levels.map(|b| [r, g, b, 255]))
+            })
+            .find(|px| legend.get(*px) == Some(t))
+            .unwrap_or_else(|| panic!("no colour for {t:?}"))
+    };
+    // A column of 2 x 2 pixel tiles, one per neighbouring pair: two pixels
+    // of the stronger tile, two of the weaker, the weaker first in the row.
+    let (w, h) = (2, 2 * (order.len() - 1) as u32);
+    let mut rgba = Vec::new();
+    for pair in order.windows(2) {
+        for px in [
+            colour(pair[1]),
+            colour(pair[0]),
+            colour(pair[1]),
+            colour(pair[0]),
+        ] {
+            rgba.extend_from_slice(&px);
+        }
+    }
+    let mut bytes = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut bytes, w, h);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut writer = enc.write_header().unwrap();
+        writer.write_image_data(&rgba).unwrap();
+    }
+    let loaded = LoadedLevel::from_png_bytes(&bytes, &legend, 2).unwrap();
+    for (row, pair) in order.windows(2).enumerate() {
+        let got = loaded.level.get(Cell::new(0, row as i32));
+        assert_eq!(got, Some(pair[0]), "{:?} against {:?}", pair[0], pair[1]);
+    }
+}

@@ -136,27 +136,10 @@ impl ColorLegend {
     }
 }
 
-/// Tiles by tie-break strength among the pixels of one tile (a later one
-/// wins a tie); a tile this list leaves out loses every tie.
-const BY_STRENGTH: [Tile; 9] = [
-    Tile::EMPTY,
-    Tile::SPAWN,
-    Tile::GOAL,
-    Tile::HAZARD,
-    Tile::LADDER,
-    Tile::ONE_WAY,
-    Tile::SLOPE_LEFT,
-    Tile::SLOPE_RIGHT,
-    Tile::SOLID,
-];
-
-/// Tie-break strength (higher wins): one more than the index in
-/// [`BY_STRENGTH`], 0 for a tile it leaves out.
-fn strength(t: Tile) -> usize {
-    BY_STRENGTH
-        .iter()
-        .position(|&s| s == t)
-        .map_or(0, |i| i + 1)
+/// Tie-break strength among the pixels of one tile (higher wins), as
+/// the tile's mechanic ranks it.
+fn strength(t: Tile) -> u8 {
+    mechanics::tile(t).rank.mask
 }
 
 fn img(e: impl std::fmt::Display) -> LevelError {

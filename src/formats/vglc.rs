@@ -1,8 +1,8 @@
 //! The VGLC text format: one character per tile with a JSON legend that maps
 //! each character to a list of tags (`{"tiles": {"X": ["solid", "ground"]}}`).
 //!
-//! Each tile's mechanic declares the tags that mean it; they are read in
-//! this order of precedence ([`ORDER`], then any other tile):
+//! Each tile's mechanic declares the tags that mean it and its precedence
+//! when one entry holds the tags of several tiles; today's order:
 //! 1. `enemy`: the tile is [`Tile::EMPTY`] (enemies are stomped or avoided);
 //! 2. `solid`: [`Tile::SOLID`];
 //! 3. `solidtop`: [`Tile::ONE_WAY`];
@@ -19,18 +19,6 @@ use super::ascii::parse_grid;
 use crate::io::files::read_text;
 use crate::level::{Level, LevelError, Tile};
 use crate::mechanics;
-
-/// The precedence of tiles whose tags one legend entry holds together.
-const ORDER: [Tile; 8] = [
-    Tile::SOLID,
-    Tile::ONE_WAY,
-    Tile::HAZARD,
-    Tile::LADDER,
-    Tile::SLOPE_RIGHT,
-    Tile::SLOPE_LEFT,
-    Tile::GOAL,
-    Tile::SPAWN,
-];
 
 /// A VGLC legend: which [`Tile`] each character stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,12 +79,10 @@ impl VglcLegend {
         if has("enemy") {
             return Tile::EMPTY;
         }
-        let rest = Tile::ALL.into_iter().filter(|t| !ORDER.contains(t));
-        ORDER
-            .into_iter()
-            .chain(rest)
-            .find(|&t| mechanics::tile(t).vglc.iter().any(|&tag| has(tag)))
-            .unwrap_or(Tile::EMPTY)
+        mechanics::tiles()
+            .filter(|spec| spec.vglc.iter().any(|&tag| has(tag)))
+            .max_by_key(|spec| spec.rank.vglc)
+            .map_or(Tile::EMPTY, |spec| spec.tile)
     }
 
     /// The tile a character stands for, if the legend defines it.

@@ -26,25 +26,6 @@ impl Tile {
         self.0 as usize
     }
 
-    /// True for tiles that stop the body from every side.
-    #[must_use]
-    pub const fn is_solid(self) -> bool {
-        self.0 == Tile::SOLID.0
-    }
-
-    /// True for the two slope tiles.
-    #[must_use]
-    pub const fn is_slope(self) -> bool {
-        self.0 == Tile::SLOPE_RIGHT.0 || self.0 == Tile::SLOPE_LEFT.0
-    }
-
-    /// True for the tiles the body passes freely: [`Tile::EMPTY`] and the
-    /// goal and spawn markers.
-    #[must_use]
-    pub const fn is_free(self) -> bool {
-        self.0 == Tile::EMPTY.0 || self.0 == Tile::GOAL.0 || self.0 == Tile::SPAWN.0
-    }
-
     /// How many kinds of tile there are.
     pub const COUNT: usize = crate::mechanics::TILE_COUNT;
 

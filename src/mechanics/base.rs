@@ -33,6 +33,8 @@ pub(super) const BASE: Mechanic = Mechanic {
                 layer: 0,
                 mark: 0,
                 name: 0,
+                vglc: 0,
+                mask: 1,
             },
             mask: [255, 255, 255],
             colour: [24, 26, 33],
@@ -65,6 +67,8 @@ pub(super) const BASE: Mechanic = Mechanic {
                 layer: 8,
                 mark: 5,
                 name: 2,
+                vglc: 8,
+                mask: 9,
             },
             mask: [0, 0, 0],
             colour: [112, 108, 120],
@@ -84,6 +88,8 @@ pub(super) const BASE: Mechanic = Mechanic {
                 layer: 3,
                 mark: 2,
                 name: 0,
+                vglc: 2,
+                mask: 3,
             },
             mask: [0, 255, 0],
             colour: [120, 100, 0],
@@ -103,6 +109,8 @@ pub(super) const BASE: Mechanic = Mechanic {
                 layer: 2,
                 mark: 1,
                 name: 0,
+                vglc: 1,
+                mask: 2,
             },
             mask: [255, 255, 0],
             colour: [0, 90, 120],
@@ -152,6 +160,21 @@ impl Tile {
 
     /// A spawn marker; behaves as [`Tile::EMPTY`] for the body.
     pub const SPAWN: Tile = Tile::with_id(5);
+
+    /// True for tiles that stop the body from every side.
+    #[must_use]
+    pub const fn is_solid(self) -> bool {
+        self.index() == Tile::SOLID.index()
+    }
+
+    /// True for the tiles the body passes freely: [`Tile::EMPTY`] and the
+    /// goal and spawn markers.
+    #[must_use]
+    pub const fn is_free(self) -> bool {
+        self.index() == Tile::EMPTY.index()
+            || self.index() == Tile::GOAL.index()
+            || self.index() == Tile::SPAWN.index()
+    }
 }
 
 impl NodeType {

@@ -26,6 +26,8 @@ pub(super) const HAZARD: Mechanic = Mechanic {
             layer: 4,
             mark: 8,
             name: 5,
+            vglc: 6,
+            mask: 4,
         },
         mask: [255, 0, 0],
         colour: [120, 10, 10],

@@ -36,6 +36,8 @@ pub(super) const ONE_WAY: Mechanic = Mechanic {
             layer: 5,
             mark: 4,
             name: 4,
+            vglc: 7,
+            mask: 6,
         },
         mask: [0, 0, 255],
         colour: [160, 130, 90],

@@ -109,6 +109,13 @@ pub(crate) struct Rank {
     /// tiles no word names. Several tiles at the rank a name reaches first
     /// (a slope without its side) leave it to the next.
     pub name: u8,
+    /// Among the tiles whose VGLC tags one legend entry holds together:
+    /// solid, one-way, hazard, ladder, the slopes, goal, spawn.
+    pub vglc: u8,
+    /// Among the tiles of a PNG mask's pixels that tie in number within
+    /// one tile: solid, the slopes, one-way, ladder, hazard, goal, spawn,
+    /// empty.
+    pub mask: u8,
 }
 
 /// How a tile is drawn in its cell, in cell coordinates (`0..1`, y down).

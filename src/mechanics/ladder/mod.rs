@@ -32,6 +32,8 @@ pub(super) const LADDER: Mechanic = Mechanic {
             layer: 1,
             mark: 3,
             name: 1,
+            vglc: 5,
+            mask: 5,
         },
         mask: [255, 128, 0],
         colour: [200, 150, 60],

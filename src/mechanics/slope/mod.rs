@@ -32,6 +32,8 @@ pub(super) const SLOPE: Mechanic = Mechanic {
                 layer: 7,
                 mark: 7,
                 name: 3,
+                vglc: 4,
+                mask: 8,
             },
             mask: [255, 0, 255],
             colour: [132, 124, 150],
@@ -51,6 +53,8 @@ pub(super) const SLOPE: Mechanic = Mechanic {
                 layer: 6,
                 mark: 6,
                 name: 3,
+                vglc: 3,
+                mask: 7,
             },
             mask: [0, 255, 255],
             colour: [150, 124, 132],
@@ -80,6 +84,12 @@ impl Tile {
     /// A 45° slope rising to the left (`\`): solid below the diagonal
     /// from its top-left to its bottom-right corner.
     pub const SLOPE_LEFT: Tile = Tile::with_id(8);
+
+    /// True for the two slope tiles.
+    #[must_use]
+    pub const fn is_slope(self) -> bool {
+        self.index() == Tile::SLOPE_RIGHT.index() || self.index() == Tile::SLOPE_LEFT.index()
+    }
 }
 
 impl NodeType {
