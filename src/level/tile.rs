@@ -25,27 +25,4 @@ impl Tile {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
-
-    /// How many kinds of tile there are.
-    pub const COUNT: usize = crate::mechanics::TILE_COUNT;
-
-    /// Every kind of tile, in number order.
-    pub const ALL: [Tile; Tile::COUNT] = {
-        let mut all = [Tile(0); Tile::COUNT];
-        let mut i = 0;
-        while i < Tile::COUNT {
-            all[i] = Tile(i as u8);
-            i += 1;
-        }
-        all
-    };
 }
-
-impl Default for Tile {
-    /// [`Tile::EMPTY`].
-    fn default() -> Self {
-        Tile::EMPTY
-    }
-}
-
-crate::mechanics::named_id!(Tile, crate::mechanics::TILE_NAMES);

@@ -177,6 +177,13 @@ impl Tile {
     }
 }
 
+impl Default for Tile {
+    /// [`Tile::EMPTY`].
+    fn default() -> Self {
+        Tile::EMPTY
+    }
+}
+
 impl NodeType {
     /// Free space the agent fits in, nothing to stand on.
     pub const AIR: NodeType = NodeType::with_id(0);

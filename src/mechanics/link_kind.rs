@@ -25,20 +25,4 @@ impl LinkKind {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
-
-    /// How many kinds there are.
-    pub const COUNT: usize = crate::links::families::KIND_COUNT;
-
-    /// Every kind, in number order.
-    pub const ALL: [LinkKind; LinkKind::COUNT] = {
-        let mut all = [LinkKind(0); LinkKind::COUNT];
-        let mut i = 0;
-        while i < LinkKind::COUNT {
-            all[i] = LinkKind(i as u8);
-            i += 1;
-        }
-        all
-    };
 }
-
-super::named_id!(LinkKind, crate::links::families::KIND_NAMES);

@@ -44,7 +44,7 @@ pub(crate) const ALL: [&Mechanic; 6] = [
 ];
 
 /// How many tiles the mechanics declare ([`Tile::COUNT`]).
-pub(crate) const TILE_COUNT: usize = {
+const TILE_COUNT: usize = {
     let (mut n, mut m) = (0, 0);
     while m < ALL.len() {
         n += ALL[m].tiles.len();
@@ -54,7 +54,7 @@ pub(crate) const TILE_COUNT: usize = {
 };
 
 /// How many node types the mechanics declare ([`NodeType::COUNT`]).
-pub(crate) const NODE_COUNT: usize = {
+const NODE_COUNT: usize = {
     let (mut n, mut m) = (0, 0);
     while m < ALL.len() {
         n += ALL[m].nodes.len();
@@ -67,6 +67,9 @@ pub(crate) const NODE_COUNT: usize = {
 /// (`seam::RuleList`): those of the mechanics whose tiles change what the
 /// body does beyond the base rules.
 type BodyRuleList = (ladder::LadderRules, (slope::SlopeRules, ()));
+
+named_id!(Tile, TILE_COUNT, TILE_NAMES);
+named_id!(NodeType, NODE_COUNT, NODE_NAMES);
 
 /// The index in [`ALL`] of the mechanic that declares each tile, by
 /// [`Tile::index`].
@@ -108,7 +111,7 @@ pub(crate) static TILE_NAMES: [&str; Tile::COUNT] = {
 
 /// Every node type's name, in [`NodeType::ALL`] order (for JSON errors).
 #[cfg_attr(not(feature = "serde"), allow(dead_code))]
-pub(crate) static NODE_NAMES: [&str; NodeType::COUNT] = {
+static NODE_NAMES: [&str; NodeType::COUNT] = {
     let specs = node_table();
     let mut names = [""; NodeType::COUNT];
     let mut t = 0;

@@ -1,12 +1,31 @@
 //! What the registry's id types ([`Tile`](crate::Tile),
 //! [`NodeType`](crate::NodeType), [`LinkKind`](crate::LinkKind)) share:
-//! they print and serialize as their names, which the mechanics declare.
+//! their count and list come from the declarations the registry gathers,
+//! and they print and serialize as their names.
 
-/// `Debug` as the type and the name (`Tile(one_way)`), and serde as the
-/// name, for an id type with `name()` and `from_name()`; `$names` lists
-/// every name, for the error on an unknown one.
+/// For an id type with `with_id`, `name()` and `from_name()`: `COUNT`
+/// (`$count`, what the registry counted) and `ALL`; `Debug` as the type
+/// and the name (`Tile(one_way)`); and serde as the name, `$names` listing
+/// every name for the error on an unknown one.
 macro_rules! named_id {
-    ($id:ident, $names:expr) => {
+    ($id:ident, $count:expr, $names:expr) => {
+        impl $id {
+            /// How many there are: every one the mechanics and families
+            /// declare.
+            pub const COUNT: usize = $count;
+
+            /// Every one, in number order (`ALL[x.index()] == x`).
+            pub const ALL: [$id; $id::COUNT] = {
+                let mut all = [$id::with_id(0); $id::COUNT];
+                let mut i = 0;
+                while i < $id::COUNT {
+                    all[i] = $id::with_id(i as u8);
+                    i += 1;
+                }
+                all
+            };
+        }
+
         impl std::fmt::Debug for $id {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 write!(f, "{}({})", stringify!($id), self.name())

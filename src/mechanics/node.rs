@@ -33,20 +33,4 @@ impl NodeType {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
-
-    /// How many node types there are.
-    pub const COUNT: usize = super::NODE_COUNT;
-
-    /// Every node type, in palette order.
-    pub const ALL: [NodeType; NodeType::COUNT] = {
-        let mut all = [NodeType(0); NodeType::COUNT];
-        let mut i = 0;
-        while i < NodeType::COUNT {
-            all[i] = NodeType(i as u8);
-            i += 1;
-        }
-        all
-    };
 }
-
-super::named_id!(NodeType, super::NODE_NAMES);

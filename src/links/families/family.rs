@@ -68,7 +68,7 @@ impl Family {
 }
 
 /// How many link kinds the families declare ([`LinkKind::COUNT`]).
-pub(crate) const KIND_COUNT: usize = {
+const KIND_COUNT: usize = {
     let mut n = 0;
     let mut f = 0;
     while f < super::ENGINE.len() {
@@ -87,13 +87,15 @@ pub(crate) const KIND_COUNT: usize = {
     n
 };
 
+mechanics::named_id!(LinkKind, KIND_COUNT, KIND_NAMES);
+
 /// Every kind's spec, by [`LinkKind::index`]: each kind is declared by
 /// exactly one family (checked when the crate compiles).
 static KINDS: [&KindSpec; KIND_COUNT] = kind_table();
 
 /// Every kind's name, in [`LinkKind::ALL`] order (for JSON errors).
 #[cfg_attr(not(feature = "serde"), allow(dead_code))]
-pub(crate) static KIND_NAMES: [&str; KIND_COUNT] = {
+static KIND_NAMES: [&str; KIND_COUNT] = {
     let specs = kind_table();
     let mut names = [""; KIND_COUNT];
     let mut k = 0;

@@ -18,9 +18,7 @@ mod run;
 pub(crate) mod start;
 mod wall_jump;
 
-#[cfg(feature = "serde")]
-pub(crate) use family::KIND_NAMES;
-pub(crate) use family::{Engine, Family, KIND_COUNT};
+pub(crate) use family::{Engine, Family};
 
 use super::options::LinkOptions;
 use crate::mechanics;
