@@ -8,9 +8,10 @@
 
 use std::ops::Range;
 
+use super::BodyRuleList;
 use super::NodeType;
 use super::seam::{Glyph, Mechanic, Rank, TileSpec, node};
-use super::timers::{self, Jumped};
+use super::seam::{Jumped, RuleList};
 use crate::level::Tile;
 use crate::physics::geometry::{EPS, ifloor, inearest, span, wall_at};
 use crate::physics::{Body, Input, Physics, Tiles};
@@ -285,7 +286,7 @@ impl Body {
         input: Input,
     ) -> bool {
         let pressed = input.jump && !self.jump_held_last_tick;
-        if !self.grounded || self.vy != 0.0 || pressed || timers::pending(self) {
+        if !self.grounded || self.vy != 0.0 || pressed || BodyRuleList::press_waiting(self) {
             return false;
         }
         let row = ifloor(self.y);
@@ -621,9 +622,9 @@ impl Body {
         if jumped_before {
             jumped.ground = true;
         } else if pressed {
-            if self.grounded || timers::in_coyote_time(self) {
+            if self.grounded || BodyRuleList::ground_grace(self) {
                 self.vy = -p.jump_speed;
-                timers::ground_jumped(self);
+                BodyRuleList::ground_jumped(self);
                 jumped.ground = true;
             } else if let (Some(wj), true) = (&p.wall_jump, wall_left || wall_right) {
                 self.vy = -wj.speed_y;
@@ -632,9 +633,9 @@ impl Body {
                 self.vy = -p.jump_speed;
                 self.air_jumps_left -= 1;
             } else {
-                jumped.buffered = timers::buffers(p);
+                jumped.buffered = BodyRuleList::keeps_press(p);
             }
-        } else if timers::release_buffered(self) {
+        } else if BodyRuleList::release_press(self) {
             self.vy = -p.jump_speed;
             jumped.ground = true;
         }
@@ -665,10 +666,10 @@ impl Body {
         jumped
     }
 
-    /// The bookkeeping that ends every tick: the jump timers
-    /// ([`timers::end_of_tick`]), then `jump_held_last_tick`.
+    /// The bookkeeping that ends every tick: the mechanics' rules (the
+    /// jump timers), then `jump_held_last_tick`.
     pub(super) fn end_tick(&mut self, p: &Physics, input: Input, was_grounded: bool, j: Jumped) {
-        timers::end_of_tick(self, p, was_grounded, j);
+        BodyRuleList::end_tick(self, p, was_grounded, j);
         self.jump_held_last_tick = input.jump;
     }
 }

@@ -64,9 +64,12 @@ const NODE_COUNT: usize = {
 };
 
 /// The mechanics' body rules, in the order the tick applies them
-/// (`seam::RuleList`): those of the mechanics whose tiles change what the
-/// body does beyond the base rules.
-type BodyRuleList = (ladder::LadderRules, (slope::SlopeRules, ()));
+/// (`seam::RuleList`): those of the mechanics that change what the body
+/// does beyond the base rules.
+type BodyRuleList = (
+    ladder::LadderRules,
+    (slope::SlopeRules, (timers::TimerRules, ())),
+);
 
 named_id!(Tile, TILE_COUNT, TILE_NAMES);
 named_id!(NodeType, NODE_COUNT, NODE_NAMES);

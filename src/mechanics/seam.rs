@@ -285,6 +285,60 @@ pub(crate) trait BodyRules {
     fn starts_jump<T: Tiles + ?Sized>(_body: &Body, _level: &T) -> bool {
         false
     }
+
+    /// Step 1: whether a press off the ground is still a ground jump
+    /// (coyote time). The jump rules from here on read the body's state
+    /// and the profile, not the level, and are asked whatever it holds.
+    #[inline]
+    fn ground_grace(_body: &Body) -> bool {
+        false
+    }
+
+    /// Step 1: a ground jump started.
+    #[inline]
+    fn ground_jumped(_body: &mut Body) {}
+
+    /// Step 1: whether a press that starts no jump is kept (buffered).
+    #[inline]
+    fn keeps_press(_p: &Physics) -> bool {
+        false
+    }
+
+    /// Step 1 without a press: whether a kept press jumps on this tick.
+    #[inline]
+    fn press_due(_body: &Body) -> bool {
+        false
+    }
+
+    /// Step 1 without a press: a kept press that is due jumps, and is
+    /// spent; whether it did.
+    #[inline]
+    fn release_press(_body: &mut Body) -> bool {
+        false
+    }
+
+    /// Whether a kept press is waiting, so a tick may jump without a
+    /// press (the ground shortcut declines such a tick).
+    #[inline]
+    fn press_waiting(_body: &Body) -> bool {
+        false
+    }
+
+    /// The end of every tick, with whether the body started it grounded
+    /// and how step 1 jumped.
+    #[inline]
+    fn end_tick(_body: &mut Body, _p: &Physics, _was_grounded: bool, _jumped: Jumped) {}
+}
+
+/// How step 1 started a jump, for the rules that end the tick
+/// ([`BodyRules::end_tick`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Jumped {
+    /// A ground jump (on the ground, in coyote time, buffered, or off a
+    /// ladder).
+    pub ground: bool,
+    /// A press that started nothing and is kept ([`BodyRules::keeps_press`]).
+    pub buffered: bool,
 }
 
 /// A list of [`BodyRules`], `(A, (B, ()))`, applied in order, each only
@@ -305,6 +359,20 @@ pub(crate) trait RuleList {
     ) -> Before;
     /// [`BodyRules::starts_jump`] of any active rule.
     fn starts_jump<T: Tiles + ?Sized>(body: &Body, level: &T) -> bool;
+    /// [`BodyRules::ground_grace`] of any rule.
+    fn ground_grace(body: &Body) -> bool;
+    /// [`BodyRules::ground_jumped`] of each rule.
+    fn ground_jumped(body: &mut Body);
+    /// [`BodyRules::keeps_press`] of any rule.
+    fn keeps_press(p: &Physics) -> bool;
+    /// [`BodyRules::press_due`] of any rule.
+    fn press_due(body: &Body) -> bool;
+    /// [`BodyRules::release_press`] of the first rule that releases one.
+    fn release_press(body: &mut Body) -> bool;
+    /// [`BodyRules::press_waiting`] of any rule.
+    fn press_waiting(body: &Body) -> bool;
+    /// [`BodyRules::end_tick`] of each rule.
+    fn end_tick(body: &mut Body, p: &Physics, was_grounded: bool, jumped: Jumped);
 }
 
 impl RuleList for () {
@@ -328,6 +396,30 @@ impl RuleList for () {
     fn starts_jump<T: Tiles + ?Sized>(_: &Body, _: &T) -> bool {
         false
     }
+    #[inline]
+    fn ground_grace(_: &Body) -> bool {
+        false
+    }
+    #[inline]
+    fn ground_jumped(_: &mut Body) {}
+    #[inline]
+    fn keeps_press(_: &Physics) -> bool {
+        false
+    }
+    #[inline]
+    fn press_due(_: &Body) -> bool {
+        false
+    }
+    #[inline]
+    fn release_press(_: &mut Body) -> bool {
+        false
+    }
+    #[inline]
+    fn press_waiting(_: &Body) -> bool {
+        false
+    }
+    #[inline]
+    fn end_tick(_: &mut Body, _: &Physics, _: bool, _: Jumped) {}
 }
 
 impl<A: BodyRules, B: RuleList> RuleList for (A, B) {
@@ -364,5 +456,42 @@ impl<A: BodyRules, B: RuleList> RuleList for (A, B) {
     #[inline]
     fn starts_jump<T: Tiles + ?Sized>(body: &Body, level: &T) -> bool {
         (A::active(level) && A::starts_jump(body, level)) || B::starts_jump(body, level)
+    }
+
+    #[inline]
+    fn ground_grace(body: &Body) -> bool {
+        A::ground_grace(body) || B::ground_grace(body)
+    }
+
+    #[inline]
+    fn ground_jumped(body: &mut Body) {
+        A::ground_jumped(body);
+        B::ground_jumped(body);
+    }
+
+    #[inline]
+    fn keeps_press(p: &Physics) -> bool {
+        A::keeps_press(p) || B::keeps_press(p)
+    }
+
+    #[inline]
+    fn press_due(body: &Body) -> bool {
+        A::press_due(body) || B::press_due(body)
+    }
+
+    #[inline]
+    fn release_press(body: &mut Body) -> bool {
+        A::release_press(body) || B::release_press(body)
+    }
+
+    #[inline]
+    fn press_waiting(body: &Body) -> bool {
+        A::press_waiting(body) || B::press_waiting(body)
+    }
+
+    #[inline]
+    fn end_tick(body: &mut Body, p: &Physics, was_grounded: bool, jumped: Jumped) {
+        A::end_tick(body, p, was_grounded, jumped);
+        B::end_tick(body, p, was_grounded, jumped);
     }
 }

@@ -3,8 +3,8 @@
 //! mechanics' own ([`BodyRuleList`]: the ladders' climb), steps 1 to 8
 //! are the base rules' (`base.rs`) or, where a mechanic that changes
 //! contacts is in play (ladder tops, slopes), the extended ones
-//! (`contact.rs`), and the jump timers (`timers.rs`) act in step 1 and at
-//! the end of the tick.
+//! (`contact.rs`), and the mechanics' jump rules (the jump timers) act in
+//! step 1 and at the end of the tick.
 //!
 //! This is the single source of truth for motion: link generation, path
 //! validation and the path follower all drive this code, so planned and
@@ -12,8 +12,7 @@
 
 use super::BodyRuleList;
 use super::contact;
-use super::seam::{Before, RuleList};
-use super::timers::{self, Jumped};
+use super::seam::{Before, Jumped, RuleList};
 use crate::level::Cell;
 use crate::physics::{Body, Input, Physics, Tiles};
 
@@ -67,10 +66,10 @@ impl Body {
     pub fn jump_starts<T: Tiles + ?Sized>(&self, level: &T, p: &Physics, input: Input) -> bool {
         let pressed = input.jump && !self.jump_held_last_tick;
         if !pressed {
-            return timers::due(self);
+            return BodyRuleList::press_due(self);
         }
         self.grounded
-            || timers::in_coyote_time(self)
+            || BodyRuleList::ground_grace(self)
             || BodyRuleList::starts_jump(self, level)
             || (p.wall_jump.is_some()
                 && (self.touches_wall_left(level, p) || self.touches_wall_right(level, p)))
