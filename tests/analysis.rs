@@ -143,3 +143,51 @@ fn a_map_built_from_the_start_reaches_and_paths_like_the_full_map() {
         }
     }
 }
+
+/// `--param` knows every field of a physics profile: each key of a saved
+/// profile (the wall jump's as `wall_jump.speed_x`) names a parameter that
+/// reads the saved value, and setting a parameter sets only that field
+/// (and the jump height derived from it).
+#[test]
+fn every_field_of_a_physics_profile_is_a_parameter() {
+    let base = Physics {
+        climb_speed: 2.5,
+        coyote_ticks: 3,
+        jump_buffer_ticks: 4,
+        ..Physics::agile()
+    };
+    let json = serde_json::to_value(&base).unwrap();
+    let mut fields = Vec::new();
+    for (key, value) in json.as_object().unwrap() {
+        match value.as_object() {
+            Some(inner) => {
+                for (k, v) in inner {
+                    fields.push((format!("{key}.{k}"), v.as_f64().unwrap()));
+                }
+            }
+            None => fields.push((key.clone(), value.as_f64().unwrap())),
+        }
+    }
+    assert!(fields.len() >= 17, "{fields:?}");
+    for (name, saved) in fields {
+        let param: Param = name.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(param.get(&base), saved, "{name}");
+        let set = param.apply(&base, saved + 1.0);
+        assert_eq!(param.get(&set), saved + 1.0, "{name}");
+        let changed = Param::ALL
+            .into_iter()
+            .filter(|&p| p != Param::JumpHeight && p.get(&set) != p.get(&base))
+            .collect::<Vec<_>>();
+        assert_eq!(changed, [param], "{name}");
+    }
+    let off = Param::WallSlideSpeed.apply(&Physics::default(), 2.0);
+    let wall = off
+        .wall_jump
+        .expect("a wall-jump parameter turns wall jumps on");
+    assert_eq!(wall.slide_speed, 2.0);
+    let err = "jump_hieght".parse::<Param>().unwrap_err().to_string();
+    assert!(
+        err.contains("coyote_ticks") && err.contains("jump_hieght"),
+        "{err}"
+    );
+}

@@ -38,9 +38,7 @@ pub enum AnalysisError {
         cell: Option<Cell>,
     },
     /// No parameter of that name.
-    #[error(
-        "unknown parameter {0:?} (known: jump_height, run_speed, gravity, jump_speed, air_jumps, w, h)"
-    )]
+    #[error("unknown parameter {0:?} (known: {known})", known = Param::names())]
     UnknownParam(String),
     /// A bisection range is empty, not finite, or has no positive tolerance.
     #[error("bad range {lo}..{hi} with tolerance {tolerance}")]

@@ -35,11 +35,35 @@ pub enum Param {
     W,
     /// Body height (tiles).
     H,
+    /// Horizontal acceleration on the ground (tiles/s²).
+    GroundAccel,
+    /// Horizontal acceleration in the air (tiles/s²).
+    AirAccel,
+    /// Upward speed a released jump is cut to (tiles/s).
+    JumpCutSpeed,
+    /// Terminal falling speed (tiles/s).
+    MaxFallSpeed,
+    /// The tick length (s).
+    Dt,
+    /// Climbing speed on ladders (tiles/s).
+    ClimbSpeed,
+    /// Coyote time (ticks, rounded to a whole number).
+    CoyoteTicks,
+    /// Jump buffering (ticks, rounded to a whole number).
+    JumpBufferTicks,
+    /// A wall jump's speed away from the wall (tiles/s). Setting any
+    /// wall-jump parameter of a profile without wall jumps turns them on,
+    /// with the `agile` preset's other two.
+    WallJumpSpeedX,
+    /// A wall jump's upward speed (tiles/s).
+    WallJumpSpeedY,
+    /// The cap on falling speed while sliding down a wall (tiles/s).
+    WallSlideSpeed,
 }
 
 impl Param {
     /// Every parameter.
-    pub const ALL: [Param; 7] = [
+    pub const ALL: [Param; 18] = [
         Param::JumpHeight,
         Param::RunSpeed,
         Param::Gravity,
@@ -47,6 +71,17 @@ impl Param {
         Param::AirJumps,
         Param::W,
         Param::H,
+        Param::GroundAccel,
+        Param::AirAccel,
+        Param::JumpCutSpeed,
+        Param::MaxFallSpeed,
+        Param::Dt,
+        Param::ClimbSpeed,
+        Param::CoyoteTicks,
+        Param::JumpBufferTicks,
+        Param::WallJumpSpeedX,
+        Param::WallJumpSpeedY,
+        Param::WallSlideSpeed,
     ];
 
     /// The snake-case name (`jump_height`, `run_speed`, ...).
@@ -60,6 +95,17 @@ impl Param {
             Param::AirJumps => "air_jumps",
             Param::W => "w",
             Param::H => "h",
+            Param::GroundAccel => "ground_accel",
+            Param::AirAccel => "air_accel",
+            Param::JumpCutSpeed => "jump_cut_speed",
+            Param::MaxFallSpeed => "max_fall_speed",
+            Param::Dt => "dt",
+            Param::ClimbSpeed => "climb_speed",
+            Param::CoyoteTicks => "coyote_ticks",
+            Param::JumpBufferTicks => "jump_buffer_ticks",
+            Param::WallJumpSpeedX => "wall_jump.speed_x",
+            Param::WallJumpSpeedY => "wall_jump.speed_y",
+            Param::WallSlideSpeed => "wall_jump.slide_speed",
         }
     }
 
@@ -74,6 +120,17 @@ impl Param {
             Param::AirJumps => f64::from(physics.air_jumps),
             Param::W => physics.w,
             Param::H => physics.h,
+            Param::GroundAccel => physics.ground_accel,
+            Param::AirAccel => physics.air_accel,
+            Param::JumpCutSpeed => physics.jump_cut_speed,
+            Param::MaxFallSpeed => physics.max_fall_speed,
+            Param::Dt => physics.dt,
+            Param::ClimbSpeed => physics.climb_speed,
+            Param::CoyoteTicks => f64::from(physics.coyote_ticks),
+            Param::JumpBufferTicks => f64::from(physics.jump_buffer_ticks),
+            Param::WallJumpSpeedX => physics.wall_jump.as_ref().map_or(0.0, |w| w.speed_x),
+            Param::WallJumpSpeedY => physics.wall_jump.as_ref().map_or(0.0, |w| w.speed_y),
+            Param::WallSlideSpeed => physics.wall_jump.as_ref().map_or(0.0, |w| w.slide_speed),
         }
     }
 
@@ -96,12 +153,51 @@ impl Param {
             Param::RunSpeed => p.run_speed = value,
             Param::Gravity => p.gravity = value,
             Param::JumpSpeed => p.jump_speed = value,
-            Param::AirJumps => p.air_jumps = value.round().clamp(0.0, 1e6) as u32,
+            Param::AirJumps => p.air_jumps = count(value),
             Param::W => p.w = value,
             Param::H => p.h = value,
+            Param::GroundAccel => p.ground_accel = value,
+            Param::AirAccel => p.air_accel = value,
+            Param::JumpCutSpeed => p.jump_cut_speed = value,
+            Param::MaxFallSpeed => p.max_fall_speed = value,
+            Param::Dt => p.dt = value,
+            Param::ClimbSpeed => p.climb_speed = value,
+            Param::CoyoteTicks => p.coyote_ticks = count(value),
+            Param::JumpBufferTicks => p.jump_buffer_ticks = count(value),
+            Param::WallJumpSpeedX => wall_jump(&mut p).speed_x = value,
+            Param::WallJumpSpeedY => wall_jump(&mut p).speed_y = value,
+            Param::WallSlideSpeed => wall_jump(&mut p).slide_speed = value,
         }
         p
     }
+
+    /// Every parameter's name, comma-separated (for messages).
+    #[must_use]
+    pub fn names() -> String {
+        Self::ALL.map(Param::name).join(", ")
+    }
+
+    /// Whether the parameter counts (jumps, ticks): values are rounded to
+    /// whole numbers, and a bisection's precision is 1.
+    #[must_use]
+    pub const fn is_count(self) -> bool {
+        matches!(
+            self,
+            Param::AirJumps | Param::CoyoteTicks | Param::JumpBufferTicks
+        )
+    }
+}
+
+/// A count parameter's value: rounded, and at most a million (validation
+/// then bounds it further).
+fn count(value: f64) -> u32 {
+    value.round().clamp(0.0, 1e6) as u32
+}
+
+/// The profile's wall jump, turned on with the `agile` preset's values
+/// when it is off.
+fn wall_jump(p: &mut Physics) -> &mut crate::physics::WallJump {
+    p.wall_jump.get_or_insert(crate::physics::WallJump::AGILE)
 }
 
 impl fmt::Display for Param {

@@ -26,6 +26,16 @@ pub struct WallJump {
     pub slide_speed: f64,
 }
 
+impl WallJump {
+    /// The `agile` preset's wall jump: 6 tiles/s away from the wall,
+    /// 15 tiles/s up, sliding at 3 tiles/s at most.
+    pub const AGILE: WallJump = WallJump {
+        speed_x: 6.0,
+        speed_y: 15.0,
+        slide_speed: 3.0,
+    };
+}
+
 /// The movement parameters of `PHYSICS.md`. Lengths in tiles, time in
 /// seconds, y grows downward.
 #[derive(Debug, Clone, PartialEq)]
@@ -218,11 +228,7 @@ impl Physics {
     pub fn agile() -> Self {
         Self {
             air_jumps: 1,
-            wall_jump: Some(WallJump {
-                speed_x: 6.0,
-                speed_y: 15.0,
-                slide_speed: 3.0,
-            }),
+            wall_jump: Some(WallJump::AGILE),
             ..Self::default()
         }
     }

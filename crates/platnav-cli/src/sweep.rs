@@ -20,8 +20,8 @@ pub(crate) struct SweepArgs {
     #[arg(required = true)]
     levels: Vec<PathBuf>,
     /// A parameter range NAME=LO:HI:STEP (or NAME=VALUE); repeatable, the
-    /// grid is their product. Names: jump_height (time to apex kept),
-    /// run_speed, gravity, jump_speed, air_jumps, w, h.
+    /// grid is their product. Names: jump_height (time to apex kept) and
+    /// every field of a physics profile (see `path --help`).
     #[arg(long = "param", value_parser = parse_range)]
     params: Vec<Range>,
     /// Instead of a grid: per level, the least value of this parameter
@@ -420,6 +420,10 @@ fn default_brackets(param: Param, base: &Physics) -> (Vec<(f64, f64)>, f64) {
             )
         }
         Param::AirJumps => (vec![(0.0, v.max(1.0)), (v.max(1.0), 4.0)], 1.0),
+        _ if param.is_count() => (
+            vec![(0.0, v.max(1.0)), (v.max(1.0), (2.0 * v).max(8.0))],
+            1.0,
+        ),
         _ => (
             vec![(0.25 * v, v), (v, 1.5 * v), (1.5 * v, 2.0 * v)],
             (v / 100.0).max(1e-3),
