@@ -237,3 +237,18 @@ fn generated_ladders_and_slopes() {
     );
     assert!(slope_runs > 10 && slope_landings > 10 && from_slopes > 10);
 }
+
+/// A ladder longer than the action limit (`levels/repro/ladder31.txt`, a
+/// Mega Man-like profile): the climb limit lets both builders climb it,
+/// and they agree on every link.
+#[test]
+fn long_ladder_megaman() {
+    let dir = Path::new("levels/repro");
+    let level: Level = std::fs::read_to_string(dir.join("ladder31.txt"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let json = std::fs::read_to_string(dir.join("megaman.json")).unwrap();
+    let physics = Physics::from_json_over(&json, &Physics::default()).unwrap();
+    assert_same("ladder31 megaman", &level, &physics);
+}

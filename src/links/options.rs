@@ -163,6 +163,10 @@ impl LinkOptions {
     /// at most [`LinkOptions::MAX_SETTLE_SECONDS`] of ticks), and
     /// [`SETTLE_SLACK`] ticks.
     ///
+    /// On a level with ladders a program may also take up to the climb
+    /// limit of `PHYSICS.md` ("Link generation bounds") of climbing ticks
+    /// that move the body, which does not count toward the action phase.
+    ///
     /// A build's work is this bound times the level's standing cells at
     /// most, whatever the physics; every step looks up at most the tiles
     /// the body's box overlaps. Real cells take far fewer steps, since
@@ -188,6 +192,27 @@ fn ticks_in(seconds: f64, dt: f64) -> usize {
 #[must_use]
 pub(crate) fn action_limit(p: &Physics) -> usize {
     ticks_in(LinkOptions::MAX_ACTION_SECONDS, p.dt)
+}
+
+/// The most climbing ticks that moved the body a link may take (the climb
+/// limit of `PHYSICS.md`, "Link generation bounds"): the ticks of climbing
+/// the level's `rows` and two more at `climb_speed`, within what a saved
+/// map stores of a link's ticks. They do not count toward
+/// [`action_limit`], so a link climbs a ladder of any length.
+#[must_use]
+pub(crate) fn climb_limit(p: &Physics, rows: usize) -> usize {
+    // A saved map stores a link's ticks in 16 bits.
+    let cap = usize::from(u16::MAX) - action_limit(p) - 2 * settle_limit(p) - SETTLE_SLACK as usize;
+    let per_tick = p.climb_speed * p.dt;
+    if per_tick <= 0.0 {
+        return cap;
+    }
+    let ticks = ((rows as f64 + 2.0) / per_tick).ceil();
+    if ticks >= cap as f64 {
+        cap
+    } else {
+        ticks as usize
+    }
 }
 
 /// The most ticks a settle phase may take:

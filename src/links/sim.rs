@@ -4,7 +4,7 @@
 
 use super::best::Best;
 use super::landing;
-use super::options::{Link, SETTLE_SLACK, action_limit};
+use super::options::{Link, SETTLE_SLACK, action_limit, climb_limit};
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
 use crate::mechanics::Active;
@@ -58,6 +58,11 @@ pub(crate) struct Sim<'a> {
     pub airborne: bool,
     /// [`action_limit`] of `p`.
     pub limit: usize,
+    /// The climbing ticks that moved the body so far: they do not count
+    /// toward `limit`.
+    pub climbed: usize,
+    /// [`climb_limit`] of `p` and the level.
+    pub climb_limit: usize,
     /// The worker's landing memo (none in unit tests: always computed).
     pub memo: Option<&'a landing::MemoSlot>,
 }
@@ -79,6 +84,8 @@ impl Clone for Sim<'_> {
             jumps: self.jumps,
             airborne: self.airborne,
             limit: self.limit,
+            climbed: self.climbed,
+            climb_limit: self.climb_limit,
             memo: self.memo,
         }
     }
@@ -115,11 +122,21 @@ impl<'a> Sim<'a> {
             jumps: 0,
             airborne: false,
             limit: action_limit(p),
+            climbed: 0,
+            climb_limit: climb_limit(p, level.height()),
         }
     }
 
+    /// Whether the action phase has run out of ticks: `limit` of them,
+    /// not counting climbing ticks that moved the body.
+    #[inline]
+    pub fn timed_out(&self) -> bool {
+        self.tape.len() - self.climbed >= self.limit
+    }
+
     /// Steps once; counts jump presses that changed the body's vertical speed
-    /// upward. Returns false if the body died.
+    /// upward, and climbing ticks that moved the body. Returns false if the
+    /// body died or climbed past the climb limit.
     pub fn step(&mut self, input: Input) -> bool {
         let before = self.body;
         self.body.step(&self.frame, self.p, input);
@@ -127,6 +144,12 @@ impl<'a> Sim<'a> {
             self.jumps = self.jumps.saturating_add(1);
         }
         self.tape.push(input);
+        if self.body.climbing && self.body.y != before.y {
+            self.climbed += 1;
+            if self.climbed > self.climb_limit {
+                return false;
+            }
+        }
         !self.body.dead
     }
 
@@ -144,7 +167,7 @@ impl<'a> Sim<'a> {
         mut policy: impl FnMut(usize, &Body) -> Option<Input>,
         until: Option<usize>,
     ) -> Flight {
-        while self.tape.len() < self.limit {
+        while !self.timed_out() {
             let t = self.tape.len();
             if until == Some(t) {
                 return Flight::Paused;

@@ -18,6 +18,19 @@ pub(crate) fn action_limit(p: &Physics) -> usize {
     (8.0 / p.dt + 0.5).floor() as usize
 }
 
+/// The climb limit (`PHYSICS.md`, "Link generation bounds"): the ticks of
+/// climbing the level's height and two rows more, at most what a saved
+/// map stores of a link's ticks beyond its action and settle limits.
+pub(crate) fn climb_limit(p: &Physics, rows: usize) -> usize {
+    let cap = 65535 - action_limit(p) - 2 * settle_limit(p) - 2;
+    let ticks = ((rows as f64 + 2.0) / (p.climb_speed * p.dt)).ceil();
+    if p.climb_speed > 0.0 && ticks < cap as f64 {
+        ticks as usize
+    } else {
+        cap
+    }
+}
+
 /// The most ticks a settle phase may take: 10 s of ticks, rounded to
 /// nearest.
 pub(crate) fn settle_limit(p: &Physics) -> usize {
@@ -115,6 +128,9 @@ pub(crate) struct Sim<'c, 'a> {
     pub(crate) tape: Vec<Input>,
     pub(crate) jumps: u8,
     pub(crate) airborne: bool,
+    /// Moving climb ticks so far (`PHYSICS.md`): they do not count toward
+    /// the action limit.
+    pub(crate) climbed: usize,
 }
 
 impl<'c, 'a> Sim<'c, 'a> {
@@ -126,13 +142,20 @@ impl<'c, 'a> Sim<'c, 'a> {
             tape: Vec::new(),
             jumps: 0,
             airborne: false,
+            climbed: 0,
         }
+    }
+
+    /// Whether the action phase is out of ticks: its ticks other than
+    /// moving climb ticks have reached the action limit.
+    pub(crate) fn out_of_time(&self) -> bool {
+        self.tape.len() - self.climbed >= action_limit(self.ctx.p)
     }
 
     /// Steps once, counting the jumps that start (`PHYSICS.md` step 1: a
     /// press on the ground, in coyote time, on a ladder, against a wall
     /// or with an air jump left, or a buffered press on the ground); false
-    /// if the body died.
+    /// if the body died or climbed past the climb limit.
     pub(crate) fn step(&mut self, input: Input) -> bool {
         let (f, p) = (&self.ctx.frame, self.ctx.p);
         let b = self.body;
@@ -152,13 +175,19 @@ impl<'c, 'a> Sim<'c, 'a> {
             self.jumps = self.jumps.saturating_add(1);
         }
         self.tape.push(input);
+        if self.body.climbing && self.body.y != b.y {
+            self.climbed += 1;
+            if self.climbed > climb_limit(p, f.level().height()) {
+                return false;
+            }
+        }
         !self.body.dead
     }
 
     /// Drives `policy` until the body lands after leaving the ground; false
     /// on death, timeout, or the policy giving up.
     pub(crate) fn fly(&mut self, mut policy: impl FnMut(usize, &Body) -> Option<Input>) -> bool {
-        while self.tape.len() < action_limit(self.ctx.p) {
+        while !self.out_of_time() {
             let Some(input) = policy(self.tape.len(), &self.body) else {
                 return false;
             };

@@ -170,7 +170,7 @@ fn bounce(edge: &Sim<'_>, d: i8, best: &mut Best) {
         }
         let mut alive = true;
         for t in press..=land {
-            if s.tape.len() >= s.limit || !s.step(input(t)) {
+            if s.timed_out() || !s.step(input(t)) {
                 alive = false;
                 break;
             }
@@ -190,7 +190,7 @@ fn bounce(edge: &Sim<'_>, d: i8, best: &mut Best) {
 /// Walks `d` until the body is airborne; `None` when it dies, times out or
 /// walks `walk_limit` ticks without leaving the ground.
 fn walk_off(mut s: Sim<'_>, d: i8, walk_limit: usize) -> Option<Sim<'_>> {
-    while s.tape.len() < s.limit {
+    while !s.timed_out() {
         if !s.body.grounded {
             return Some(s);
         }

@@ -4,7 +4,7 @@
 use platnav::{Input, LinkKind};
 
 use crate::families::jump::jump_kind;
-use crate::sim::{Best, Ctx, Sim, action_limit, apex_ticks, full_speed_ticks, tick_set};
+use crate::sim::{Best, Ctx, Sim, apex_ticks, full_speed_ticks, tick_set};
 
 /// Fall: walk off an edge toward `d`, then keep `d` or, after `k` air ticks,
 /// switch to idle or `-d`.
@@ -118,7 +118,7 @@ pub(crate) fn forgiving_links(ctx: &Ctx<'_>, best: &mut Best) {
         for &hold in &holds {
             let input = |t: usize| Input::new(d, t >= press && t < land + hold, false);
             let mut s = Sim::new(ctx);
-            let alive = (0..=land).all(|t| t < action_limit(p) && s.step(input(t)));
+            let alive = (0..=land).all(|_| !s.out_of_time() && s.step(input(s.tape.len())));
             if !alive || s.body.grounded {
                 continue;
             }

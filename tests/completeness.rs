@@ -1,0 +1,44 @@
+//! Routes the body can perform that the map must hold: the reproducers of
+//! `levels/repro/` (see its README).
+
+use std::path::Path;
+
+use platnav::{Cell, Level, NavMap, Physics, SearchOptions, find_path};
+
+fn repro(name: &str) -> (Level, Physics) {
+    let dir = Path::new("levels/repro");
+    let level: Level = std::fs::read_to_string(dir.join(name))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let json = std::fs::read_to_string(dir.join("megaman.json")).unwrap();
+    let physics = Physics::from_json_over(&json, &Physics::default()).unwrap();
+    (level, physics)
+}
+
+/// A path from `from` to `to` on `level`, whose tape replayed on a fresh
+/// body ends standing on `to`.
+fn replayed_path(level: &Level, physics: &Physics, from: Cell, to: Cell) -> platnav::Path {
+    let map = NavMap::build(level, physics).unwrap();
+    let path = find_path(&map, from, to, &SearchOptions::default())
+        .unwrap_or_else(|e| panic!("{from} -> {to}: {e}"));
+    let end = path.replay(level, physics);
+    assert!(end.stands_on(to), "{from} -> {to} ends at {end:?}");
+    path
+}
+
+/// A 31-row ladder takes about 11 s to climb, longer than a link's 8 s
+/// action limit: the climb is one link all the same, and its ticks are the
+/// climb's.
+#[test]
+fn a_ladder_longer_than_the_action_limit_is_climbed() {
+    let (level, physics) = repro("ladder31.txt");
+    let path = replayed_path(&level, &physics, Cell::new(3, 32), Cell::new(8, 1));
+    let climb_ticks = 31.0 / (physics.climb_speed * physics.dt);
+    assert!(
+        path.inputs().len() as f64 > climb_ticks,
+        "{} ticks for a {climb_ticks}-tick climb",
+        path.inputs().len()
+    );
+    assert!(path.inputs().iter().any(|i| i.up), "the path climbs");
+}
