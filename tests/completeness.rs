@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use platnav::{Cell, Level, NavMap, Physics, SearchOptions, find_path};
+use platnav::{Cell, Level, LinkKind, NavMap, Physics, SearchOptions, find_path};
 
 fn repro(name: &str) -> (Level, Physics) {
     let dir = Path::new("levels/repro");
@@ -41,4 +41,20 @@ fn a_ladder_longer_than_the_action_limit_is_climbed() {
         path.inputs().len()
     );
     assert!(path.inputs().iter().any(|i| i.up), "the path climbs");
+}
+
+/// From 6,5 to 10,3 of `edge.txt` the jump must leave in the last ticks
+/// before the ledge, under a low ceiling: the edge take-offs find it, as a
+/// single jump, and its tape replays.
+#[test]
+fn a_jump_that_must_leave_at_the_ledge_is_found() {
+    let (level, physics) = repro("edge.txt");
+    let (from, to) = (Cell::new(6, 5), Cell::new(10, 3));
+    let map = NavMap::build(&level, &physics).unwrap();
+    let node = map.node(from).expect("the start is a standing cell");
+    let direct = map
+        .links_from(node)
+        .find(|l| l.to == to && l.kind == LinkKind::JUMP);
+    assert!(direct.is_some(), "no jump link {from} -> {to}");
+    replayed_path(&level, &physics, from, to);
 }

@@ -38,10 +38,15 @@ fn some_constant_input_lands(map: &NavMap, body: &Body) -> bool {
 /// 80 seeded chases with a knock every two seconds on `level` with each
 /// preset; checks the targets and prints the counts.
 fn knock_chases_on(name: &str, level: &Level) -> Vec<KnockReport> {
+    knock_chases_with(name, level, &KnockOptions::default())
+}
+
+/// [`knock_chases_on`] with `options`.
+fn knock_chases_with(name: &str, level: &Level, options: &KnockOptions) -> Vec<KnockReport> {
     let mut reports = Vec::new();
     for preset in Physics::PRESETS {
         let map = NavMap::build(level, &Physics::preset(preset).unwrap()).unwrap();
-        let r = knock_chases(&map, &KnockOptions::default());
+        let r = knock_chases(&map, options);
         println!(
             "{name}, {preset}: {} chases, {} arrived, {} died ({} avoidable, {} unannounced), {} timed out ({} stranded), {} knocks",
             r.chases,
@@ -88,7 +93,9 @@ fn knock_chases_on(name: &str, level: &Level) -> Vec<KnockReport> {
 
 #[test]
 fn knocked_enemies_on_smb_1_1_die_only_where_nothing_lands_and_say_so_first() {
-    let reports = knock_chases_on("SMB 1-1", &smb_1_1());
+    // A knock every second, so that some land over a pit.
+    let options = KnockOptions::default().with_interval(60);
+    let reports = knock_chases_with("SMB 1-1", &smb_1_1(), &options);
     // SMB's pits kill some knocked enemies whatever they do.
     assert!(reports.iter().map(|r| r.deaths).sum::<u32>() > 0);
 }

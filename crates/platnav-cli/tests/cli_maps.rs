@@ -310,7 +310,7 @@ fn check_names_unmodelled_mechanics_beside_the_unreachable_area() {
     assert!(
         text.contains("mechanics the level places but the map does not model")
             && text.contains("jump pad, tile \"JumpPad\": 11 cells")
-            && text.contains("beside the reachable area at 215,37"),
+            && text.contains("beside the reachable area at 203,18  215,37"),
         "{text}"
     );
     let mut json_args = args.to_vec();
@@ -324,9 +324,9 @@ fn check_names_unmodelled_mechanics_beside_the_unreachable_area() {
         .find(|m| m["kind"] == "jump pad")
         .expect("the jump pads");
     assert_eq!(pads["cells"].as_array().unwrap().len(), 11);
-    // The pad under the ladder at column 214, where the route ends, is the
-    // one the body gets to.
-    assert_eq!(pads["reached"], serde_json::json!([[215, 37]]));
+    // The pads at 203,18 and under the ladder at column 214, where the
+    // route ends, are those the body gets to.
+    assert_eq!(pads["reached"], serde_json::json!([[203, 18], [215, 37]]));
     // The demo places no such mechanic: nothing is listed.
     let demo = platnav(&["check", "levels/demo.txt", "--no-diagnosis", "--json"]);
     let doc: Value = serde_json::from_str(&stdout(&demo)).unwrap();

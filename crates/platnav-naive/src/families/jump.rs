@@ -3,7 +3,7 @@
 use crate::NaiveLink;
 use platnav::{Body, Input, JumpVariety, LinkKind};
 
-use crate::sim::{Best, Ctx, Sim, apex_ticks, full_speed_ticks, tick_set};
+use crate::sim::{Best, Ctx, Sim, action_limit, apex_ticks, full_speed_ticks, tick_set};
 
 /// A jump link's kind by the presses that took effect.
 /// A jump link's kind by the presses that took effect.
@@ -101,13 +101,7 @@ pub(crate) fn jump_links(ctx: &Ctx<'_>, best: &mut Best) {
         let run_ups = if dir == 0 {
             vec![0]
         } else {
-            let mut v = if coarse {
-                vec![0, full]
-            } else {
-                vec![0, full / 2, full]
-            };
-            v.dedup();
-            v
+            regular_run_ups(full, coarse)
         };
         for &run_up in &run_ups {
             for &hold in &holds {
@@ -135,6 +129,59 @@ pub(crate) fn jump_links(ctx: &Ctx<'_>, best: &mut Best) {
                     }
                 }
             }
+        }
+    }
+    edge_take_offs(ctx, &regular_run_ups(full, coarse), &switches, best);
+}
+
+fn regular_run_ups(full: usize, coarse: bool) -> Vec<usize> {
+    let mut v = if coarse {
+        vec![0, full]
+    } else {
+        vec![0, full / 2, full]
+    };
+    v.dedup();
+    v
+}
+
+/// The edge take-offs (`src/links/families/jump/edge.rs`): walking `d`
+/// for at most `W` ticks, the first tick after which the body is off the
+/// ground, and a full jump from each of the last 4 run-ups up to it that is
+/// not a regular one.
+fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &mut Best) {
+    let p = ctx.p;
+    let cap = action_limit(p) / 4;
+    let w = if p.run_speed * p.dt > 0.0 {
+        let w = full_speed_ticks(p) as f64 + (1.0 / (p.run_speed * p.dt)).ceil() + 1.0;
+        if w >= cap as f64 { cap } else { w as usize }
+    } else {
+        cap
+    };
+    for dir in [-1i8, 1] {
+        let mut s = Sim::new(ctx);
+        let mut leave = None;
+        for t in 0..w {
+            if !s.step(Input::new(dir, false, false)) {
+                break;
+            }
+            if !s.body.grounded {
+                leave = Some(t);
+                break;
+            }
+        }
+        let Some(leave) = leave else { continue };
+        for run_up in (leave + 1).saturating_sub(4)..=leave {
+            if regular.contains(&run_up) {
+                continue;
+            }
+            let base = JumpProgram {
+                dir,
+                run_up,
+                presses: [(0, apex_ticks(p)), (0, 0)],
+                n_presses: 1,
+                steer: None,
+            };
+            jump_family(ctx, base, switches, &[0, -dir], best);
         }
     }
 }

@@ -1,8 +1,11 @@
 //! Jump and double-jump links: the programs (`programs.rs`), served from
 //! the templates (`templates/`, shared trees of the programs grown toward
 //! the terrain levels have) where links are computed in their start cell's
-//! frame on flat ground, else simulated here.
+//! frame on flat ground, else simulated here; then the edge take-offs
+//! (`edge.rs`), which depend on where the start cell's ledges are and are
+//! always simulated.
 
+pub(crate) mod edge;
 pub(crate) mod programs;
 pub(crate) mod templates;
 
@@ -36,7 +39,8 @@ pub(super) const JUMP: Engine = Engine {
         families(p, variety)
             .iter()
             .map(|f| f.switches.len() * f.targets.len() + 1)
-            .sum()
+            .sum::<usize>()
+            + edge::max_programs(p, variety)
     },
     generate,
 };
@@ -69,11 +73,16 @@ fn generate(s: &Start<'_>, worker: &mut WorkerGuard<'_>, best: &mut Best) {
         if let Some(grown) = grown.as_mut() {
             grown.walk(s, memo, best);
         }
-        return;
+    } else {
+        let memo = Some(&worker.get().memo);
+        for fam in families(s.p, s.jumps) {
+            run_family(s.sim(memo), &fam, best);
+        }
     }
+    // Last of all, as the naive reference offers them.
     let memo = Some(&worker.get().memo);
     let sim = || s.sim(memo);
-    for fam in families(s.p, s.jumps) {
+    for fam in edge::families(sim, s.p, s.jumps) {
         run_family(sim(), &fam, best);
     }
 }
@@ -88,8 +97,8 @@ mod tests {
     use crate::links::sim::Sim;
     use crate::physics::Physics;
 
-    /// Jump links of every standable cell, by the templates and by
-    /// simulating every family from scratch.
+    /// Jump links of every standable cell, by the templates (and the edge
+    /// take-offs) and by simulating every family from scratch.
     fn both(
         level: &Level,
         p: &Physics,
@@ -112,8 +121,12 @@ mod tests {
             generate(&start, &mut worker, &mut best);
             by_templates.extend(best.into_sorted());
             let mut best = Best::new(from);
+            let sim = || Sim::new(level, p, &classes, from);
             for fam in families(p, variety) {
-                run_family(Sim::new(level, p, &classes, from), &fam, &mut best);
+                run_family(sim(), &fam, &mut best);
+            }
+            for fam in edge::families(sim, p, variety) {
+                run_family(sim(), &fam, &mut best);
             }
             exact.extend(best.into_sorted());
         }

@@ -16,6 +16,9 @@
 //!   again at flight tick `t2` (half, one and 1.5 times the apex ticks) and
 //!   hold 4 ticks or to the apex, steering as above from `t2` on.
 //!
+//! Near a ledge, the edge take-offs (`edge.rs`) add the run-ups of the last
+//! ticks before the body would walk off it.
+//!
 //! Programs that share a prefix share its simulation: the body is cloned at
 //! each steering switch instead of being re-run from the start.
 
@@ -143,24 +146,14 @@ pub(crate) fn families(p: &Physics, variety: JumpVariety) -> Vec<Steered> {
     } else {
         tick_set([2, 4, 7, 11, 16, apex], apex)
     };
-    let switches = if coarse {
-        tick_set([8, apex, apex + apex / 2], 4 * apex)
-    } else {
-        tick_set([3, 8, apex / 2, apex, apex + apex / 2], 4 * apex)
-    };
+    let switches = switch_ticks(p, variety);
     let mut out = Vec::new();
     for dir in [-1i8, 0, 1] {
         let targets: Vec<i8> = if dir == 0 { vec![-1, 1] } else { vec![0, -dir] };
         let run_ups = if dir == 0 {
             vec![0]
         } else {
-            let mut v = if coarse {
-                vec![0, full]
-            } else {
-                vec![0, full / 2, full]
-            };
-            v.dedup();
-            v
+            regular_run_ups(p, variety)
         };
         for &run_up in &run_ups {
             for &hold in &holds {
@@ -196,4 +189,28 @@ pub(crate) fn families(p: &Physics, variety: JumpVariety) -> Vec<Steered> {
         }
     }
     out
+}
+
+/// The flight ticks at which the single-press programs may switch their
+/// steering.
+pub(crate) fn switch_ticks(p: &Physics, variety: JumpVariety) -> Vec<usize> {
+    let apex = apex_ticks(p);
+    if variety == JumpVariety::Coarse {
+        tick_set([8, apex, apex + apex / 2], 4 * apex)
+    } else {
+        tick_set([3, 8, apex / 2, apex, apex + apex / 2], 4 * apex)
+    }
+}
+
+/// The run-ups of the programs that move (0, half and all of the ticks to
+/// full speed; 0 and all for the coarse set).
+pub(crate) fn regular_run_ups(p: &Physics, variety: JumpVariety) -> Vec<usize> {
+    let full = full_speed_ticks(p);
+    let mut v = if variety == JumpVariety::Coarse {
+        vec![0, full]
+    } else {
+        vec![0, full / 2, full]
+    };
+    v.dedup();
+    v
 }
