@@ -371,8 +371,8 @@ fn coarse_jumps_find_no_link_the_full_set_does_not_match_or_beat() {
 fn the_work_bound_counts_the_documented_programs_and_limits() {
     use platnav::LinkOptions;
     // src/links/*.rs: jumps 42 families of 5 switches x 2 targets + 1
-    // (462), edge take-offs 2 directions x (4 run-ups x (5 x 2 + 1) + the
-    // walk to the ledge) (90, counted for every cell: they run only near a
+    // (462), edge take-offs 2 directions x (2 run-ups x (5 x 2 + 1) + the
+    // walk to the ledge) (46, counted for every cell: they run only near a
     // ledge), double jumps 30
     // families of 3 x 2 + 1 (210), falls 2 x (7 x 2 + 1), drops 3 x (5 x 2
     // + 1), wall jumps 2 x 2 x 2 x 2 x 3 x 2, climbs 2 + 8 x 2 + 4 (counted
@@ -380,39 +380,39 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
     let all = LinkOptions::default();
     assert_eq!(
         all.programs_per_cell(&Physics::default()),
-        462 + 90 + 30 + 33 + 22
+        462 + 46 + 30 + 33 + 22
     );
     assert_eq!(
         all.programs_per_cell(&Physics::agile()),
-        462 + 90 + 210 + 30 + 33 + 96 + 22
+        462 + 46 + 210 + 30 + 33 + 96 + 22
     );
     // Per program: 480 action ticks, 600 of braking, 600 of settle, 2 of
     // slack at 60 Hz; 8,000 + 2 x 10,000 + 2 at 1,000 Hz.
     assert_eq!(
         all.max_steps_per_cell(&Physics::agile()),
-        943 * (480 + 1200 + 2)
+        899 * (480 + 1200 + 2)
     );
     let fast = Physics {
         dt: 0.001,
         ..Physics::agile()
     };
-    assert_eq!(all.max_steps_per_cell(&fast), 943 * (8000 + 20000 + 2));
+    assert_eq!(all.max_steps_per_cell(&fast), 899 * (8000 + 20000 + 2));
     // Coyote jumps: 2 directions x 2 air ticks x 2 holds x 2 steerings;
     // bounces: 2 directions x 2 holds (src/links/fall.rs). The most a
-    // profile can have: 963.
+    // profile can have: 919.
     let forgiving = Physics {
         coyote_ticks: 6,
         jump_buffer_ticks: 4,
         ..Physics::agile()
     };
-    assert_eq!(all.programs_per_cell(&forgiving), 943 + 16 + 4);
+    assert_eq!(all.programs_per_cell(&forgiving), 899 + 16 + 4);
     let one_tick = Physics {
         coyote_ticks: 1,
         ..Physics::default()
     };
     assert_eq!(
         all.programs_per_cell(&one_tick),
-        462 + 90 + 30 + 33 + 22 + 2 * 2 * 2
+        462 + 46 + 30 + 33 + 22 + 2 * 2 * 2
     );
     let runs_only = LinkOptions::default()
         .with_family(LinkKind::FALL, false)

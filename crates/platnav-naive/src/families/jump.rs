@@ -146,7 +146,7 @@ fn regular_run_ups(full: usize, coarse: bool) -> Vec<usize> {
 
 /// The edge take-offs (`src/links/families/jump/edge.rs`): walking `d`
 /// for at most `W` ticks, the first tick after which the body is off the
-/// ground, and a full jump from each of the last 4 run-ups up to it that is
+/// ground, and a full jump from each of the last 2 run-ups up to it that is
 /// not a regular one.
 fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &mut Best) {
     let p = ctx.p;
@@ -170,7 +170,7 @@ fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &m
             }
         }
         let Some(leave) = leave else { continue };
-        for run_up in (leave + 1).saturating_sub(4)..=leave {
+        for run_up in (leave + 1).saturating_sub(2)..=leave {
             if regular.contains(&run_up) {
                 continue;
             }
