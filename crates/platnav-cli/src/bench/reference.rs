@@ -66,15 +66,22 @@ pub(crate) fn rows(
     }
     let naive_ratio = t_naive / t_ours.max(1e-12);
     let names: Vec<&str> = peer_levels.iter().map(|(n, _, _)| *n).collect();
-    rows.push(row(
-        format!(
-            "builder ({threads} threads, its default) vs naive reference builder ({})",
-            names.join(" + ")
+    rows.push(
+        row(
+            format!(
+                "builder ({threads} threads, its default) vs naive reference builder ({})",
+                names.join(" + ")
+            ),
+            format!("{naive_ratio:.2}x faster"),
+            ">= 5x",
+            Some(naive_ratio >= 5.0),
+        )
+        .because(
+            "the edge take-offs are simulated from every cell near a ledge, where the other jump \
+         programs are served from their templates; the naive reference pays for them as a few \
+         more of its programs",
         ),
-        format!("{naive_ratio:.2}x faster"),
-        ">= 5x",
-        Some(naive_ratio >= 5.0),
-    ));
+    );
     rows.push(row(
         "builder vs naive reference builder, both on one thread",
         format!("{:.2}x faster", t_naive / t_one.max(1e-12)),
