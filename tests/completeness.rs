@@ -1,20 +1,9 @@
 //! Routes the body can perform that the map must hold: the reproducers of
 //! `levels/repro/` (see its README).
 
-use std::path::Path;
+mod common;
 
 use platnav::{Cell, Level, LinkKind, NavMap, Physics, SearchOptions, find_path};
-
-fn repro(name: &str) -> (Level, Physics) {
-    let dir = Path::new("levels/repro");
-    let level: Level = std::fs::read_to_string(dir.join(name))
-        .unwrap()
-        .parse()
-        .unwrap();
-    let json = std::fs::read_to_string(dir.join("megaman.json")).unwrap();
-    let physics = Physics::from_json_over(&json, &Physics::default()).unwrap();
-    (level, physics)
-}
 
 /// A path from `from` to `to` on `level`, whose tape replayed on a fresh
 /// body ends standing on `to`.
@@ -32,7 +21,7 @@ fn replayed_path(level: &Level, physics: &Physics, from: Cell, to: Cell) -> plat
 /// climb's.
 #[test]
 fn a_ladder_longer_than_the_action_limit_is_climbed() {
-    let (level, physics) = repro("ladder31.txt");
+    let (level, physics) = common::megaman_repro("ladder31.txt");
     let path = replayed_path(&level, &physics, Cell::new(3, 32), Cell::new(8, 1));
     let climb_ticks = 31.0 / (physics.climb_speed * physics.dt);
     assert!(
@@ -48,7 +37,7 @@ fn a_ladder_longer_than_the_action_limit_is_climbed() {
 /// single jump, and its tape replays.
 #[test]
 fn a_jump_that_must_leave_at_the_ledge_is_found() {
-    let (level, physics) = repro("edge.txt");
+    let (level, physics) = common::megaman_repro("edge.txt");
     let (from, to) = (Cell::new(6, 5), Cell::new(10, 3));
     let map = NavMap::build(&level, &physics).unwrap();
     let node = map.node(from).expect("the start is a standing cell");

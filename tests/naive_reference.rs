@@ -243,12 +243,6 @@ fn generated_ladders_and_slopes() {
 /// and they agree on every link.
 #[test]
 fn long_ladder_megaman() {
-    let dir = Path::new("levels/repro");
-    let level: Level = std::fs::read_to_string(dir.join("ladder31.txt"))
-        .unwrap()
-        .parse()
-        .unwrap();
-    let json = std::fs::read_to_string(dir.join("megaman.json")).unwrap();
-    let physics = Physics::from_json_over(&json, &Physics::default()).unwrap();
+    let (level, physics) = common::megaman_repro("ladder31.txt");
     assert_same("ladder31 megaman", &level, &physics);
 }

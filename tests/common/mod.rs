@@ -85,3 +85,16 @@ pub fn smb_levels() -> Vec<(String, Level)> {
         })
         .collect()
 }
+
+/// A reproducer of `levels/repro/` (see its README) with the Mega Man-like
+/// profile it is played with.
+pub fn megaman_repro(name: &str) -> (Level, Physics) {
+    let dir = Path::new("levels/repro");
+    let level: Level = std::fs::read_to_string(dir.join(name))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let json = std::fs::read_to_string(dir.join("megaman.json")).unwrap();
+    let physics = Physics::from_json_over(&json, &Physics::default()).unwrap();
+    (level, physics)
+}

@@ -118,7 +118,7 @@ pub(crate) fn forgiving_links(ctx: &Ctx<'_>, best: &mut Best) {
         for &hold in &holds {
             let input = |t: usize| Input::new(d, t >= press && t < land + hold, false);
             let mut s = Sim::new(ctx);
-            let alive = (0..=land).all(|_| !s.out_of_time() && s.step(input(s.tape.len())));
+            let alive = (0..=land).all(|t| !s.out_of_time() && s.step(input(t)));
             if !alive || s.body.grounded {
                 continue;
             }

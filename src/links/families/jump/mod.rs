@@ -58,7 +58,8 @@ impl LinkKind {
 /// performed there), else each family simulated here.
 fn generate(s: &Start<'_>, worker: &mut WorkerGuard<'_>, best: &mut Best) {
     let active = Active::of(s.level);
-    if active.frame_exact() && active.flat_ground() {
+    let templated = active.frame_exact() && active.flat_ground();
+    if templated {
         let (cache, rules) = (worker.cache, rules_of(s.level));
         let Worker { grown, memo } = worker.get();
         if !grown
@@ -73,15 +74,15 @@ fn generate(s: &Start<'_>, worker: &mut WorkerGuard<'_>, best: &mut Best) {
         if let Some(grown) = grown.as_mut() {
             grown.walk(s, memo, best);
         }
-    } else {
-        let memo = Some(&worker.get().memo);
-        for fam in families(s.p, s.jumps) {
-            run_family(s.sim(memo), &fam, best);
-        }
     }
-    // Last of all, as the naive reference offers them.
     let memo = Some(&worker.get().memo);
     let sim = || s.sim(memo);
+    if !templated {
+        for fam in families(s.p, s.jumps) {
+            run_family(sim(), &fam, best);
+        }
+    }
+    // The edge take-offs last, as the naive reference offers them.
     for fam in edge::families(sim, s.p, s.jumps) {
         run_family(sim(), &fam, best);
     }
