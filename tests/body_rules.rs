@@ -80,7 +80,7 @@ fn the_head_bumps_a_ceiling_and_stops_rising() {
         b.step(&l, &p, HOLD);
         if before < 0.0 && b.vy == 0.0 && !b.grounded {
             bumped = true;
-            assert_abs_diff_eq!(b.y - p.h, 3.0, epsilon = 1e-12);
+            assert_eq!(b.y - p.box_h(), 3.0);
             break;
         }
     }
@@ -93,7 +93,7 @@ fn running_into_a_wall_stops_flush_against_it() {
     let p = Physics::default();
     let mut b = Body::standing(Cell::new(1, 2), &p);
     run(&mut b, &l, &p, RIGHT, 60);
-    assert_abs_diff_eq!(b.x, 4.0 - p.w / 2.0, epsilon = 1e-12);
+    assert_eq!(b.x, 4.0 - p.half_w());
     assert_eq!(b.vx, 0.0);
     assert!(b.touches_wall_right(&l, &p));
 }
@@ -297,14 +297,14 @@ fn the_left_right_and_top_borders_are_solid() {
     let p = Physics::default();
     let mut b = Body::standing(Cell::new(1, 3), &p);
     run(&mut b, &l, &p, LEFT, 60);
-    assert_abs_diff_eq!(b.x, p.w / 2.0, epsilon = 1e-12);
+    assert_eq!(b.x, p.half_w());
     run(&mut b, &l, &p, RIGHT, 90);
-    assert_abs_diff_eq!(b.x, 4.0 - p.w / 2.0, epsilon = 1e-12);
+    assert_eq!(b.x, 4.0 - p.half_w());
     // A full jump in a 4-row room hits the top border.
     let mut hit = false;
     for _ in 0..30 {
         b.step(&l, &p, HOLD);
-        if b.y - p.h == 0.0 {
+        if b.y - p.box_h() == 0.0 {
             hit = true;
         }
     }

@@ -47,3 +47,45 @@ fn a_jump_that_must_leave_at_the_ledge_is_found() {
     assert!(direct.is_some(), "no jump link {from} -> {to}");
     replayed_path(&level, &physics, from, to);
 }
+
+/// `frame.txt`: 15 ticks left then 8 idle from 16,2. The pinned arithmetic
+/// of `PHYSICS.md` (the run's steps 3 and 5 on flat ground, positions on
+/// the `2^-36` grid), written out here, ends a hair left of x = 15: cell
+/// 14. The body agrees to the last bit in level coordinates and in the
+/// start cell's frame, with and without a slope tile far away.
+#[test]
+fn the_end_cell_does_not_depend_on_the_frame_or_far_tiles() {
+    use platnav::physics::Frame;
+    use platnav::{Body, Input};
+    let text = include_str!("../levels/repro/frame.txt");
+    let p = Physics::default();
+    let tape: Vec<Input> = [Input::new(-1, false, false); 15]
+        .into_iter()
+        .chain([Input::IDLE; 8])
+        .collect();
+    // PHYSICS.md by hand: grounded throughout, nothing to stop the body.
+    let grid = |d: f64| (d * 2f64.powi(36)).round_ties_even() / 2f64.powi(36);
+    let (mut x, mut vx) = (16.5f64, 0.0f64);
+    for i in &tape {
+        let target = f64::from(i.move_x) * p.run_speed;
+        let a = p.ground_accel * p.dt;
+        vx += (target - vx).clamp(-a, a);
+        x += grid(vx * p.dt);
+    }
+    assert!(x < 15.0 && x > 14.99, "the hand arithmetic ends at {x}");
+    let with_slope = text.replacen('.', "/", 1);
+    for (name, text) in [("flat", text), ("with a slope", with_slope.as_str())] {
+        let level: Level = text.parse().unwrap();
+        let start = Cell::new(16, 2);
+        let end = platnav::search::replay(&level, &p, start, &tape);
+        assert_eq!(end.x.to_bits(), x.to_bits(), "{name}: level coordinates");
+        assert_eq!(end.standing_cell(), Some(Cell::new(14, 2)), "{name}");
+        let frame = Frame::new(&level, start);
+        let mut body = Body::start(&frame, Cell::new(0, 0), &p);
+        for &i in &tape {
+            body.step(&frame, &p, i);
+        }
+        assert_eq!((body.x + 16.0).to_bits(), x.to_bits(), "{name}: the frame");
+        assert_eq!(body.standing_cell(), Some(Cell::new(-2, 0)), "{name}");
+    }
+}

@@ -219,7 +219,7 @@ fn a_ceiling_stops_a_climb_and_the_body_stays_on_the_ladder() {
     for _ in 0..30 {
         b.step(&l, &p, UP);
         assert!(b.climbing && !b.grounded);
-        assert_eq!((b.y, b.vy), (1.0 + p.h, 0.0));
+        assert_eq!((b.y, b.vy), (1.0 + p.box_h(), 0.0));
     }
 }
 
@@ -439,7 +439,7 @@ fn the_high_side_of_a_slope_is_a_wall_and_its_underside_a_ceiling() {
     for _ in 0..60 {
         b.step(&l, &p, Input::new(-1, false, false));
     }
-    assert_eq!((b.x, b.vx), (6.0 + p.w / 2.0, 0.0));
+    assert_eq!((b.x, b.vx), (6.0 + p.half_w(), 0.0));
     // Jumping under the `\` of row 1: the head meets its bottom (y = 2).
     let mut b = Body::standing(Cell::new(3, 4), &p);
     let mut bumped = false;
@@ -447,7 +447,7 @@ fn the_high_side_of_a_slope_is_a_wall_and_its_underside_a_ceiling() {
         b.step(&l, &p, Input::new(0, true, false));
         if b.vy == 0.0 && !b.grounded {
             bumped = true;
-            assert_eq!(b.y, 2.0 + p.h);
+            assert_eq!(b.y, 2.0 + p.box_h());
             break;
         }
     }

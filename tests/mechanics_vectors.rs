@@ -17,7 +17,23 @@ const FILE: &str = "tests/mechanics-vectors.json";
 mod reference {
     use platnav::{Input, Level, Physics, Tile};
 
-    const EPS: f64 = 1e-9;
+    /// `2^-30`, on the position grid.
+    const EPS: f64 = 1.0 / 1073741824.0;
+
+    /// `v` rounded to the nearest multiple of `2^-36` (ties to even): the
+    /// position grid every displacement and box side is put on.
+    fn grid(v: f64) -> f64 {
+        let scale = 68719476736.0; // 2^36
+        (v * scale).round_ties_even() / scale
+    }
+
+    /// Half the box's width and its height, on the grid.
+    fn half_w(p: &Physics) -> f64 {
+        grid(p.w / 2.0)
+    }
+    fn box_h(p: &Physics) -> f64 {
+        grid(p.h)
+    }
 
     /// The body's state, as `PHYSICS.md` lists it.
     #[derive(Debug, Clone, Copy, PartialEq)]
@@ -81,10 +97,10 @@ mod reference {
             self.level.tile_at(c, r)
         }
         fn cols(&self, x: f64) -> Vec<i64> {
-            tiles_over(x - self.p.w / 2.0, x + self.p.w / 2.0)
+            tiles_over(x - half_w(self.p), x + half_w(self.p))
         }
         fn rows(&self, y: f64) -> Vec<i64> {
-            tiles_over(y - self.p.h, y)
+            tiles_over(y - box_h(self.p), y)
         }
         fn feet_row(&self, y: f64) -> Option<i64> {
             self.rows(y).last().copied()
@@ -161,9 +177,9 @@ mod reference {
         }
         fn wall(&self, s: &State, left: bool) -> bool {
             let edge = if left {
-                s.x - self.p.w / 2.0
+                s.x - half_w(self.p)
             } else {
-                s.x + self.p.w / 2.0
+                s.x + half_w(self.p)
             };
             let c = (edge + 0.5).floor();
             if (c - edge).abs() > EPS {
@@ -297,7 +313,7 @@ mod reference {
 
         // 5. Move x.
         let (x0, y0) = (s.x, s.y);
-        s.x += s.vx * dt;
+        s.x += grid(s.vx * dt);
         let hits: Vec<i64> = w
             .rows(y0)
             .into_iter()
@@ -307,9 +323,9 @@ mod reference {
             .collect();
         if !hits.is_empty() {
             if s.vx > 0.0 {
-                s.x = *hits.iter().min().unwrap() as f64 - p.w / 2.0;
+                s.x = *hits.iter().min().unwrap() as f64 - half_w(p);
             } else if s.vx < 0.0 {
-                s.x = (*hits.iter().max().unwrap() + 1) as f64 + p.w / 2.0;
+                s.x = (*hits.iter().max().unwrap() + 1) as f64 + half_w(p);
             }
             s.vx = 0.0;
         }
@@ -322,7 +338,7 @@ mod reference {
 
         // 6. Move y.
         let y_prev = s.y;
-        s.y += s.vy * dt;
+        s.y += grid(s.vy * dt);
         let mut landed = false;
         if s.vy > 0.0 || (s.vy == 0.0 && walks) {
             let reached = w.surfaces(s.x, y_prev - dx - EPS, s.y).first().copied();
@@ -362,7 +378,7 @@ mod reference {
                 .filter(|&r| w.cols(s.x).into_iter().any(|c| w.blocks(s.x, s.y, u, c, r)))
                 .max();
             if let Some(r) = bottom {
-                s.y = (r + 1) as f64 + p.h;
+                s.y = (r + 1) as f64 + box_h(p);
                 s.vy = 0.0;
             }
         }
@@ -403,7 +419,7 @@ mod reference {
             s.air_jumps_left = p.air_jumps;
         }
         // 8. Death.
-        if s.y - p.h > level.height() as f64 || w.hazard(s) {
+        if s.y - box_h(p) > level.height() as f64 || w.hazard(s) {
             s.dead = true;
         }
         finish(s, p, input, was_grounded, ground_jump, buffered);
@@ -416,7 +432,7 @@ mod reference {
         s.vx = 0.0;
         s.vy = p.climb_speed * (f64::from(u8::from(input.down)) - f64::from(u8::from(input.up)));
         let y_prev = s.y;
-        s.y += s.vy * p.dt;
+        s.y += grid(s.vy * p.dt);
         let stops = |r: i64| {
             w.cols(s.x).into_iter().any(|c| {
                 let t = w.at(c, r);
@@ -425,7 +441,7 @@ mod reference {
         };
         if s.vy < 0.0 {
             if let Some(r) = w.rows(s.y).into_iter().filter(|&r| stops(r)).max() {
-                s.y = (r + 1) as f64 + p.h;
+                s.y = (r + 1) as f64 + box_h(p);
                 s.vy = 0.0;
             }
             if let Some(r) = w.feet_row(y_prev)
@@ -451,7 +467,7 @@ mod reference {
         if s.grounded {
             s.air_jumps_left = p.air_jumps;
         }
-        if s.y - p.h > w.level.height() as f64 || w.hazard(s) {
+        if s.y - box_h(p) > w.level.height() as f64 || w.hazard(s) {
             s.dead = true;
         }
     }
@@ -799,6 +815,11 @@ fn body_and_reference_match_every_mechanics_vector() {
             assert!(
                 same(&other, want),
                 "case {name:?} tick {tick}: the reference gives {other} but the vector says {want}"
+            );
+            // On the position grid the two agree to the last bit.
+            assert_eq!(
+                got, other,
+                "case {name:?} tick {tick}: body and reference differ"
             );
             seen[0] |= body.climbing;
             seen[1] |= body.grounded && body.y.fract() != 0.0;

@@ -246,3 +246,36 @@ fn long_ladder_megaman() {
     let (level, physics) = common::megaman_repro("ladder31.txt");
     assert_same("ladder31 megaman", &level, &physics);
 }
+
+/// Positions live on the grid of `PHYSICS.md`, so a link is the same to the
+/// last bit whether its body moves in its start cell's frame (as the
+/// builder does) or in level coordinates: on slopes, ladders, the frame
+/// reproducer and the demo, the naive builder in level coordinates gives
+/// the real builder's links.
+#[test]
+fn links_do_not_depend_on_the_frame() {
+    let frame_repro: Level = include_str!("../levels/repro/frame.txt").parse().unwrap();
+    let mechanics: Level = include_str!("../levels/mechanics.txt").parse().unwrap();
+    for (name, level, physics) in [
+        (
+            "mechanics.txt, default",
+            mechanics.clone(),
+            Physics::default(),
+        ),
+        ("mechanics.txt, agile", mechanics, Physics::agile()),
+        ("frame.txt, default", frame_repro, Physics::default()),
+        ("demo, smb", common::demo(), Physics::smb()),
+    ] {
+        let map = NavMap::build(&level, &physics).unwrap();
+        let real = naive::links_of(&map);
+        let in_level = naive::build_in(&level, &physics, naive::Coords::Level);
+        let diffs = naive::differences(&in_level, &real);
+        assert!(
+            diffs.is_empty(),
+            "{name}: {} of {} links differ in level coordinates:\n{}",
+            diffs.len(),
+            real.len(),
+            diffs.join("\n")
+        );
+    }
+}

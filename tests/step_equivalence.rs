@@ -18,7 +18,7 @@ use std::collections::HashSet;
 use platnav::{
     Body, Cell, Input, Level, Physics, Tile,
     level::SplitMix64,
-    physics::{EPS, Frame, Tiles, WallJump},
+    physics::{EPS, Frame, Tiles, WallJump, snap},
 };
 
 // ---- The plain step ------------------------------------------------------
@@ -49,23 +49,23 @@ fn span(lo: f64, hi: f64) -> std::ops::Range<i64> {
 }
 
 fn overlaps_kind<T: Tiles + ?Sized>(b: &Body, level: &T, p: &Physics, kind: Tile) -> bool {
-    let (x0, x1) = (b.x - p.w / 2.0, b.x + p.w / 2.0);
-    let (y0, y1) = (b.y - p.h, b.y);
+    let (x0, x1) = (b.x - p.half_w(), b.x + p.half_w());
+    let (y0, y1) = (b.y - p.box_h(), b.y);
     span(y0, y1).any(|r| span(x0, x1).any(|c| level.tile_at(c, r) == kind))
 }
 
 fn touches_wall<T: Tiles + ?Sized>(b: &Body, level: &T, p: &Physics, right: bool) -> bool {
     let edge = if right {
-        b.x + p.w / 2.0
+        b.x + p.half_w()
     } else {
-        b.x - p.w / 2.0
+        b.x - p.half_w()
     };
     let c = inearest(edge);
     if (c as f64 - edge).abs() > EPS {
         return false;
     }
     let col = if right { c } else { c - 1 };
-    span(b.y - p.h, b.y).any(|r| level.tile_at(col, r).is_solid())
+    span(b.y - p.box_h(), b.y).any(|r| level.tile_at(col, r).is_solid())
 }
 
 #[allow(clippy::too_many_lines)]
@@ -113,10 +113,10 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
     }
     b.vy = b.vy.min(p.max_fall_speed);
 
-    b.x += b.vx * dt;
+    b.x += snap(b.vx * dt);
     {
-        let (x0, x1) = (b.x - p.w / 2.0, b.x + p.w / 2.0);
-        let (y0, y1) = (b.y - p.h, b.y);
+        let (x0, x1) = (b.x - p.half_w(), b.x + p.half_w());
+        let (y0, y1) = (b.y - p.box_h(), b.y);
         let mut min_left = f64::INFINITY;
         let mut max_right = f64::NEG_INFINITY;
         for r in span(y0, y1) {
@@ -129,19 +129,19 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
         }
         if min_left.is_finite() {
             if b.vx > 0.0 {
-                b.x = min_left - p.w / 2.0;
+                b.x = min_left - p.half_w();
             } else if b.vx < 0.0 {
-                b.x = max_right + p.w / 2.0;
+                b.x = max_right + p.half_w();
             }
             b.vx = 0.0;
         }
     }
 
     let y_prev = b.y;
-    b.y += b.vy * dt;
+    b.y += snap(b.vy * dt);
     {
-        let (x0, x1) = (b.x - p.w / 2.0, b.x + p.w / 2.0);
-        let (y0, y1) = (b.y - p.h, b.y);
+        let (x0, x1) = (b.x - p.half_w(), b.x + p.half_w());
+        let (y0, y1) = (b.y - p.box_h(), b.y);
         if b.vy > 0.0 {
             let mut top = f64::INFINITY;
             for r in span(y0, y1) {
@@ -171,7 +171,7 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
                 }
             }
             if bottom.is_finite() {
-                b.y = bottom + p.h;
+                b.y = bottom + p.box_h();
                 b.vy = 0.0;
             }
         }
@@ -181,7 +181,7 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
     if b.vy == 0.0 {
         let row = inearest(b.y);
         if (row as f64 - b.y).abs() <= EPS {
-            let (x0, x1) = (b.x - p.w / 2.0, b.x + p.w / 2.0);
+            let (x0, x1) = (b.x - p.half_w(), b.x + p.half_w());
             b.grounded = span(x0, x1).any(|c| match level.tile_at(c, row) {
                 Tile::SOLID => true,
                 Tile::ONE_WAY => !input.down,
@@ -192,7 +192,7 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
     if b.grounded {
         b.air_jumps_left = p.air_jumps;
     }
-    if b.y - p.h > level.rows() || overlaps_kind(b, level, p, Tile::HAZARD) {
+    if b.y - p.box_h() > level.rows() || overlaps_kind(b, level, p, Tile::HAZARD) {
         b.dead = true;
     }
     b.jump_held_last_tick = input.jump;
@@ -314,14 +314,14 @@ fn state(rng: &mut SplitMix64, l: &Level, p: &Physics) -> Body {
     let mut b = Body::standing(cell, p);
     if rng.chance(0.5) {
         // Often on a grid line, where the EPS tests decide.
-        let snap = |v: f64, rng: &mut SplitMix64| {
+        let on_line = |v: f64, rng: &mut SplitMix64| {
             if rng.chance(0.3) { v.round() } else { v }
         };
-        b.x = snap(-1.0 + (w + 2.0) * unit(rng), rng);
+        b.x = on_line(-1.0 + (w + 2.0) * unit(rng), rng);
         if rng.chance(0.3) {
-            b.x = (b.x + p.w / 2.0).round() - p.w / 2.0;
+            b.x = (b.x + p.half_w()).round() - p.half_w();
         }
-        b.y = snap(-1.0 + (h + 3.0) * unit(rng), rng);
+        b.y = on_line(-1.0 + (h + 3.0) * unit(rng), rng);
         b.vx = (unit(rng) - 0.5) * 2.0 * p.run_speed;
         b.vy = (unit(rng) - 0.5) * 2.0 * p.max_fall_speed;
         b.grounded = rng.chance(0.3);

@@ -36,7 +36,7 @@ fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
     }
     // Ground under the feet: the tiles of row `row + 1` the box overlaps horizontally.
     let row = i64::from(cell.row) + 1;
-    let (x0, x1) = (body.x - p.w / 2.0, body.x + p.w / 2.0);
+    let (x0, x1) = (body.x - p.half_w(), body.x + p.half_w());
     let mut solid = false;
     let mut one_way = false;
     let first = x0.floor() as i64;
@@ -199,8 +199,8 @@ impl Classification {
         // columns to each side of its cell and `ceil(h) + 1` rows above its
         // feet (the raised test of a roof one more), the ground test one row
         // below; a margin of two more on each side. Types: one column more.
-        let mc = (physics.w / 2.0).ceil() as i64 + 3;
-        let up = physics.h.ceil() as i64 + 4;
+        let mc = (physics.half_w()).ceil() as i64 + 3;
+        let up = physics.box_h().ceil() as i64 + 4;
         let (c0, c1) = (
             (i64::from(lo.col) - mc - 1).max(0),
             (i64::from(hi.col) + mc + 1).min(w - 1),

@@ -290,8 +290,8 @@ fn on_one_way(level: &Level, p: &Physics, b: &Body) -> bool {
     }
     let row = b.y.round() as i64;
     let (c0, c1) = (
-        (b.x - p.w / 2.0).floor() as i64,
-        (b.x + p.w / 2.0).floor() as i64,
+        (b.x - p.half_w()).floor() as i64,
+        (b.x + p.half_w()).floor() as i64,
     );
     (c0..=c1).any(|c| level.tile_at(c, row) == Tile::ONE_WAY)
 }

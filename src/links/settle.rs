@@ -96,7 +96,7 @@ pub(super) fn land_target_low<T: Tiles + ?Sized>(
             break;
         }
         probe.step(tiles, p, Input::IDLE);
-        *low = low.max(probe.y - p.h);
+        *low = low.max(probe.y - p.box_h());
         braking += 1;
         if !probe.grounded || probe.dead {
             break;
@@ -154,7 +154,7 @@ pub(super) fn settle_low<T: Tiles + ?Sized>(
             }
             Some(input) => {
                 body.step(tiles, p, input);
-                *low = low.max(body.y - p.h);
+                *low = low.max(body.y - p.box_h());
                 tape.push(input);
                 if body.dead || !body.grounded {
                     return false;
@@ -167,7 +167,7 @@ pub(super) fn settle_low<T: Tiles + ?Sized>(
     }
     for _ in 0..SETTLE_SLACK {
         body.step(tiles, p, Input::IDLE);
-        *low = low.max(body.y - p.h);
+        *low = low.max(body.y - p.box_h());
         tape.push(Input::IDLE);
     }
     body.stands_on(target)

@@ -7,10 +7,9 @@ use super::landing;
 use super::options::{Link, SETTLE_SLACK, action_limit, climb_limit};
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
-use crate::mechanics::Active;
 use crate::mechanics::LinkKind;
 use crate::physics::reads::Reads;
-use crate::physics::{Body, Frame, Input, Physics, Tiles};
+use crate::physics::{Body, EPS, Frame, Input, Physics, Tiles};
 
 /// How a [`Sim::run`] ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,29 +22,11 @@ pub(crate) enum Flight {
     Paused,
 }
 
-/// The origin of the frame links from `from` are performed in: `from`
-/// itself, or on a level with slopes the level's own origin.
-///
-/// Motion in a frame is the same as in the level except for float rounding
-/// at knife edges, where a test compares positions exactly. On flat ground
-/// every such test has an `EPS` margin and rounding never shows, but the
-/// feet column that picks a slope's surface (`floor(x)`) has none: a body
-/// reaching a slope's foot exactly at a column boundary can take the
-/// surface a tick earlier in one frame than in the other. Links on levels
-/// with slopes are therefore performed where they are replayed, in level
-/// coordinates.
-pub(crate) fn origin(level: &Level, from: Cell) -> Cell {
-    if !Active::of(level).frame_exact() {
-        Cell::new(0, 0)
-    } else {
-        from
-    }
-}
-
 /// A body being driven from a standing cell, recording its tape. The body
-/// moves in the frame of [`origin`] ([`Frame`]): it starts standing on
-/// `from` ([`Body::start`]), the frame's `(0, 0)` unless the level has
-/// slopes.
+/// moves in the frame of `from` ([`Frame`]), where it starts standing on
+/// `(0, 0)` ([`Body::start`]). Positions live on the grid of `PHYSICS.md`
+/// ("Space and units"), so motion in the frame is motion in the level, to
+/// the last bit.
 pub(crate) struct Sim<'a> {
     pub frame: Frame<'a>,
     pub p: &'a Physics,
@@ -110,7 +91,7 @@ impl<'a> Sim<'a> {
         reads: Option<&'a Reads>,
         memo: Option<&'a landing::MemoSlot>,
     ) -> Self {
-        let frame = Frame::recording(level, origin(level, from), reads);
+        let frame = Frame::recording(level, from, reads);
         Self {
             memo,
             body: Body::start(&frame, frame.to_frame(from), p),
@@ -353,19 +334,18 @@ pub(super) fn jump_took_effect<T: Tiles + ?Sized>(
     before.jump_starts(level, p, input)
 }
 
-/// A body of a link's frame in level coordinates (exact for whole-tile
-/// shifts of a landed body, to within rounding in the air).
+/// A body of a link's frame in level coordinates (exact: positions are on
+/// the grid).
 #[cfg(feature = "serde")]
-pub(crate) fn in_level(level: &Level, from: Cell, b: &Body) -> Body {
-    let o = origin(level, from);
+pub(crate) fn in_level(from: Cell, b: &Body) -> Body {
     Body {
-        x: b.x + f64::from(o.col),
-        y: b.y + f64::from(o.row),
+        x: b.x + f64::from(from.col),
+        y: b.y + f64::from(from.row),
         ..*b
     }
 }
 
-/// A link performed in its frame ([`origin`]), from standing on `from`:
+/// A link performed in its start cell's frame, from standing on `from`:
 /// `visit` sees the body (in the frame) before the first tick and after
 /// each one. Returns the final body, in the frame, and the jump presses
 /// that took effect.
@@ -376,7 +356,7 @@ pub(crate) fn perform(
     tape: impl IntoIterator<Item = Input>,
     mut visit: impl FnMut(&Body),
 ) -> (Body, u32) {
-    let frame = Frame::new(level, origin(level, from));
+    let frame = Frame::new(level, from);
     let mut body = Body::start(&frame, frame.to_frame(from), p);
     let mut jumps = 0u32;
     visit(&body);
@@ -397,14 +377,14 @@ pub(crate) fn sweep_cells(
     from: Cell,
     tape: impl IntoIterator<Item = Input>,
 ) -> Vec<Cell> {
-    let frame = Frame::new(level, origin(level, from));
+    let frame = Frame::new(level, from);
     let mut cells = Vec::new();
     perform(level, p, from, tape, |b| {
         let (x, y) = (b.x, b.y);
-        let c0 = (x - p.w / 2.0 + 1e-9).floor() as i32;
-        let c1 = (x + p.w / 2.0 - 1e-9).floor() as i32;
-        let r0 = (y - p.h + 1e-9).floor() as i32;
-        let r1 = (y - 1e-9).floor() as i32;
+        let c0 = (x - p.half_w() + EPS).floor() as i32;
+        let c1 = (x + p.half_w() - EPS).floor() as i32;
+        let r0 = (y - p.box_h() + EPS).floor() as i32;
+        let r1 = (y - EPS).floor() as i32;
         for r in r0..=r1 {
             for c in c0..=c1 {
                 cells.push(frame.to_level(Cell::new(c, r)));

@@ -40,14 +40,6 @@ impl Active {
         self.0 == 0
     }
 
-    /// Whether motion is the same in every frame to the last bit, so that a
-    /// link can be computed in its start cell's frame (see
-    /// `TileRules::frame_exact`).
-    #[inline]
-    pub fn frame_exact(self) -> bool {
-        self.rules().all(|r| r.frame_exact)
-    }
-
     /// Whether the ground is flat: a standing body's feet are on a tile's
     /// top, and walking keeps them on its row (see
     /// `TileRules::flat_ground`).

@@ -13,7 +13,7 @@ use super::NodeType;
 use super::seam::{Glyph, Mechanic, Rank, TileSpec, node};
 use super::seam::{Jumped, RuleList};
 use crate::level::Tile;
-use crate::physics::geometry::{EPS, ifloor, inearest, span, wall_at};
+use crate::physics::geometry::{EPS, ifloor, inearest, snap, span, wall_at};
 use crate::physics::{Body, Input, Physics, Tiles};
 
 /// The base rules' tiles (empty, solid, and the goal and spawn markers,
@@ -300,18 +300,18 @@ impl Body {
         let vx = self.vx + (target - self.vx).clamp(-a * dt, a * dt);
         let vy = (self.vy + p.gravity * dt).min(p.max_fall_speed);
         // 5. Move x, with no solid tile to stop it.
-        let x = self.x + vx * dt;
-        let y = self.y + vy * dt;
+        let x = self.x + snap(vx * dt);
+        let y = self.y + snap(vy * dt);
         // The moved box overlaps `row` by more than EPS with its bottom
         // still in that row and its top above it: its row span ends with
         // `row`, and (a box taller than the floor's rounding) starts no
         // higher than the start rows.
-        let on_row = y - self.y > EPS && y < self.y + 1.0 && y - p.h < self.y;
-        if !(vy > 0.0 && on_row && p.h > 1e-6) {
+        let on_row = y - self.y > EPS && y < self.y + 1.0 && y - p.box_h() < self.y;
+        if !(vy > 0.0 && on_row && p.box_h() > 1e-6) {
             return false;
         }
-        let rows = span(self.y - p.h, self.y);
-        let cols = span(x - p.w / 2.0, x + p.w / 2.0);
+        let rows = span(self.y - p.box_h(), self.y);
+        let cols = span(x - p.half_w(), x + p.half_w());
         // Move x meets no solid tile; step 8 needs the start rows' hazards.
         let mut hazard = false;
         for r in rows.clone() {
@@ -332,7 +332,7 @@ impl Body {
         self.vy = 0.0;
         self.air_jumps_left = p.air_jumps;
         // 8. Death, on the start rows.
-        if self.y - p.h > level.rows() {
+        if self.y - p.box_h() > level.rows() {
             self.dead = true;
         } else if level.holds(Tile::HAZARD) {
             self.dead = hazard;
@@ -357,11 +357,11 @@ impl Body {
         was_grounded: bool,
     ) {
         // The rows of the box as the tick starts: y changes first in step 6.
-        let rows = span(self.y - p.h, self.y);
+        let rows = span(self.y - p.box_h(), self.y);
         let (wall_left, wall_right) = if p.wall_jump.is_some() && !self.grounded {
             (
-                wall_at(level, self.x - p.w / 2.0, -1, rows.clone(), solid),
-                wall_at(level, self.x + p.w / 2.0, 0, rows.clone(), solid),
+                wall_at(level, self.x - p.half_w(), -1, rows.clone(), solid),
+                wall_at(level, self.x + p.half_w(), 0, rows.clone(), solid),
             )
         } else {
             (false, false)
@@ -398,10 +398,10 @@ impl Body {
         cols: Range<i64>,
     ) -> MoveY {
         let y_prev = self.y;
-        self.y += self.vy * p.dt;
+        self.y += snap(self.vy * p.dt);
         let mut m = MoveY {
             y_prev,
-            moved_rows: span(self.y - p.h, self.y),
+            moved_rows: span(self.y - p.box_h(), self.y),
             hazards: 0,
             scanned: false,
             snapped: false,
@@ -447,7 +447,7 @@ impl Body {
                 }
             }
             if bottom != i64::MIN {
-                self.y = (bottom as f64 + 1.0) + p.h;
+                self.y = (bottom as f64 + 1.0) + p.box_h();
                 self.vy = 0.0;
                 m.snapped = true;
             }
@@ -492,7 +492,7 @@ impl Body {
         cols: Range<i64>,
         m: &MoveY,
     ) {
-        if self.y - p.h > level.rows() {
+        if self.y - p.box_h() > level.rows() {
             self.dead = true;
         } else if !level.holds(Tile::HAZARD) {
             // Nothing to overlap.
@@ -505,7 +505,7 @@ impl Body {
             let rows = if self.y == m.y_prev {
                 rows
             } else {
-                span(self.y - p.h, self.y)
+                span(self.y - p.box_h(), self.y)
             };
             // Rows move y scanned answer from `hazards` (whose bits cannot
             // alias: at most 64 rows); the others are looked up, in order.
@@ -544,21 +544,21 @@ impl Body {
         input: Input,
         jumped: Jumped,
     ) -> bool {
-        let half = p.w / 2.0;
+        let half = p.half_w();
         let dt = p.dt;
-        let x = self.x + self.vx * dt;
-        let y = self.y + self.vy * dt;
+        let x = self.x + snap(self.vx * dt);
+        let y = self.y + snap(self.vy * dt);
         let (lo_x, hi_x) = if x < self.x { (x, self.x) } else { (self.x, x) };
         let (lo_y, hi_y) = if y < self.y { (y, self.y) } else { (self.y, y) };
         let below = if self.vy == 0.0 { 2 } else { 1 };
         let cols = ifloor(lo_x - half)..ifloor(hi_x + half) + 1;
-        let rows = ifloor(lo_y - p.h)..ifloor(hi_y) + below;
+        let rows = ifloor(lo_y - p.box_h())..ifloor(hi_y) + below;
         if !level.is_clear(cols, rows) {
             return false;
         }
         self.x = x;
         self.y = y;
-        if self.y - p.h > level.rows() {
+        if self.y - p.box_h() > level.rows() {
             self.dead = true;
         }
         // Not grounded before the tick, nor after it.
@@ -577,8 +577,8 @@ impl Body {
         rows: Range<i64>,
         blocks: impl Fn(Tile, i64, i64) -> bool,
     ) -> Range<i64> {
-        self.x += self.vx * p.dt;
-        let mut cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
+        self.x += snap(self.vx * p.dt);
+        let mut cols = span(self.x - p.half_w(), self.x + p.half_w());
         // The leftmost and rightmost blocking columns, as integers (exact
         // as floats: columns are far below 2^53).
         let mut min_left = i64::MAX;
@@ -593,11 +593,11 @@ impl Body {
         }
         if min_left != i64::MAX {
             if self.vx > 0.0 {
-                self.x = min_left as f64 - p.w / 2.0;
-                cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
+                self.x = min_left as f64 - p.half_w();
+                cols = span(self.x - p.half_w(), self.x + p.half_w());
             } else if self.vx < 0.0 {
-                self.x = (max_right as f64 + 1.0) + p.w / 2.0;
-                cols = span(self.x - p.w / 2.0, self.x + p.w / 2.0);
+                self.x = (max_right as f64 + 1.0) + p.half_w();
+                cols = span(self.x - p.half_w(), self.x + p.half_w());
             }
             self.vx = 0.0;
         }

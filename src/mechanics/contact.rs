@@ -15,7 +15,7 @@ use super::base::solid;
 use super::ladder::is_top;
 use super::slope::{self, Ghosts, surfaces};
 use crate::level::Tile;
-use crate::physics::geometry::{EPS, ifloor, inearest, span, wall_at};
+use crate::physics::geometry::{EPS, ifloor, inearest, snap, span, wall_at};
 use crate::physics::{Body, Input, Physics, Tiles};
 
 /// A tick of a body not on a ladder; `jumped_before`: a mechanic's step 0
@@ -31,12 +31,12 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     let slopes = slope::active(level);
     let was_grounded = b.grounded;
     let g0 = ghosts_at(level, b.x, b.y);
-    let rows = span(b.y - p.h, b.y);
+    let rows = span(b.y - p.box_h(), b.y);
     let blocks0 = |t: Tile, c: i64, r: i64| g0.blocks(t, c, r);
     let walls = if p.wall_jump.is_some() && !b.grounded {
         (
-            wall_at(level, b.x - p.w / 2.0, -1, rows.clone(), blocks0),
-            wall_at(level, b.x + p.w / 2.0, 0, rows.clone(), blocks0),
+            wall_at(level, b.x - p.half_w(), -1, rows.clone(), blocks0),
+            wall_at(level, b.x + p.half_w(), 0, rows.clone(), blocks0),
         )
     } else {
         (false, false)
@@ -73,7 +73,7 @@ pub(super) fn steps<T: Tiles + ?Sized>(
         walks,
         y_prev: b.y,
     };
-    b.y += b.vy * p.dt;
+    b.y += snap(b.vy * p.dt);
     let mut landed = false;
     if b.vy > 0.0 || (b.vy == 0.0 && walks) {
         landed = m.fall(b);
@@ -89,7 +89,7 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     m.contacts(b);
 
     // 8. Death.
-    if b.y - p.h > level.rows() || b.overlaps_kind(level, p, Tile::HAZARD) {
+    if b.y - p.box_h() > level.rows() || b.overlaps_kind(level, p, Tile::HAZARD) {
         b.dead = true;
     }
     b.end_tick(p, input, was_grounded, jumped);
@@ -137,7 +137,7 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
             None => ghosts_at(level, b.x, b.y),
         };
         let mut best = feet.map_or(f64::INFINITY, |(_, y)| y);
-        for r in span(b.y - self.p.h, b.y) {
+        for r in span(b.y - self.p.box_h(), b.y) {
             for c in self.cols.clone() {
                 let t = level.tile_at(c, r);
                 let lands = match t {
@@ -169,13 +169,13 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
     fn rise(&self, b: &mut Body) {
         let level = self.level;
         let g = ghosts_at(level, b.x, b.y);
-        let ceiling = span(b.y - self.p.h, b.y).rev().find(|&r| {
+        let ceiling = span(b.y - self.p.box_h(), b.y).rev().find(|&r| {
             self.cols
                 .clone()
                 .any(|c| g.blocks(level.tile_at(c, r), c, r))
         });
         if let Some(r) = ceiling {
-            b.y = (r as f64 + 1.0) + self.p.h;
+            b.y = (r as f64 + 1.0) + self.p.box_h();
             b.vy = 0.0;
         }
     }
@@ -249,7 +249,7 @@ pub(super) fn support<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64)
     let row = inearest(y);
     let (mut solid, mut one_way) = (g.standing().is_some(), false);
     if (row as f64 - y).abs() <= EPS {
-        for c in span(x - p.w / 2.0, x + p.w / 2.0) {
+        for c in span(x - p.half_w(), x + p.half_w()) {
             let t = level.tile_at(c, row);
             if stands(level, &g, t, c, row, false) {
                 match t {
@@ -266,8 +266,8 @@ pub(super) fn support<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64)
 /// a solid tile, or a slope that is not a ghost.
 pub(super) fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> bool {
     let g = ghosts_at(level, x, y);
-    span(y - p.h, y)
-        .any(|r| span(x - p.w / 2.0, x + p.w / 2.0).any(|c| g.blocks(level.tile_at(c, r), c, r)))
+    span(y - p.box_h(), y)
+        .any(|r| span(x - p.half_w(), x + p.half_w()).any(|c| g.blocks(level.tile_at(c, r), c, r)))
 }
 
 /// The ghosts of feet at `(x, y)`: none where no slope can be.
@@ -315,9 +315,9 @@ impl Body {
     /// level with slopes a slope tile is a wall, and a ghost (see
     /// `PHYSICS.md`, "Slopes") is not.
     fn touches_wall<T: Tiles + ?Sized>(&self, level: &T, p: &Physics, side: i64) -> bool {
-        let edge = self.x + side as f64 * p.w / 2.0;
+        let edge = self.x + side as f64 * p.half_w();
         let shift = if side < 0 { -1 } else { 0 };
-        let rows = span(self.y - p.h, self.y);
+        let rows = span(self.y - p.box_h(), self.y);
         if slope::active(level) {
             let g = Ghosts::at(level, self.x, self.y);
             wall_at(level, edge, shift, rows, |t, c, r| g.blocks(t, c, r))

@@ -40,12 +40,6 @@ pub(crate) struct Mechanic {
 /// What a mechanic's tile rules mean for link generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TileRules {
-    /// Motion is the same in every frame to the last bit, so that a link
-    /// can be computed in its start cell's frame. Not with slopes: the feet
-    /// column that picks a slope's surface (`floor(x)`) has no EPS margin,
-    /// so a body reaching a slope's foot exactly at a column boundary can
-    /// take the surface a tick earlier in one frame than in another.
-    pub frame_exact: bool,
     /// A standing body's feet are on a tile's top, and walking keeps them
     /// on its row. Not with slopes.
     pub flat_ground: bool,

@@ -135,8 +135,9 @@ pub struct Body {
 }
 
 /// How far from a row's top and bottom feet standing on a slope must be
-/// for [`Body::stands_on`] to place them in that row.
-pub const SLOPE_MARGIN: f64 = 1e-6;
+/// for [`Body::stands_on`] to place them in that row: `2^-20` (about
+/// `9.5e-7`), on the position grid.
+pub const SLOPE_MARGIN: f64 = 1.0 / (1u64 << 20) as f64;
 
 /// Whether feet at `y` lie inside row `row`, more than [`SLOPE_MARGIN`]
 /// from its top and bottom (where only a slope's surface holds them).
@@ -158,6 +159,18 @@ impl Body {
             )
         };
         bits(self) == bits(other)
+    }
+
+    /// This state with its position put on the grid of `PHYSICS.md`
+    /// ("Space and units"), as a state placed from outside (a game's own
+    /// body) must be before it is stepped.
+    #[must_use]
+    pub fn on_grid(self) -> Self {
+        Self {
+            x: super::on_grid(self.x),
+            y: super::on_grid(self.y),
+            ..self
+        }
     }
 
     /// Standing on `cell` as `PHYSICS.md` defines a start: `x = col + 0.5`,
@@ -222,8 +235,8 @@ impl Body {
     /// solid).
     #[must_use]
     pub fn overlaps_kind<T: Tiles + ?Sized>(&self, level: &T, p: &Physics, kind: Tile) -> bool {
-        let (x0, x1) = (self.x - p.w / 2.0, self.x + p.w / 2.0);
-        let (y0, y1) = (self.y - p.h, self.y);
+        let (x0, x1) = (self.x - p.half_w(), self.x + p.half_w());
+        let (y0, y1) = (self.y - p.box_h(), self.y);
         span(y0, y1).any(|r| span(x0, x1).any(|c| level.tile_at(c, r) == kind))
     }
 }

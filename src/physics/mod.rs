@@ -9,7 +9,7 @@ mod units;
 mod view;
 
 pub use body::{Body, Input, SLOPE_MARGIN};
-pub use geometry::EPS;
+pub use geometry::{EPS, GRID, on_grid, snap};
 pub use view::{Frame, Tiles};
 
 /// Wall-jump parameters; `None` in [`Physics::wall_jump`] disables wall jumps
@@ -155,6 +155,21 @@ pub enum PhysicsError {
 }
 
 impl Physics {
+    /// Half the box's width as the body uses it: `w / 2` on the position
+    /// grid ([`snap`]; `PHYSICS.md`, "Space and units").
+    #[inline]
+    #[must_use]
+    pub fn half_w(&self) -> f64 {
+        snap(self.w / 2.0)
+    }
+
+    /// The box's height as the body uses it: `h` on the position grid.
+    #[inline]
+    #[must_use]
+    pub fn box_h(&self) -> f64 {
+        snap(self.h)
+    }
+
     /// The names [`Physics::preset`] accepts.
     pub const PRESETS: &'static [&'static str] = &["default", "agile", "smb", "sq2"];
 

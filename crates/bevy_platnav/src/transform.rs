@@ -96,12 +96,13 @@ impl NavTransform {
     /// Writes the position and velocity of a body whose box is centred at
     /// world point `center` moving at world velocity `velocity`, for a game
     /// with its own physics that fills a [`crate::NavBody`] each tick. The
-    /// other fields (grounded, jumps left, ...) are the game's to set.
+    /// other fields (grounded, jumps left, ...) are the game's to set. The
+    /// position is put on the body's position grid (`Body::on_grid`).
     pub fn place_body(&self, body: &mut Body, physics: &Physics, center: Vec2, velocity: Vec2) {
         let (x, y) = self.to_level(center);
         let (vx, vy) = self.velocity_to_level(velocity);
-        body.x = x;
-        body.y = y + physics.h / 2.0;
+        body.x = platnav::physics::on_grid(x);
+        body.y = platnav::physics::on_grid(y + physics.h / 2.0);
         body.vx = vx;
         body.vy = vy;
     }

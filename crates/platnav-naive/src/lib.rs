@@ -39,7 +39,7 @@ use platnav::{
     Cell, Classification, Input, JumpVariety, Level, LinkKind, NavMap, Physics, physics::Frame,
 };
 
-use sim::{Best, Ctx, has_slopes};
+use sim::{Best, Ctx};
 
 /// A link found by the naive builder, in level coordinates.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -131,12 +131,11 @@ pub fn differences(naive: &[NaiveLink], real: &[NaiveLink]) -> Vec<String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Coords {
     /// In the from-cell's [`Frame`], the body starting on its `(0, 0)`: how
-    /// links are defined (on a level with slopes, in level coordinates
-    /// whichever is asked for).
+    /// links are computed.
     Frame,
-    /// In level coordinates, the body starting on the from-cell itself (as
-    /// the real builder did before it moved to the frame). Positions then
-    /// carry the cell's offset, so float rounding differs at knife edges.
+    /// In level coordinates, the body starting on the from-cell itself.
+    /// Positions live on the grid of `PHYSICS.md`, so this gives the same
+    /// links as [`Coords::Frame`] to the last bit.
     Level,
 }
 
@@ -179,13 +178,6 @@ pub fn links_from(
     coords: Coords,
     jumps: JumpVariety,
 ) -> Vec<NaiveLink> {
-    // Links on levels with slopes are performed in level coordinates, where
-    // they are replayed (`src/links/sim.rs`, `origin`).
-    let coords = if has_slopes(level) {
-        Coords::Level
-    } else {
-        coords
-    };
     let (frame, start) = match coords {
         Coords::Frame => (Frame::new(level, from), Cell::new(0, 0)),
         Coords::Level => (Frame::new(level, Cell::new(0, 0)), from),

@@ -65,8 +65,8 @@ pub(crate) fn flat_tapes(p: &Physics) -> Vec<[Option<FlatRun>; 2]> {
                     (lo, hi) = (lo.min(body.x), hi.max(body.x));
                 }
                 let cols = (
-                    (lo - p.w / 2.0 + EPS).floor() as i32,
-                    (hi + p.w / 2.0 - EPS).floor() as i32,
+                    (lo - p.half_w() + EPS).floor() as i32,
+                    (hi + p.half_w() - EPS).floor() as i32,
                 );
                 Some(FlatRun { tape, cols })
             })

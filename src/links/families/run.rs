@@ -48,7 +48,7 @@ impl LinkKind {
 /// at the feet's column from the row above the box to the row under the
 /// floor, none of those rows may hold a ladder or a slope either.
 fn flat_here(level: &Level, p: &Physics, from: Cell, cols: (i32, i32), frame: &Frame<'_>) -> bool {
-    let top = (1.0 - p.h + EPS).floor() as i32;
+    let top = (1.0 - p.box_h() + EPS).floor() as i32;
     let active = Active::of(level);
     let special = |t: Tile| active.special(t);
     // The box of every lookup below, noted before any of them is made.
@@ -122,10 +122,9 @@ fn perform<'a>(
         {
             let to = ground[k as usize - 1];
             match &runs[i][side] {
-                // (Not on a level with slopes, whose links are performed
-                // in level coordinates, `sim::origin`.)
+                // (Not on a level with slopes, whose ground is not flat.)
                 Some(run)
-                    if active.frame_exact() && flat_here(level, p, from, run.cols, &frame) =>
+                    if active.flat_ground() && flat_here(level, p, from, run.cols, &frame) =>
                 {
                     if best.could_improve(to, LinkKind::RUN, run.tape.len() as u32, 0) {
                         best.offer(Some(Link {

@@ -3,7 +3,7 @@
 
 use super::is_top;
 use crate::level::Tile;
-use crate::physics::geometry::{EPS, ifloor, inearest, span};
+use crate::physics::geometry::{EPS, ifloor, inearest, snap, span};
 use crate::physics::{Body, Input, Physics, Tiles};
 
 /// What step 0 did.
@@ -28,8 +28,8 @@ fn feet_row(y: f64, h: f64) -> Option<i64> {
 /// Whether a box centred on `x` with its feet at `y` overlaps a solid or
 /// slope tile.
 fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> bool {
-    span(y - p.h, y).any(|r| {
-        span(x - p.w / 2.0, x + p.w / 2.0).any(|c| {
+    span(y - p.box_h(), y).any(|r| {
+        span(x - p.half_w(), x + p.half_w()).any(|c| {
             let t = level.tile_at(c, r);
             t == Tile::SOLID || t.is_slope()
         })
@@ -74,7 +74,7 @@ fn grab<T: Tiles + ?Sized>(
     }
     let col = ifloor(b.x);
     let in_ladder = (input.up || !b.grounded)
-        && feet_row(b.y, p.h).is_some_and(|r| level.tile_at(col, r) == Tile::LADDER);
+        && feet_row(b.y, p.box_h()).is_some_and(|r| level.tile_at(col, r) == Tile::LADDER);
     let on_top = || {
         let row = inearest(b.y);
         input.down
@@ -111,23 +111,23 @@ fn climb<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: Input) 
     b.vx = 0.0;
     b.vy = dir * p.climb_speed;
     let y_prev = b.y;
-    b.y += b.vy * p.dt;
-    let cols = span(b.x - p.w / 2.0, b.x + p.w / 2.0);
+    b.y += snap(b.vy * p.dt);
+    let cols = span(b.x - p.half_w(), b.x + p.half_w());
     let solid = |c: i64, r: i64| {
         let t = level.tile_at(c, r);
         t == Tile::SOLID || t.is_slope()
     };
     if b.vy < 0.0 {
         // Under a ceiling: the greatest bottom among the overlapped tiles.
-        let ceiling = span(b.y - p.h, b.y)
+        let ceiling = span(b.y - p.box_h(), b.y)
             .rev()
             .find(|&r| cols.clone().any(|c| solid(c, r)));
         if let Some(r) = ceiling {
-            b.y = (r as f64 + 1.0) + p.h;
+            b.y = (r as f64 + 1.0) + p.box_h();
             b.vy = 0.0;
         }
         // The feet reach the top of the ladder top they were in.
-        if let Some(top) = feet_row(y_prev, p.h)
+        if let Some(top) = feet_row(y_prev, p.box_h())
             && is_top(level, col, top)
             && b.y <= top as f64 + EPS
         {
@@ -138,7 +138,7 @@ fn climb<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: Input) 
         }
     } else if b.vy > 0.0 {
         // Meets the ground: the highest top among the overlapped tiles.
-        let ground = span(b.y - p.h, b.y).find(|&r| cols.clone().any(|c| solid(c, r)));
+        let ground = span(b.y - p.box_h(), b.y).find(|&r| cols.clone().any(|c| solid(c, r)));
         if let Some(r) = ground {
             b.y = r as f64;
             b.vy = 0.0;
@@ -146,7 +146,9 @@ fn climb<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: Input) 
             b.grounded = true;
         }
     }
-    if b.climbing && !feet_row(b.y, p.h).is_some_and(|r| level.tile_at(col, r) == Tile::LADDER) {
+    if b.climbing
+        && !feet_row(b.y, p.box_h()).is_some_and(|r| level.tile_at(col, r) == Tile::LADDER)
+    {
         // Off the ladder's bottom (or out of it): falling on.
         b.climbing = false;
     }
@@ -154,7 +156,7 @@ fn climb<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: Input) 
         b.air_jumps_left = p.air_jumps;
     }
     // 8. Death.
-    if b.y - p.h > level.rows() || b.overlaps_kind(level, p, Tile::HAZARD) {
+    if b.y - p.box_h() > level.rows() || b.overlaps_kind(level, p, Tile::HAZARD) {
         b.dead = true;
     }
 }

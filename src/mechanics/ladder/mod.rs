@@ -63,10 +63,7 @@ pub(super) const LADDER: Mechanic = Mechanic {
         programs: climb::programs,
         generate: climb::generate,
     }],
-    tile_rules: Some(TileRules {
-        frame_exact: true,
-        flat_ground: true,
-    }),
+    tile_rules: Some(TileRules { flat_ground: true }),
     decorate: Some(decorate),
 };
 

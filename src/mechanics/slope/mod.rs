@@ -68,10 +68,7 @@ pub(super) const SLOPE: Mechanic = Mechanic {
         node(NodeType::STEEP_LEFT, "steep_left", '\\', [90, 150, 210]),
     ],
     families: &[],
-    tile_rules: Some(TileRules {
-        frame_exact: false,
-        flat_ground: false,
-    }),
+    tile_rules: Some(TileRules { flat_ground: false }),
     decorate: Some(decorate),
 };
 

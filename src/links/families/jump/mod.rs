@@ -58,7 +58,7 @@ impl LinkKind {
 /// performed there), else each family simulated here.
 fn generate(s: &Start<'_>, worker: &mut WorkerGuard<'_>, best: &mut Best) {
     let active = Active::of(s.level);
-    let templated = active.frame_exact() && active.flat_ground();
+    let templated = active.flat_ground();
     if templated {
         let (cache, rules) = (worker.cache, rules_of(s.level));
         let Worker { grown, memo } = worker.get();

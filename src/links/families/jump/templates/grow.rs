@@ -72,7 +72,7 @@ impl Grower<'_> {
         n.snaps.shrink_to_fit();
         // PHYSICS.md step 8 compares `y - h` with the bottom each step; the
         // walker repeats those comparisons against a real cell's bottom.
-        n.note_bottom_tests(world.rows(), p.h);
+        n.note_bottom_tests(world.rows(), p.box_h());
         let id = offset + out.len() as u32;
         let end = n.end;
         let len = n.inputs.len() as u32;

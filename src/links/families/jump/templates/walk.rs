@@ -49,7 +49,7 @@ impl Walker<'_> {
         let last = n.snaps.len().saturating_sub(1);
         n.snaps.iter().enumerate().find_map(|(i, s)| {
             let fell = i == last && n.fell_out.is_some();
-            ((s.body.y - self.p.h > rows) != fell).then_some(i as u32)
+            ((s.body.y - self.p.box_h() > rows) != fell).then_some(i as u32)
         })
     }
 
