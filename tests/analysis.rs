@@ -73,6 +73,21 @@ fn trap_level_reports_its_pit_as_a_trap_and_its_goal_platform_as_unreachable() {
     assert_eq!(d.nearest.map(|c| c.row), Some(11));
 }
 
+/// `analysis::diagnose`, which `platnav path` prints when it finds nothing,
+/// is the report's diagnosis of that one goal.
+#[test]
+fn a_single_goal_diagnosis_is_the_reports() {
+    let level = trap_level();
+    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    let options = ReportOptions::default();
+    let report = analysis::report(&map, &Endpoints::default(), &options).unwrap();
+    let one = analysis::diagnose(&map, report.start, Cell::new(24, 5), &options).unwrap();
+    assert_eq!(Some(&one), report.goals[0].diagnosis.as_ref());
+    assert!(one.needed_jump_height.is_some());
+    // A start that is no standing cell is an error, not a diagnosis.
+    assert!(analysis::diagnose(&map, Cell::new(0, 0), Cell::new(24, 5), &options).is_err());
+}
+
 #[test]
 fn regions_are_the_sets_of_mutually_reachable_cells() {
     for level in common::random_levels(6) {

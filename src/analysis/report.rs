@@ -212,6 +212,24 @@ pub fn report(
     })
 }
 
+/// What is missing to reach `goal` from `start` (both standing cells of
+/// `map`): where the reachable region comes nearest the goal, and the least
+/// jump height and the least run speed that reach it, each found by
+/// building the map at that value and searching it (not estimated).
+///
+/// # Errors
+/// [`AnalysisError::NoStart`] when `start` is not a standing cell.
+pub fn diagnose(
+    map: &NavMap,
+    start: Cell,
+    goal: Cell,
+    options: &ReportOptions,
+) -> Result<Diagnosis, AnalysisError> {
+    let reach =
+        super::reachable_from(map, start).ok_or(AnalysisError::NoStart { cell: Some(start) })?;
+    Ok(Diagnosers::new(map, start, options).diagnose(&reach, goal))
+}
+
 /// Bisection on one parameter (jump height or run speed) with a cache of
 /// the maps built on the way, so that goals that open up together cost one
 /// bisection.

@@ -219,6 +219,26 @@ fn goal_line(g: &GoalReport) -> String {
     line
 }
 
+/// What stops a path, for `platnav path`: where the reachable region comes
+/// nearest the goal and what would cross the gap, as the diagnosis found
+/// by building the map at those values.
+pub(crate) fn explain(d: &Diagnosis) -> String {
+    let nearest = d
+        .nearest
+        .map_or_else(|| "nowhere".to_string(), |n| n.to_string());
+    if d.graph_reachable {
+        return format!(
+            "the goal is linked to the start, but no chain of links replayed (a knife-edge \
+             chain); nearest reachable cell {nearest}"
+        );
+    }
+    format!(
+        "the region the start reaches comes nearest the goal at {nearest}{} (each checked by \
+         building the map with it)",
+        missing(d)
+    )
+}
+
 /// What a goal the graph does not reach would need: a higher jump (and
 /// the closest move that failed) or a faster run, or that none tried is
 /// enough.

@@ -150,6 +150,10 @@ struct PathArgs {
     /// Print the PHYSICS.md JSON document.
     #[arg(long)]
     json: bool,
+    /// When no path is found, skip the diagnosis (which rebuilds the map
+    /// at higher jumps and faster runs to find what would reach the goal).
+    #[arg(long)]
+    no_diagnosis: bool,
 }
 
 #[derive(Args)]
@@ -392,10 +396,23 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
         })?,
     };
     let result = find_path(&map, from, to, &opts);
+    let diagnosis = match &result {
+        Err(search::PathError::Unreachable { start, goal, .. }) if !args.no_diagnosis => {
+            let options = analysis::ReportOptions::default().with_search(opts.clone());
+            analysis::diagnose(&map, *start, *goal, &options).ok()
+        }
+        _ => None,
+    };
     if args.json {
         let doc = match &result {
             Ok(p) => path_to_json(p, map.physics()),
-            Err(e) => path_error_to_json(e),
+            Err(e) => {
+                let mut doc = path_error_to_json(e);
+                if let Some(d) = &diagnosis {
+                    doc["diagnosis"] = serde_json::to_value(d).unwrap_or_default();
+                }
+                doc
+            }
         };
         outln!("{doc}");
     } else {
@@ -424,10 +441,11 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
             }
             Err(e) => {
                 outln!("no path: {e}");
+                if let Some(d) = &diagnosis {
+                    outln!("{}", check::explain(d));
+                }
                 outln!(
-                    "try: `platnav check {}` (what the start reaches, and how much more jump or \
-                     speed each goal needs), a preset with more jump (--preset agile: a double \
-                     jump and wall jumps), or --param jump_height=N",
+                    "see `platnav check {}` for what the start reaches and what each goal needs",
                     args.map.level.display()
                 );
             }

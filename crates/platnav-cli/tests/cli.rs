@@ -154,6 +154,11 @@ fn an_impossible_path_prints_found_false_and_exits_1() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["found"], false);
     assert!(doc["error"].as_str().unwrap().contains("no path"));
+    // What is missing, found by trying: the nearest reachable cell, and
+    // the jumps and runs tried.
+    let d = &doc["diagnosis"];
+    assert!(d["nearest"].is_array(), "{doc}");
+    assert!(d["tried_up_to"].as_f64().unwrap() > 0.0, "{doc}");
 }
 
 #[test]

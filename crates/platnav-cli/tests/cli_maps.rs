@@ -221,7 +221,8 @@ fn path_without_markers_uses_checks_start_and_goals_and_no_path_gives_hints() {
         .map(|g| &g["goal"])
         .collect();
     assert!(goals.contains(&&doc["goal"]), "{doc} not in {goals:?}");
-    // A wall too high to jump.
+    // A wall up to the ceiling: no jump or run gets over it, and the
+    // diagnosis says so, having tried.
     let walled = temp("walled.txt", "#######\n#..#..#\n#S.#.G#\n#######\n");
     let out = platnav(&["path", walled.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
@@ -229,9 +230,18 @@ fn path_without_markers_uses_checks_start_and_goals_and_no_path_gives_hints() {
     assert!(
         text.contains("no path")
             && text.contains("platnav check")
-            && text.contains("--preset agile"),
+            && text.contains("nearest the goal at 2,2")
+            && text.contains("not reachable even with a"),
         "{text}"
     );
+    // A ledge a little too high: the diagnosis names the jump that reaches it.
+    let ledge = "..............\n..............\n.........#####\n.........#####\n\
+                 .........#####\n..............\n..............\n##############\n";
+    let ledge = temp("ledge.txt", ledge);
+    let out = platnav(&["path", ledge.to_str().unwrap(), "--from", "1,6", "--to", "10,1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("needs a 5.2") && text.contains("-tile jump"), "{text}");
 }
 
 #[test]
