@@ -89,3 +89,45 @@ fn the_end_cell_does_not_depend_on_the_frame_or_far_tiles() {
         assert_eq!(body.standing_cell(), Some(Cell::new(-2, 0)), "{name}");
     }
 }
+
+/// `shaft.txt`: the pocket opens off a ladder 14 rows above the floor, and
+/// only a jump off the ladder at the right rung gets in.
+#[test]
+fn a_body_jumps_off_a_ladder_at_any_rung() {
+    let level: Level = include_str!("../levels/repro/shaft.txt").parse().unwrap();
+    let path = replayed_path(
+        &level,
+        &Physics::default(),
+        Cell::new(1, 24),
+        Cell::new(7, 10),
+    );
+    let climb = path
+        .steps()
+        .iter()
+        .find(|s| s.kind == LinkKind::CLIMB)
+        .expect("the path climbs");
+    assert_eq!(climb.to.row, 10, "the climb ends in the pocket");
+}
+
+/// From a ladder's top, climbing down and jumping off sideways partway is
+/// a link of its own (`levels/mechanics.txt`: a ladder up a wall).
+#[test]
+fn a_body_climbing_down_jumps_off_partway() {
+    let level: Level = include_str!("../levels/mechanics.txt").parse().unwrap();
+    let physics = Physics::default();
+    let map = NavMap::build(&level, &physics).unwrap();
+    let top = Cell::new(21, 4);
+    let node = map.node(top).expect("the ladder's top is a standing cell");
+    let down_then_jump = map
+        .links_from(node)
+        .filter(|l| l.kind == LinkKind::CLIMB)
+        .any(|l| {
+            let tape: Vec<platnav::Input> = map.inputs(l.id).collect();
+            let first_jump = tape.iter().position(|i| i.jump);
+            first_jump.is_some_and(|j| j > 1 && tape[..j].iter().all(|i| i.down))
+        });
+    assert!(
+        down_then_jump,
+        "no climb from {top} goes down and then jumps"
+    );
+}

@@ -8,9 +8,12 @@
 //!   stands again (off the ladder's bottom onto the ground, or falling
 //!   from its end);
 //! - **off sideways** (as up): hold `up` for the ticks of `n` rows
-//!   (`ceil(n / (climb_speed*dt))`, `n` = 1 to [`ROWS`]), then, still
-//!   climbing, press and hold the jump moving `d` (left, right) until the
-//!   body lands.
+//!   (`ceil(n / (climb_speed*dt))`, `n` = 1 to the ladder's height above
+//!   the feet, at most [`RUNGS`]), then, still climbing, press and hold the
+//!   jump moving `d` (left, right) until the body lands;
+//! - **off sideways going down** (as down): the same, holding `down` for
+//!   the ticks of `n` rows, `n` = 1 to the ladder's height below the feet
+//!   (at most [`RUNGS`]).
 //!
 //! - **catch** (a ladder tile within 3 columns, 4 rows above to 1 below):
 //!   move left or right holding `up`, walking (for at most the ticks of 3
@@ -28,12 +31,13 @@ use crate::mechanics::LinkKind;
 use crate::mechanics::seam::Driver;
 use crate::physics::{Body, Input, Physics};
 
-/// The most rows a sideways jump-off climbs first.
-const ROWS: usize = 8;
+/// The most rows a sideways jump-off climbs (up or down) first: a body can
+/// leave a ladder at any rung, up to this many from where it got on.
+pub(crate) const RUNGS: usize = 64;
 
 /// Programs tried from a cell where climbing can start or a ladder is near.
 pub(super) fn programs(_: &Physics) -> usize {
-    2 + 2 * ROWS + 4
+    2 + 2 * 2 * RUNGS + 4
 }
 
 /// Columns each side of a cell within which a ladder is caught.
@@ -62,6 +66,14 @@ pub(super) fn generate(drive: &mut dyn Driver) {
     // Climbing up starts where the feet tile is a ladder, down where the
     // tile under it is.
     let (up, down) = (ladder(from), ladder(Cell::new(from.col, from.row + 1)));
+    // The rungs to jump off at: the ladder's tiles from the feet up (going
+    // up), or from under the feet down (going down).
+    let height = |row: i32, step: i32| {
+        (0..RUNGS as i32)
+            .take_while(|&i| ladder(Cell::new(from.col, row + step * i)))
+            .count()
+    };
+    let rungs = (height(from.row, -1), height(from.row + 1, 1));
     // Catching a ladder nearby: a ladder tile within CATCH_COLS columns and
     // CATCH_ROWS rows above to one row below (every cell of the box read).
     let mut near = false;
@@ -98,15 +110,19 @@ pub(super) fn generate(drive: &mut dyn Driver) {
             drive.offer(LinkKind::CLIMB);
         }
     }
-    if !up {
-        return;
-    }
-    for rows in 1..=ROWS {
+    jump_offs(drive, &p, UP, rungs.0);
+    jump_offs(drive, &p, DOWN, rungs.1);
+}
+
+/// The sideways jump-offs after climbing 1 to `rows` rows holding `climb`.
+fn jump_offs(drive: &mut dyn Driver, p: &Physics, climb: Input, rows: usize) {
+    let off = |t: usize, b: &Body| t == 0 || !b.grounded;
+    for rows in 1..=rows {
         let k = row_ticks(rows, p.climb_speed, p.dt);
         for d in [-1i8, 1] {
             let mut program = |t: usize, b: &Body| match t.cmp(&k) {
                 _ if !off(t, b) => None,
-                std::cmp::Ordering::Less => Some(UP),
+                std::cmp::Ordering::Less => Some(climb),
                 std::cmp::Ordering::Equal if !b.climbing => None,
                 _ => Some(Input::new(d, true, false)),
             };

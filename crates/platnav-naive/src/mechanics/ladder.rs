@@ -15,15 +15,23 @@ pub(crate) fn links(ctx: &Ctx<'_>, level: &Level, from: Cell, best: &mut Best) {
     let near = (-4..=1).any(|dr| {
         (-3..=3).any(|dc| level.get(Cell::new(from.col + dc, from.row + dr)) == Some(Tile::LADDER))
     });
+    // The ladder's rows from the feet up, and from under the feet down
+    // (at most 64 each way).
+    let height = |row: i32, step: i32| {
+        (0..64)
+            .take_while(|&i| level.get(Cell::new(from.col, row + step * i)) == Some(Tile::LADDER))
+            .count()
+    };
+    let rungs = (height(from.row, -1), height(from.row + 1, 1));
     climb_links(ctx, up, down, near, best);
+    let down_input = Input::new(0, false, true);
+    jump_offs(ctx, Input::IDLE.with_up(true), rungs.0, best);
+    jump_offs(ctx, down_input, rungs.1, best);
 }
 
 /// Climb (levels with ladders): hold `up` (feet tile a ladder) or `down`
-/// (a ladder under the feet) until the body stands again; and, when `up`
-/// can start, hold `up` for the ticks of 1 to 8 rows, then (still
-/// climbing) hold the jump moving left or right until it lands. Any
-/// program whose body stands after a tick without having left the ground
-/// gives up.
+/// (a ladder under the feet) until the body stands again. Any program
+/// whose body stands after a tick without having left the ground gives up.
 fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best) {
     let p = ctx.p;
     let up_input = Input {
@@ -69,10 +77,13 @@ fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best)
             best.offer(s.land(LinkKind::CLIMB));
         }
     }
-    if !up {
-        return;
-    }
-    for rows in 1..=8usize {
+}
+
+/// Hold `climb` for the ticks of 1 to `rows` rows, then (still climbing)
+/// hold the jump moving left or right until the body lands.
+fn jump_offs(ctx: &Ctx<'_>, climb: Input, rows: usize, best: &mut Best) {
+    let p = ctx.p;
+    for rows in 1..=rows {
         let k = ((rows as f64 / (p.climb_speed * p.dt).max(1e-9)).ceil() as usize).max(1);
         for d in [-1i8, 1] {
             let mut s = Sim::new(ctx);
@@ -80,7 +91,7 @@ fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best)
                 if t > 0 && b.grounded {
                     None
                 } else if t < k {
-                    Some(up_input)
+                    Some(climb)
                 } else if t == k && !b.climbing {
                     None
                 } else {
