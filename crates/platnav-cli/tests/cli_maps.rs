@@ -238,10 +238,20 @@ fn path_without_markers_uses_checks_start_and_goals_and_no_path_gives_hints() {
     let ledge = "..............\n..............\n.........#####\n.........#####\n\
                  .........#####\n..............\n..............\n##############\n";
     let ledge = temp("ledge.txt", ledge);
-    let out = platnav(&["path", ledge.to_str().unwrap(), "--from", "1,6", "--to", "10,1"]);
+    let out = platnav(&[
+        "path",
+        ledge.to_str().unwrap(),
+        "--from",
+        "1,6",
+        "--to",
+        "10,1",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
-    assert!(text.contains("needs a 5.2") && text.contains("-tile jump"), "{text}");
+    assert!(
+        text.contains("needs a 5.2") && text.contains("-tile jump"),
+        "{text}"
+    );
 }
 
 #[test]

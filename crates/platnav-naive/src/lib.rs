@@ -29,6 +29,7 @@
 //! criterion benches and the library's tests depend on this crate, so they
 //! share one copy.
 
+pub mod exhaustive;
 mod families;
 mod mechanics;
 mod sim;

@@ -1,0 +1,208 @@
+//! The map against an exhaustive search of the body's states
+//! (`platnav_naive::exhaustive`): on small seeded levels with ledges, low
+//! ceilings, gaps of 1 to 6 columns, one-way platforms, walls, ladders and
+//! slopes, and the `default`, `smb` and `agile` presets, every standing
+//! cell the search comes to rest on from the start is reached by the map,
+//! the map's path there is no slower than the search's first arrival by
+//! more than [`TOLERANCE`], and every link equals the naive builder's.
+//!
+//! The search tries every input on every tick, with states merged in
+//! buckets of 1/8 tile and of the least speed change a tick makes, within
+//! [`BUDGET`] states a level: what it reaches is reachable, so the map
+//! must hold all of it.
+
+mod common;
+
+use platnav::analysis::reachable_from;
+use platnav::level::SplitMix64;
+use platnav::{Cell, Level, NavMap, Physics, SearchOptions, find_path};
+use platnav_naive::exhaustive::{self, Merge};
+
+/// Position buckets per tile of the search's merge.
+const CELLS: u32 = 8;
+/// States the search expands on a level.
+const BUDGET: usize = 150_000;
+
+/// A small level: a floor with gaps, and a few of the features above,
+/// chosen by `seed`; with its start, a floor cell at the left.
+fn small_level(seed: u64) -> (Level, Cell) {
+    let mut rng = SplitMix64::new(seed);
+    let w = 12 + rng.below(5) as usize;
+    let h = 9;
+    let mut g = vec![vec!['.'; w]; h];
+    let floor = h - 1;
+    g[floor] = vec!['#'; w];
+    let put = |g: &mut Vec<Vec<char>>, c: usize, r: usize, t: char| {
+        if c < w && r < h {
+            g[r][c] = t;
+        }
+    };
+    // A gap of 1 to 6 columns, somewhere right of the start.
+    let gap = 1 + rng.below(6) as usize;
+    let at = 3 + rng.below((w - 4) as u64) as usize;
+    for c in at..(at + gap).min(w - 1) {
+        put(&mut g, c, floor, '.');
+    }
+    for _ in 0..2 + rng.below(3) {
+        let c = 3 + rng.below((w - 4) as u64) as usize;
+        let len = 1 + rng.below(4) as usize;
+        match rng.below(6) {
+            // A ledge 1 to 3 rows high.
+            0 => {
+                let k = 1 + rng.below(3) as usize;
+                for cc in c..c + len {
+                    for r in floor - k..floor {
+                        put(&mut g, cc, r, '#');
+                    }
+                }
+            }
+            // A low ceiling, 2 or 3 rows above the floor.
+            1 => {
+                let r = floor - 2 - rng.below(2) as usize;
+                for cc in c..c + len + 1 {
+                    put(&mut g, cc, r, '#');
+                }
+            }
+            // A one-way platform.
+            2 => {
+                let r = floor - 2 - rng.below(3) as usize;
+                for cc in c..c + len + 1 {
+                    put(&mut g, cc, r, '=');
+                }
+            }
+            // A wall 2 to 5 rows high.
+            3 => {
+                let k = 2 + rng.below(4) as usize;
+                for r in floor - k..floor {
+                    put(&mut g, c, r, '#');
+                }
+            }
+            // A ladder up to a platform.
+            4 => {
+                let top = floor - 3 - rng.below(3) as usize;
+                for r in top..floor {
+                    put(&mut g, c, r, 'H');
+                }
+                for cc in c + 1..c + 1 + len {
+                    put(&mut g, cc, top, '#');
+                }
+            }
+            // A slope up onto a one-row step.
+            _ => {
+                put(&mut g, c, floor - 1, '/');
+                for cc in c + 1..c + 1 + len {
+                    put(&mut g, cc, floor - 1, '#');
+                }
+            }
+        }
+    }
+    // The start's column and its neighbours stay clear floor.
+    for (r, row) in g.iter_mut().enumerate() {
+        row[..3].fill(if r == floor { '#' } else { '.' });
+    }
+    let text: Vec<String> = g.iter().map(|r| r.iter().collect()).collect();
+    let level: Level = text.join("\n").parse().unwrap();
+    (level, Cell::new(1, (floor - 1) as i32))
+}
+
+/// How much slower than the search's first arrival the map's path may be:
+/// a path is chained from links that each start and end at rest near a
+/// cell's middle (settling costs ticks the search's free-form inputs do
+/// not spend), so it may take twice the ticks, plus a second.
+const TOLERANCE: (u32, u32) = (2, 60);
+
+/// What one level shows against the search: each miss described.
+fn check(seed: u64, name: &str, physics: &Physics) -> (Vec<String>, usize) {
+    let (level, start) = small_level(seed);
+    let reached = exhaustive::search(
+        &level,
+        physics,
+        start,
+        Merge::buckets(physics, CELLS),
+        BUDGET,
+    );
+    let map = NavMap::build(&level, physics).unwrap();
+    let reach = reachable_from(&map, start).expect("the start is a standing cell");
+    let mut misses = Vec::new();
+    let mut compared = 0;
+    // A body resting with its feet over an edge is on the cell of its feet
+    // column, which is not a standing cell: the map's node is the ground
+    // it rests on, which the search also comes to rest on.
+    for (&cell, &tick) in reached
+        .cells
+        .iter()
+        .filter(|(c, _)| map.node(**c).is_some())
+    {
+        compared += 1;
+        let at = format!("{name}, seed {seed}: {cell}, at rest on tick {tick}");
+        if !map.node(cell).is_some_and(|n| reach.contains(n)) {
+            misses.push(format!("{at}: not reached by the map\n{level}"));
+            continue;
+        }
+        match find_path(&map, start, cell, &SearchOptions::default()) {
+            Ok(path) if path.ticks() > TOLERANCE.0 * tick + TOLERANCE.1 => {
+                misses.push(format!("{at}: the map's path takes {} ticks", path.ticks()));
+            }
+            Ok(_) => {}
+            Err(e) => misses.push(format!("{at}: {e}")),
+        }
+    }
+    let real = platnav_naive::links_of(&map);
+    let naive = platnav_naive::build(&level, physics);
+    let diffs = platnav_naive::differences(&naive, &real);
+    if !diffs.is_empty() {
+        misses.push(format!(
+            "{name}, seed {seed}: links differ from the naive builder's: {diffs:?}"
+        ));
+    }
+    (misses, compared)
+}
+
+#[test]
+fn the_map_reaches_every_cell_the_exhaustive_search_rests_on() {
+    let levels = common::runs("PLATNAV_EXHAUSTIVE_LEVELS", 12, 200);
+    let presets = [
+        ("default", Physics::default()),
+        ("smb", Physics::smb()),
+        ("agile", Physics::agile()),
+    ];
+    let jobs: Vec<(u64, usize)> = (0..levels)
+        .flat_map(|s| (0..3).map(move |p| (s, p)))
+        .collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(4);
+    let results: Vec<(Vec<String>, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let (jobs, presets) = (&jobs, &presets);
+                scope.spawn(move || {
+                    jobs.iter()
+                        .skip(w)
+                        .step_by(workers)
+                        .map(|&(seed, p)| check(seed, presets[p].0, &presets[p].1))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let compared: usize = results.iter().map(|r| r.1).sum();
+    let misses: Vec<&String> = results.iter().flat_map(|r| &r.0).collect();
+    // Each level's start, at least, and more: the search must get somewhere.
+    assert!(compared > 2 * jobs.len(), "only {compared} cells compared");
+    assert!(
+        misses.is_empty(),
+        "{} of {compared} cells:\n{}",
+        misses.len(),
+        misses
+            .iter()
+            .take(5)
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
