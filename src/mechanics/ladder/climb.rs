@@ -33,7 +33,7 @@ use crate::physics::{Body, Input, Physics};
 
 /// The most rows a sideways jump-off climbs (up or down) first: a body can
 /// leave a ladder at any rung, up to this many from where it got on.
-pub(crate) const RUNGS: usize = 64;
+const RUNGS: usize = 64;
 
 /// Programs tried from a cell where climbing can start or a ladder is near.
 pub(super) fn programs(_: &Physics) -> usize {
