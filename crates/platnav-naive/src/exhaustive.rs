@@ -41,34 +41,19 @@ pub struct Reached {
 /// The inputs `level` can tell apart.
 fn inputs(level: &Level) -> Vec<Input> {
     let ladders = level.holds(Tile::LADDER);
-    let down = ladders || level.holds(Tile::ONE_WAY);
+    let flags = |on: bool| if on { &[false, true][..] } else { &[false][..] };
+    let (downs, ups) = (flags(ladders || level.holds(Tile::ONE_WAY)), flags(ladders));
     let mut out = Vec::new();
     for move_x in [-1i8, 0, 1] {
         for jump in [false, true] {
-            for down in [false, down].into_iter().collect::<HashSet<_>>() {
-                for up in [false, ladders].into_iter().collect::<HashSet<_>>() {
+            for &down in downs {
+                for &up in ups {
                     out.push(Input::new(move_x, jump, down).with_up(up));
                 }
             }
         }
     }
     out
-}
-
-impl Merge {
-    /// Buckets of `1 / cells` tile, and of the least speed change a tick
-    /// can make with `p` (its accelerations and gravity times `dt`), so
-    /// that a body speeding up does not stay in the bucket it left.
-    #[must_use]
-    pub fn buckets(p: &Physics, cells: u32) -> Self {
-        let least = [p.ground_accel, p.air_accel, p.gravity]
-            .into_iter()
-            .filter(|&a| a > 0.0)
-            .fold(f64::INFINITY, f64::min)
-            * p.dt;
-        let speeds = if least.is_finite() { 1.0 / least } else { 1.0 };
-        Merge::Buckets { cells, speeds }
-    }
 }
 
 /// How finely [`search`] tells states apart.
@@ -85,6 +70,22 @@ pub enum Merge {
         /// Speed buckets per tile/s.
         speeds: f64,
     },
+}
+
+impl Merge {
+    /// Buckets of `1 / cells` tile, and of the least speed change a tick
+    /// can make with `p` (its accelerations and gravity times `dt`), so
+    /// that a body speeding up does not stay in the bucket it left.
+    #[must_use]
+    pub fn buckets(p: &Physics, cells: u32) -> Self {
+        let least = [p.ground_accel, p.air_accel, p.gravity]
+            .into_iter()
+            .filter(|&a| a > 0.0)
+            .fold(f64::INFINITY, f64::min)
+            * p.dt;
+        let speeds = if least.is_finite() { 1.0 / least } else { 1.0 };
+        Merge::Buckets { cells, speeds }
+    }
 }
 
 /// A body's state as a key: every field, floats by their bits or their
