@@ -199,7 +199,7 @@ impl Classification {
         // columns to each side of its cell and `ceil(h) + 1` rows above its
         // feet (the raised test of a roof one more), the ground test one row
         // below; a margin of two more on each side. Types: one column more.
-        let mc = (physics.half_w()).ceil() as i64 + 3;
+        let mc = physics.half_w().ceil() as i64 + 3;
         let up = physics.box_h().ceil() as i64 + 4;
         let (c0, c1) = (
             (i64::from(lo.col) - mc - 1).max(0),
