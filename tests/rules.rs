@@ -76,12 +76,17 @@ fn layers_rule_gives_whole_layers_a_kind_and_counts_hidden_layers_only_when_name
     // "tiles": unmarked tiles on a layer whose tiles carry no mark are solid.
     let l = load(&map, &rules(r#"{"layers": {"A": "tiles"}}"#));
     assert_eq!(ascii(&l), "....\n....\n####\n");
-    let err = LoadedLevel::from_tmj_str(&map, None, &rules(r#"{"layers": {"C": "solid"}}"#))
-        .unwrap_err()
-        .to_string();
+    // A layer the map lacks is a warning naming the layers it has.
+    let l = load(&map, &rules(r#"{"layers": {"C": "solid", "B": "solid"}}"#));
+    assert_eq!(ascii(&l), "#...\n....\n....\n");
+    let warning = l
+        .rules_used
+        .iter()
+        .find(|u| u.starts_with("warning"))
+        .unwrap();
     assert!(
-        err.contains("no tile layer named \"C\"") && err.contains("\"Hidden\""),
-        "{err}"
+        warning.contains("layer \"C\"") && warning.contains("\"Hidden\""),
+        "{warning}"
     );
     let bad = TileMapping::from_json(r#"{"layers": {"A": "lava"}}"#).unwrap_err();
     assert!(
@@ -250,20 +255,24 @@ fn object_areas_rectangles_polygons_ellipses_and_polyline_ledges() {
     let l = load(&map, &r);
     assert_eq!(ascii(&l), "........\n.==.....\n.......#\n##.^^.##\n");
     // By the conventions: an object layer named like collision is solid,
-    // its polylines one-way ledges.
+    // its untyped lines too (walls, floors); a line marked as a platform is
+    // one-way; the coin, the door and the spawn point in it are not walls.
     let conv = json!({
         "type": "map", "orientation": "orthogonal", "width": 4, "height": 3,
         "tilewidth": 16, "tileheight": 16, "tilesets": [],
         "layers": [objects("Collision", json!([
             {"id": 1, "x": 0, "y": 32, "width": 64, "height": 16},
-            {"id": 2, "x": 16, "y": 16, "polyline": [{"x": 0, "y": 0}, {"x": 16, "y": 0}]}
+            {"id": 2, "x": 16, "y": 16, "polyline": [{"x": 0, "y": 0}, {"x": 16, "y": 0}]},
+            {"id": 3, "x": 56, "y": 0, "polyline": [{"x": 0, "y": 0}, {"x": 0, "y": 32}]},
+            {"id": 4, "type": "platform", "x": 32, "y": 16, "polyline": [{"x": 0, "y": 0}, {"x": 16, "y": 0}]},
+            {"id": 5, "type": "Coin", "x": 0, "y": 0, "width": 16, "height": 16},
+            {"id": 6, "name": "Door", "x": 0, "y": 16, "width": 16, "height": 16},
+            {"id": 7, "name": "PlayerSpawn", "x": 32, "y": 0, "width": 16, "height": 16}
         ]))]
     })
     .to_string();
-    assert_eq!(
-        ascii(&load(&conv, &TileMapping::default())),
-        "....\n.=..\n####\n"
-    );
+    let l = load(&conv, &TileMapping::default());
+    assert_eq!(ascii(&l), "..S#\n.#=#\n####\n");
 }
 
 #[test]
@@ -797,4 +806,69 @@ fn slopes_from_triangles_names_and_properties_and_ladders_load_as_ladders() {
     assert_eq!(ascii(&load(&map, &r)), "/\\\\/\nHH..\n####\n");
     let r = rules(r#"{"layers": {"Floor": "solid", "L": "slope_left"}}"#);
     assert_eq!(ascii(&load(&map, &r)), "\\\\\\\\\n\\\\..\n####\n");
+}
+
+#[test]
+fn ldtk_enum_tags_mark_tiles_and_auto_tiles() {
+    // A tile layer whose only marking is the tileset's enum tags: tagged
+    // Solid is solid, Ladder a ladder, untagged tiles (pillars) nothing.
+    let tile =
+        |x: u32, y: u32, t: u32| json!({"px": [x * 16, y * 16], "src": [0, 0], "f": 0, "t": t});
+    let p = json!({"jsonVersion": "1.5.3", "defs": {
+      "layers": [],
+      "tilesets": [{"uid": 7, "identifier": "World", "tileGridSize": 16,
+                    "enumTags": [{"enumValueId": "Solid", "tileIds": [1]},
+                                 {"enumValueId": "Ladder", "tileIds": [2]}]}]},
+    "levels": [{"identifier": "L", "pxWid": 64, "pxHei": 48, "layerInstances": [
+      {"__identifier": "Tiles", "__type": "Tiles", "__cWid": 4, "__cHei": 3, "__gridSize": 16,
+       "__tilesetDefUid": 7, "gridTiles": [
+          tile(0, 2, 1), tile(1, 2, 1), tile(2, 2, 1), tile(3, 2, 1),
+          tile(3, 1, 2), tile(3, 0, 2), tile(0, 1, 3)]}
+    ]}]})
+    .to_string();
+    let l = LoadedLevel::from_ldtk_str(&p, None, None, &TileMapping::default()).unwrap();
+    assert_eq!(ascii(&l), "...H\n...H\n####\n");
+    assert_eq!(l.rules_used[0], "tile classes", "{:?}", l.rules_used);
+    // The rules' `tiles` mark an IntGrid layer's cells by their auto-layer
+    // tile: value 3 is nothing but where its tile is the one-way id 9.
+    let p = json!({"jsonVersion": "1.5.3", "defs": {
+        "layers": [{"uid": 1, "identifier": "walls", "type": "IntGrid",
+                    "intGridValues": [{"value": 1, "identifier": "walls"}, {"value": 3, "identifier": "light"}]}],
+        "tilesets": [{"uid": 7, "identifier": "World", "tileGridSize": 16}]},
+      "levels": [{"identifier": "L", "pxWid": 64, "pxHei": 32, "layerInstances": [
+        {"__identifier": "walls", "__type": "IntGrid", "__cWid": 4, "__cHei": 2, "__gridSize": 16,
+         "layerDefUid": 1, "__tilesetDefUid": 7, "intGridCsv": [3, 3, 0, 0, 1, 1, 1, 1],
+         "autoLayerTiles": [tile(0, 0, 9), tile(1, 0, 4), tile(0, 1, 9)]}
+      ]}]})
+    .to_string();
+    let r = rules(r#"{"intgrid": {"light": "empty"}, "tiles": {"World:9": "one_way"}}"#);
+    let l = LoadedLevel::from_ldtk_str(&p, None, None, &r).unwrap();
+    assert_eq!(ascii(&l), "=...\n####\n");
+}
+
+#[test]
+fn tiles_by_id_and_a_layer_that_fills_the_map() {
+    // One layer fills the map (a game that hard-codes tile 0 as its wall):
+    // read as every tile solid it leaves no room, so the tiles of its edges
+    // are the walls; the rules' `tiles` say the same by id.
+    let data = [1, 1, 1, 1, 1, 2, 3, 1, 1, 2, 2, 1, 1, 1, 1, 1];
+    let map = json!({
+        "type": "map", "orientation": "orthogonal", "width": 4, "height": 4,
+        "tilewidth": 16, "tileheight": 16,
+        "tilesets": [{"firstgid": 1, "name": "t", "tilewidth": 16, "tileheight": 16, "tilecount": 3, "columns": 3}],
+        "layers": [{"type": "tilelayer", "name": "Tile Layer 1", "width": 4, "height": 4, "data": data}]
+    })
+    .to_string();
+    let l = load(&map, &TileMapping::default());
+    assert_eq!(ascii(&l), "####\n#..#\n#..#\n####\n");
+    assert!(
+        l.rules_used[0].contains("fills the map"),
+        "{:?}",
+        l.rules_used
+    );
+    let l = load(
+        &map,
+        &rules(r#"{"tiles": {"t:2": "hazard", "0": "solid", "1": "empty"}}"#),
+    );
+    assert_eq!(ascii(&l), "####\n#.^#\n#..#\n####\n");
 }

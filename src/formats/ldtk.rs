@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::ldtk_tilesets::{TilesetDef, Tilesets};
 use super::{MAX_LAYER_CELLS, add_within};
 use crate::io::files::{read_referenced_text, read_text};
 use crate::level::{LevelError, LoadedLevel, MAX_SIDE, check_size};
@@ -27,6 +28,7 @@ struct Project {
 #[serde(default)]
 struct Defs {
     layers: Vec<LayerDef>,
+    tilesets: Vec<TilesetDef>,
 }
 
 #[derive(Deserialize, Default)]
@@ -76,6 +78,9 @@ struct LayerInstance {
     #[serde(rename = "__gridSize")]
     grid_size: i64,
     layer_def_uid: i64,
+    #[serde(rename = "__tilesetDefUid")]
+    tileset_def_uid: Option<i64>,
+    override_tileset_uid: Option<i64>,
     px_offset_x: i64,
     px_offset_y: i64,
     visible: bool,
@@ -96,6 +101,8 @@ impl Default for LayerInstance {
             c_hei: 0,
             grid_size: 0,
             layer_def_uid: 0,
+            tileset_def_uid: None,
+            override_tileset_uid: None,
             px_offset_x: 0,
             px_offset_y: 0,
             visible: true,
@@ -119,6 +126,10 @@ struct OldIntGrid {
 #[serde(default)]
 struct TileInstance {
     px: Vec<f64>,
+    /// The tile's id in its tileset.
+    t: i64,
+    /// Flips: 1 horizontal, 2 vertical.
+    f: i64,
 }
 
 #[derive(Deserialize, Default)]
@@ -208,7 +219,7 @@ impl LoadedLevel {
         if project.json_version.is_empty() {
             return Err(err("no jsonVersion: not an LDtk project".into()));
         }
-        let doc = convert(project, base_dir, level)?;
+        let doc = convert(project, base_dir, level, mapping)?;
         rules::resolve(&doc, mapping)
     }
 }
@@ -281,8 +292,11 @@ fn convert(
     project: Project,
     base_dir: Option<&Path>,
     want: Option<&str>,
+    rules: &TileMapping,
 ) -> Result<Doc, LevelError> {
     let defs = LayerDefs::new(&project.defs.layers);
+    let mut budget = 0;
+    let sets = Tilesets::new(&project.defs.tilesets, &mut budget)?;
     let mut level = pick(
         Project {
             json_version: String::new(),
@@ -305,7 +319,9 @@ fn convert(
 
     let mut read = LevelLayers {
         grid,
-        budget: 0,
+        budget,
+        sets,
+        rules,
         layers: Vec::new(),
         objects: Vec::new(),
         object_layers: Vec::new(),
@@ -320,7 +336,7 @@ fn convert(
         tile_h: g,
         size: Some((w, h)),
         layers: read.layers,
-        tilesets: Vec::new(),
+        tilesets: read.sets.sets,
         objects: read.objects,
         object_layers: read.object_layers,
     })
@@ -411,17 +427,22 @@ fn level_size(level: &LdtkLevel, g: f64) -> Result<(usize, usize), LevelError> {
 
 /// The rules' layers, objects and object layer names read so far from one
 /// level's layer instances.
-struct LevelLayers {
+struct LevelLayers<'a> {
     /// The level's grid size in pixels.
     grid: i64,
-    /// Layer cells read so far, bounded by [`MAX_LAYER_CELLS`].
+    /// Layer cells (and tagged tiles) read so far, bounded by
+    /// [`MAX_LAYER_CELLS`].
     budget: u64,
+    /// The project's tilesets.
+    sets: Tilesets,
+    /// The rules, whose `tiles` may mark tiles.
+    rules: &'a TileMapping,
     layers: Vec<Layer>,
     objects: Vec<Object>,
     object_layers: Vec<String>,
 }
 
-impl LevelLayers {
+impl LevelLayers<'_> {
     /// Reads one layer instance of level `level` by its type: entities,
     /// IntGrid or tiles (other types are skipped). A layer of another grid
     /// size or offset than the level's keeps its own grid.
@@ -460,12 +481,32 @@ impl LevelLayers {
                     cells,
                     grid: own_grid,
                     decorative: false,
+                    marks_only: false,
                 });
-                // An IntGrid layer may also carry auto-layer tiles: they are
-                // its picture, not more collision.
+                // Its auto-layer tiles are its picture; where enum tags or
+                // the rules mark some of them, they count by those marks.
+                let cells = self.tile_cells(inst, &inst.auto_layer_tiles, gs)?;
+                if cells.iter().any(|p| self.sets.marked(p, self.rules)) {
+                    self.layers.push(Layer {
+                        name: inst.identifier.clone(),
+                        visible: inst.visible,
+                        props: Vec::new(),
+                        kind: LayerKind::Tiles,
+                        cells,
+                        grid: own_grid,
+                        decorative: false,
+                        marks_only: true,
+                    });
+                }
             }
             "Tiles" | "AutoLayer" => {
-                let cells = self.tile_cells(inst, gs)?;
+                let tiles: Vec<&TileInstance> = inst
+                    .grid_tiles
+                    .iter()
+                    .chain(&inst.auto_layer_tiles)
+                    .collect();
+                let cells = self.tile_cells(inst, tiles, gs)?;
+                let marked = cells.iter().any(|p| self.sets.marked(p, self.rules));
                 self.layers.push(Layer {
                     name: inst.identifier.clone(),
                     visible: inst.visible,
@@ -473,7 +514,8 @@ impl LevelLayers {
                     kind: LayerKind::Tiles,
                     cells,
                     grid: own_grid,
-                    decorative: true,
+                    decorative: !marked,
+                    marks_only: false,
                 });
             }
             _ => {}
@@ -522,27 +564,37 @@ impl LevelLayers {
         Ok(cells)
     }
 
-    /// The cells of a tile or auto-layer's tiles (grid and auto-layer tiles
-    /// alike), one per cell, row-major; `gs` is the layer's grid size.
-    fn tile_cells(&mut self, inst: &LayerInstance, gs: i64) -> Result<Vec<Placed>, LevelError> {
-        let tiles = inst.grid_tiles.iter().chain(&inst.auto_layer_tiles);
-        let count = inst.grid_tiles.len() + inst.auto_layer_tiles.len();
+    /// The cells of a layer's `tiles`, one per cell (the one drawn last, on
+    /// top), row-major; `gs` is the layer's grid size.
+    fn tile_cells<'t>(
+        &mut self,
+        inst: &LayerInstance,
+        tiles: impl IntoIterator<Item = &'t TileInstance, IntoIter: ExactSizeIterator>,
+        gs: i64,
+    ) -> Result<Vec<Placed>, LevelError> {
+        let tiles = tiles.into_iter();
         add_within(
             &mut self.budget,
-            count as u64,
+            tiles.len() as u64,
             MAX_LAYER_CELLS,
             "layer cells",
         )?;
+        let set = self
+            .sets
+            .index(inst.override_tileset_uid.or(inst.tileset_def_uid));
         let mut cells: Vec<Placed> = tiles
             .map(|t| Placed {
                 col: (num(&t.px, 0) / gs as f64).floor().clamp(-1e9, 1e9) as i32,
                 row: (num(&t.px, 1) / gs as f64).floor().clamp(-1e9, 1e9) as i32,
-                set: 0,
-                flip: 0,
-                id: 0,
+                set,
+                // LDtk's x flip is Tiled's horizontal (4), its y flip vertical (2).
+                flip: (if t.f & 1 != 0 { 4 } else { 0 }) | (if t.f & 2 != 0 { 2 } else { 0 }),
+                id: u32::try_from(t.t).unwrap_or(u32::MAX),
             })
             .collect();
-        cells.sort_unstable_by_key(|p| (p.row, p.col));
+        // Keep each cell's last tile: reverse, stable sort, keep the first.
+        cells.reverse();
+        cells.sort_by_key(|p| (p.row, p.col));
         cells.dedup_by_key(|p| (p.row, p.col));
         Ok(cells)
     }

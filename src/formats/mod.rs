@@ -7,6 +7,8 @@
 mod ascii;
 #[cfg(feature = "ldtk")]
 mod ldtk;
+#[cfg(feature = "ldtk")]
+mod ldtk_tilesets;
 mod load;
 #[cfg(feature = "png")]
 mod mask;

@@ -910,6 +910,7 @@ fn convert(map: &Map, rules: &TileMapping, firstgids: &[u32]) -> Result<LoadedLe
             cells: tile_cells(&layer.name, data, firstgids)?,
             grid: None,
             decorative: false,
+            marks_only: false,
         });
     }
     let doc = Doc {

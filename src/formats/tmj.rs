@@ -791,6 +791,7 @@ fn place_cells(
             cells: Vec::new(),
             grid: None,
             decorative: false,
+            marks_only: false,
         })
         .collect();
     for RawGids {

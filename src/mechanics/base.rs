@@ -62,6 +62,8 @@ pub(super) const BASE: Mechanic = Mechanic {
                 "block",
                 "geometry",
                 "obstacle",
+                "brick",
+                "box",
             ],
             qualifier: None,
             rank: Rank {

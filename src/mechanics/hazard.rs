@@ -19,7 +19,7 @@ pub(super) const HAZARD: Mechanic = Mechanic {
         vglc: &["hazard", "damaging"],
         words: &[
             "spike", "hazard", "lava", "death", "deadly", "kill", "killer", "damage", "acid",
-            "thorn", "saw", "harm",
+            "thorn", "saw", "harm", "lethal", "hurt", "danger",
         ],
         qualifier: None,
         rank: Rank {

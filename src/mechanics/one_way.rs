@@ -30,6 +30,8 @@ pub(super) const ONE_WAY: Mechanic = Mechanic {
             "semisolid",
             "passthrough",
             "ledge",
+            "unisolid",
+            "shelf",
         ],
         qualifier: None,
         rank: Rank {

@@ -231,8 +231,13 @@ pub(crate) struct Layer {
     /// map's (LDtk layers of another grid size); `None`: the map's grid.
     pub grid: Option<(f64, f64, f64, f64)>,
     /// Tiles that carry no collision data of their own (LDtk tile and
-    /// auto-layers): the conventions skip the layer; rules may name it.
+    /// auto-layers whose tiles no enum tag or rule marks): the conventions
+    /// skip the layer; rules may name it.
     pub decorative: bool,
+    /// Counts by its tiles' marks alone, whatever the plan (the auto-layer
+    /// tiles of an LDtk IntGrid layer, where enum tags or the rules'
+    /// `tiles` mark some).
+    pub marks_only: bool,
 }
 
 /// A map file's content.

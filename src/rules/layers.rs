@@ -32,7 +32,23 @@ pub(super) fn plan(
     conv: bool,
     used: &mut Vec<String>,
 ) -> Result<Plan, LevelError> {
-    let named = named_layers(layers, rules)?;
+    let mut plan = layer_plan(layers, rules, conv, used)?;
+    for (l, p) in layers.iter().zip(&mut plan) {
+        if l.marks_only && !l.decorative {
+            *p = Some(Treat::Marks);
+        }
+    }
+    Ok(plan)
+}
+
+/// The plan of [`plan`] before the layers counted by their marks alone.
+fn layer_plan(
+    layers: &[Layer],
+    rules: &TileMapping,
+    conv: bool,
+    used: &mut Vec<String>,
+) -> Result<Plan, LevelError> {
+    let named = named_layers(layers, rules, used)?;
     if !named.is_empty() {
         return Ok(by_rules(layers, &named, used));
     }
@@ -48,30 +64,39 @@ pub(super) fn plan(
     Ok(by_tile_marks(layers, conv))
 }
 
-/// The layers the rules name (`layers`, and `layer` as `"tiles"`); a name
-/// no layer has is an error listing the layers.
+/// The layers the rules name (`layers`, and `layer` as `"tiles"`). A
+/// `layers` name no layer has is a warning in the summary (one rules file
+/// serves every map of a game, and some maps lack some layers); a `layer`
+/// (the one collision layer) no layer has is an error. Both list the layers.
 fn named_layers(
     layers: &[Layer],
     rules: &TileMapping,
+    used: &mut Vec<String>,
 ) -> Result<BTreeMap<String, LayerRule>, LevelError> {
     let names = || {
-        layers
-            .iter()
-            .map(|l| format!("{:?}", l.name))
-            .collect::<Vec<_>>()
-            .join(", ")
+        let v: Vec<String> = layers.iter().map(|l| format!("{:?}", l.name)).collect();
+        v.join(", ")
     };
-    let mut named: BTreeMap<String, LayerRule> = rules.layers.clone();
-    if let Some(l) = &rules.layer {
-        named.insert(l.clone(), LayerRule::Tiles);
+    let has = |n: &str| layers.iter().any(|l| l.name == n);
+    let mut named: BTreeMap<String, LayerRule> = BTreeMap::new();
+    for (n, rule) in &rules.layers {
+        if n == "*" || has(n) {
+            named.insert(n.clone(), *rule);
+        } else {
+            used.push(format!(
+                "warning: the rules name layer {n:?}, which this map lacks (its layers: {})",
+                names()
+            ));
+        }
     }
-    for n in named.keys().filter(|n| *n != "*") {
-        if !layers.iter().any(|l| &l.name == n) {
+    if let Some(l) = &rules.layer {
+        if !has(l) {
             return Err(LevelError::Mapping(format!(
-                "no tile layer named {n:?} (tile layers: {})",
+                "no tile layer named {l:?} (tile layers: {})",
                 names()
             )));
         }
+        named.insert(l.clone(), LayerRule::Tiles);
     }
     Ok(named)
 }

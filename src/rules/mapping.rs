@@ -89,6 +89,7 @@ impl<'de> serde::Deserialize<'de> for PropRule {
 ///   "shapes": true,
 ///   "objects": { "Collision": "solid", "Ledges": "one_way", "Lava": "hazard" },
 ///   "intgrid": { "dirt": "solid", "2": "ladder" },
+///   "tiles": { "0": "solid", "terrain:12": "one_way" },
 ///   "spawn": ["PlayerSpawnPoint"],
 ///   "goal": ["exit"],
 ///   "conventions": true
@@ -123,6 +124,10 @@ impl<'de> serde::Deserialize<'de> for PropRule {
 ///   take their tile's and template's class and properties.
 /// - **`intgrid`**: LDtk IntGrid value name or number to kind (values not
 ///   listed follow the conventions).
+/// - **`tiles`**: a tile's id in its tileset (as the editors show it), or
+///   `"TILESET:ID"`, to kind, over the tile's own marks; for games that
+///   decide by tile id in code. On an LDtk IntGrid layer, the cells whose
+///   auto-layer tile is listed take its kind (solid cells stay solid).
 /// - **`spawn`**, **`goal`**: object or entity names, classes or yes
 ///   property names that mark the spawn point and the goal area. When given,
 ///   only they count; two spawn objects are then an error.
@@ -166,6 +171,9 @@ pub struct TileMapping {
     pub objects: BTreeMap<String, TileKind>,
     /// LDtk IntGrid value name or number to kind.
     pub intgrid: BTreeMap<String, TileKind>,
+    /// Tile id in its tileset (`"12"`), or tileset and id (`"terrain:12"`),
+    /// to kind: for games that decide by tile id in their code.
+    pub tiles: BTreeMap<String, TileKind>,
     /// `false` turns the conventions off (`None`: on).
     pub conventions: Option<bool>,
 }
@@ -218,6 +226,18 @@ level complete.";
     pub fn load(path: &FsPath) -> Result<Self, LevelError> {
         let text = read_text(path)?;
         Self::from_json(&text).map_err(|e| e.in_file(path))
+    }
+
+    /// The kind the rules' `tiles` give tile `id` of tileset `set`, by
+    /// `"SET:ID"`, else by `"ID"`.
+    pub(crate) fn tile_rule(&self, set: &str, id: u32) -> Option<TileKind> {
+        if self.tiles.is_empty() {
+            return None;
+        }
+        self.tiles
+            .get(&format!("{set}:{id}"))
+            .or_else(|| self.tiles.get(&id.to_string()))
+            .copied()
     }
 
     /// Whether the conventions apply (`conventions` is not `false`).

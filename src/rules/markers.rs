@@ -1,6 +1,6 @@
 //! The spawn and the goal: the objects that mark them, by the rules'
 //! `spawn` and `goal` lists or by the conventions' names, and their cells.
-use super::doc::{Doc, Geom, Object};
+use super::doc::{Doc, Geom, Object, Prop};
 use super::mapping::TileMapping;
 use super::words::{goal_score, spawn_score};
 use crate::level::{Cell, Level, LevelError, Tile};
@@ -185,7 +185,16 @@ impl Markers {
                 .filter(|o| matches_list(o, &rules.goal))
                 .collect()
         } else if conv {
-            let score = |o: &Object| goal_score(&o.name).max(goal_score(&o.class));
+            let score = |o: &Object| {
+                // A string property may say it too (`tag = "next_level"`).
+                let by_props = o.props.iter().filter_map(|(_, v)| match v {
+                    Prop::Str(s) => Some(goal_score(s)),
+                    _ => None,
+                });
+                goal_score(&o.name)
+                    .max(goal_score(&o.class))
+                    .max(by_props.max().unwrap_or(0))
+            };
             match doc.objects.iter().map(score).max().filter(|s| *s > 0) {
                 Some(top) => doc.objects.iter().filter(|o| score(o) == top).collect(),
                 None => Vec::new(),

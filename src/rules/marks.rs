@@ -3,11 +3,11 @@
 //! object, with the phrase the load summary gives for it.
 use std::collections::{BTreeMap, HashMap};
 
-use super::doc::{Doc, Object, Placed, Prop, TileDef};
+use super::doc::{Doc, Object, Placed, Prop, Props, TileDef};
 use super::kind::TileKind;
 use super::mapping::{PropRule, TileMapping};
 use super::raster::shapes_kind;
-use super::words::{is_single_word, kind_of_name, names_a_kind};
+use super::words::{is_single_word, kind_of_name, names_a_kind, names_a_non_collider, words};
 use crate::level::LevelError;
 use crate::mechanics;
 
@@ -89,6 +89,9 @@ impl<'a> Engine<'a> {
         if !self.conv {
             return Ok(None);
         }
+        if let Some(k) = slope_value(name, value) {
+            return Ok(Some((k, format!("tile property {name:?} values"))));
+        }
         let named = kind_of_name(name);
         let mark = match value {
             Prop::Str(s) if names_a_kind(name) => match kind_of_name(s) {
@@ -117,6 +120,15 @@ impl<'a> Engine<'a> {
             return Ok(m.clone());
         }
         let doc = self.doc;
+        let set = doc.tilesets.get(usize::from(p.set));
+        if let Some(k) = self
+            .rules
+            .tile_rule(set.map_or("", |s| s.name.as_str()), p.id)
+        {
+            let mark = Some((k, "tiles by the rules' ids".to_owned()));
+            self.tile_cache.insert(key, mark.clone());
+            return Ok(mark);
+        }
         let Some(def) = doc.tile(p) else {
             self.tile_cache.insert(key, None);
             return Ok(None);
@@ -124,7 +136,8 @@ impl<'a> Engine<'a> {
         let set_name = &doc.tilesets[usize::from(p.set)].name;
         let mut mark = self
             .def_mark(def, p.id)
-            .map_err(|e| LevelError::Mapping(format!("tileset {set_name:?}: {e}")))?;
+            .map_err(|e| LevelError::Mapping(format!("tileset {set_name:?}: {e}")))?
+            .map(|(k, how)| (flipped(k, p.flip), how));
         let solid = mark.as_ref().is_some_and(|m| m.0 == TileKind::SOLID);
         if (mark.is_none() || solid) && self.rules.shapes_on() && !def.shapes.is_empty() {
             let ts = &doc.tilesets[usize::from(p.set)];
@@ -162,8 +175,19 @@ impl<'a> Engine<'a> {
                 mark = Some((k, "tile classes".to_owned()));
             }
         }
+        let pair = if self.conv {
+            slope_pair(&def.props)
+        } else {
+            None
+        };
         for (name, value) in &def.props {
+            if pair.as_ref().is_some_and(|(_, names)| names.contains(name)) {
+                continue;
+            }
             mark = best(mark, self.prop_mark(name, value, id)?);
+        }
+        if let Some((k, names)) = pair {
+            mark = best(mark, Some((k, format!("tile properties {names:?}"))));
         }
         Ok(mark)
     }
@@ -226,9 +250,81 @@ impl<'a> Engine<'a> {
         {
             return Some((k, format!("objects of class {:?}", o.class)));
         }
+        // An object's own yes property (a tile object's, from its tile).
+        for (p, v) in &o.props {
+            if let Some(k) = kind_of_name(p).filter(|k| *k != TileKind::EMPTY && v.truthy()) {
+                return Some((k, format!("objects with property {p:?}")));
+            }
+        }
+        // Pickups, doors, enemies and the like are not the layer's walls.
+        if names_a_non_collider(&o.class) || names_a_non_collider(&o.name) {
+            return None;
+        }
         match kind_of_name(&o.layer) {
             Some(TileKind::EMPTY) | None => None,
             Some(k) => Some((k, format!("object layer {:?}", o.layer))),
         }
     }
+}
+
+/// A slope kind mirrored by a tile's horizontal flip (bit 4), as games
+/// mirror the tile's picture.
+fn flipped(k: TileKind, flip: u8) -> TileKind {
+    match k {
+        TileKind::SLOPE_RIGHT if flip & 4 != 0 => TileKind::SLOPE_LEFT,
+        TileKind::SLOPE_LEFT if flip & 4 != 0 => TileKind::SLOPE_RIGHT,
+        k => k,
+    }
+}
+
+/// A property named like slope whose value is the heights of its two
+/// sides, `"LEFT_RIGHT"` (`"0_1"`: rising to the right; also `,` or `x`
+/// between): the slope rising toward the higher side.
+fn slope_value(name: &str, value: &Prop) -> Option<TileKind> {
+    let Prop::Str(s) = value else { return None };
+    if !words(name).iter().any(|w| w == "slope" || w == "ramp") {
+        return None;
+    }
+    let mut parts = s.split(['_', ',', 'x']).map(|p| p.trim().parse::<f64>());
+    let (Some(Ok(l)), Some(Ok(r)), None) = (parts.next(), parts.next(), parts.next()) else {
+        return None;
+    };
+    rising(l, r)
+}
+
+/// The slope rising toward the higher of two side heights.
+fn rising(left: f64, right: f64) -> Option<TileKind> {
+    if right > left {
+        Some(TileKind::SLOPE_RIGHT)
+    } else if left > right {
+        Some(TileKind::SLOPE_LEFT)
+    } else {
+        None
+    }
+}
+
+/// Two number properties naming a slope's left and right sides
+/// (`slopeTopLeft`/`slopeTopRight`, `slope_left`/`slope_right`): heights,
+/// or with `top` in the names depths below the tile's top (Nez). The slope
+/// rising toward the higher side, and the two names.
+fn slope_pair(props: &Props) -> Option<(TileKind, [String; 2])> {
+    let side = |want: &str| {
+        props.iter().find_map(|(n, v)| {
+            let w = words(n);
+            let num = match v {
+                Prop::Int(i) => *i as f64,
+                Prop::Float(f) => *f,
+                _ => return None,
+            };
+            let is = w.iter().any(|x| x == "slope") && w.iter().any(|x| x == want);
+            is.then(|| (num, w.iter().any(|x| x == "top"), n.clone()))
+        })
+    };
+    let ((l, top_l, nl), (r, top_r, nr)) = (side("left")?, side("right")?);
+    let k = if top_l && top_r {
+        rising(-l, -r)
+    } else {
+        rising(l, r)
+    }?;
+    Some((k, [nl, nr]))
 }

@@ -1,7 +1,7 @@
 //! The pass that turns a map's document into a level: which layers count,
 //! the marks of their cells, object areas and ledges, the spawn and goal,
 //! and the load summary of what was used.
-use super::doc::{Doc, Geom, LayerKind, Object, Placed};
+use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed};
 use super::grid::{Coverage, Grid, KindCell, cover, covered_cells, extent};
 use super::kind::TileKind;
 use super::layers::{Treat, plan};
@@ -190,13 +190,18 @@ fn only_layer_convention(
     let visible: Vec<usize> = (0..doc.layers.len())
         .filter(|&i| {
             let l = &doc.layers[i];
-            l.visible && !l.decorative && !l.cells.is_empty()
+            l.visible && !l.decorative && !l.marks_only && !l.cells.is_empty()
         })
         .collect();
     if let [only] = visible[..]
         && plan[only].is_some()
     {
         let l = &doc.layers[only];
+        if let Some((solid, reading)) = frame_reading(doc, l) {
+            *cells = solid;
+            *used = vec![reading];
+            return;
+        }
         *cells = l
             .cells
             .iter()
@@ -209,9 +214,67 @@ fn only_layer_convention(
     }
 }
 
-/// Object areas and ledges: each object the rules or conventions give a
+/// The reading of an only layer that fills every cell of the map, where
+/// "every tile solid" would leave no room: the tiles its edges are made of
+/// are the walls, the others (met only inside) background. `None` when the
+/// layer leaves cells empty, or its edges use every tile it has.
+fn frame_reading(doc: &Doc, l: &Layer) -> Option<(Vec<KindCell>, String)> {
+    let (w, h) = doc.size?;
+    if l.grid.is_some() || w < 3 || h < 3 || l.cells.len() != w * h {
+        return None;
+    }
+    let (w, h) = (w as i32, h as i32);
+    let edge = |p: &Placed| p.col == 0 || p.row == 0 || p.col == w - 1 || p.row == h - 1;
+    let mut walls: Vec<(u16, u32)> = l
+        .cells
+        .iter()
+        .filter(|p| edge(p))
+        .map(|p| (p.set, p.id))
+        .collect();
+    walls.sort_unstable();
+    walls.dedup();
+    let mut others: Vec<(u16, u32)> = l
+        .cells
+        .iter()
+        .map(|p| (p.set, p.id))
+        .filter(|t| walls.binary_search(t).is_err())
+        .collect();
+    others.sort_unstable();
+    others.dedup();
+    if others.is_empty() {
+        return None;
+    }
+    let solid = l
+        .cells
+        .iter()
+        .filter(|p| walls.binary_search(&(p.set, p.id)).is_ok())
+        .map(|p| (TileKind::SOLID, i64::from(p.col), i64::from(p.row)))
+        .collect();
+    let ids = |v: &[(u16, u32)]| {
+        let names: Vec<String> = v.iter().take(8).map(|t| tile_name(doc, *t)).collect();
+        names.join(", ") + if v.len() > 8 { ", ..." } else { "" }
+    };
+    let reading = format!(
+        "the only tile layer {:?} fills the map: its edges' tiles ({}) solid, the others ({}) \
+         background (runner-up, every tile solid, leaves no room to stand)",
+        l.name,
+        ids(&walls),
+        ids(&others)
+    );
+    Some((solid, reading))
+}
+
+/// How the summary names a tile: its tileset and id.
+fn tile_name(doc: &Doc, (set, id): (u16, u32)) -> String {
+    match doc.tilesets.get(usize::from(set)) {
+        Some(ts) if !ts.name.is_empty() => format!("{:?} {id}", ts.name),
+        _ => format!("{id}"),
+    }
+}
+
+/// Object areas and lines: each object the rules or conventions give a
 /// kind marks the cells its shape covers (a polyline: the cells it passes
-/// through, solid becoming one-way), noting its phrase when it marks any.
+/// through), noting its phrase when it marks any.
 fn mark_objects(
     e: &Engine<'_>,
     objects: &[Object],
@@ -230,12 +293,9 @@ fn mark_objects(
         let mut any = false;
         let marked = match &o.geom {
             Geom::Point => Vec::new(),
+            // A line is solid where it runs (a wall or a floor), one-way
+            // only when the object itself says so.
             Geom::Polyline(p) => {
-                let kind = if kind == TileKind::SOLID {
-                    TileKind::ONE_WAY
-                } else {
-                    kind
-                };
                 let pts = o.place(p);
                 let c = line_cells(&pts, cell_px, dims, budget).map_err(LevelError::Tiled)?;
                 c.into_iter().map(|(c, r)| (kind, c, r)).collect()

@@ -125,6 +125,57 @@ pub(crate) fn is_single_word(name: &str) -> bool {
     words(name).len() == 1
 }
 
+/// True for an object name or class that says what the object is, and
+/// that is not a collider, even in a layer named like collision: pickups,
+/// decor, doors, enemies, spawn points, triggers, movable crates.
+pub(crate) fn names_a_non_collider(name: &str) -> bool {
+    const THINGS: &[&str] = &[
+        "coin",
+        "gem",
+        "diamond",
+        "pickup",
+        "collectible",
+        "collectable",
+        "item",
+        "key",
+        "heart",
+        "star",
+        "fruit",
+        "cherry",
+        "powerup",
+        "ammo",
+        "health",
+        "door",
+        "enemy",
+        "mob",
+        "monster",
+        "npc",
+        "spawn",
+        "respawn",
+        "player",
+        "hero",
+        "start",
+        "checkpoint",
+        "crate",
+        "decor",
+        "decoration",
+        "sign",
+        "chest",
+        "trigger",
+        "sensor",
+        "camera",
+        "light",
+        "sound",
+        "text",
+        "label",
+        "marker",
+        "goal",
+        "exit",
+        "finish",
+    ];
+    words(name).iter().any(|w| THINGS.contains(&w.as_str()))
+}
+
 /// True for property names whose string values name a kind: `type`,
 /// `TileType`, `kind`, `collision`, `terrain`, `material`, `behaviour`.
 pub(crate) fn names_a_kind(name: &str) -> bool {
@@ -173,11 +224,15 @@ pub(crate) fn spawn_score(name: &str, is_class: bool) -> u8 {
 }
 
 /// How strongly a name says "the level ends here": 2 for goal words
-/// (`goal`, `exit`, `finish`), 1 for `LevelComplete...`/`LevelEnd...`.
+/// (`goal`, `exit`, `finish`, `victory`, `win`, `flag`, `next level`), 1 for
+/// `LevelComplete...`/`LevelEnd...`.
 pub(crate) fn goal_score(name: &str) -> u8 {
     let w = words(name);
     let any = |v: &[&str]| w.iter().any(|x| v.contains(&x.as_str()));
-    if any(&["goal", "exit", "finish", "victory"]) {
+    if any(&[
+        "goal", "exit", "finish", "victory", "win", "flag", "flagpole",
+    ]) || w.concat().contains("nextlevel")
+    {
         2
     } else if any(&["level", "stage"]) && any(&["complete", "end", "clear"]) {
         1
@@ -238,6 +293,9 @@ mod tests {
         assert_eq!(goal_score("exit"), 2);
         assert_eq!(goal_score("LevelCompleteTrigger"), 1);
         assert_eq!(goal_score("Door"), 0);
+        assert_eq!(goal_score("next_level"), 2);
+        assert_eq!(goal_score("Flag"), 2);
+        assert_eq!(goal_score("window"), 0);
         assert!(names_a_kind("TileType"));
         assert!(!names_a_kind("AssetId"));
     }
