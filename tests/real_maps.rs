@@ -173,10 +173,15 @@ fn phaser_ground_layer_collides_and_spikes_kill() {
 }
 
 #[test]
-fn flixel_layers_without_nocollide_and_the_floor_object_collide() {
-    let l = load("levels/real/flixel-demos/level.tmx");
+fn flixel_layers_without_nocollide_collide_and_the_floor_object_kills() {
+    // The game kills the player who touches the `floor` object
+    // (`PlayState.hx:89-93`): the file cannot say so, its rules file does.
+    let path = "levels/real/flixel-demos/level.tmx";
+    let rules = format!("{path}.rules.json");
+    let opts = LoadOptions::default().with_rules(Some(rules.into()));
+    let l = load_level(Path::new(path), &opts).unwrap();
     assert_eq!((l.level.width(), l.level.height()), (220, 18));
-    assert_eq!(counts(&l), (82, 0, 0));
+    assert_eq!(counts(&l), (55, 0, 27));
     assert!(
         l.rules_used.iter().any(|r| r.contains("nocollide"))
             && l.rules_used.iter().any(|r| r.contains("floor")),
@@ -191,7 +196,7 @@ fn flixel_layers_without_nocollide_and_the_floor_object_collide() {
 #S.................######...
 ####...############.####....
 ###.....####........####....
-############################
+###^^^^^####^^^^^^^^^##^^^^^
 "
     );
     // `player_start` at pixel (32, 448), 32 x 32: its bottom middle is in
