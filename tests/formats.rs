@@ -306,3 +306,26 @@ fn png_mask_ties_go_to_the_stronger_tile() {
         assert_eq!(got, Some(pair[0]), "{:?} against {:?}", pair[0], pair[1]);
     }
 }
+
+/// A Tiled 1.0-era map whose image layer's image has no size (which the
+/// `tiled` crate requires): the image is skipped, with a note, not fatal.
+#[cfg(feature = "tiled")]
+#[test]
+fn old_tmx_with_an_unsized_image_layer_loads() {
+    let tmx = r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.0" orientation="orthogonal" renderorder="right-down" width="4" height="2" tilewidth="16" tileheight="16">
+ <tileset firstgid="1" name="t" tilewidth="16" tileheight="16" tilecount="4" columns="4">
+  <image source="t.png" width="64" height="16"/>
+ </tileset>
+ <imagelayer name="Sky"><image source="sky.png"/></imagelayer>
+ <imagelayer name="Hills"><image source="hills.png" width="320"/></imagelayer>
+ <layer name="Ground" width="4" height="2"><data encoding="csv">0,0,0,0,1,1,1,1</data></layer>
+</map>"#;
+    let l = LoadedLevel::from_tmx_bytes(tmx.as_bytes(), None, &Default::default()).unwrap();
+    assert_eq!(l.level.to_string(), "....\n####\n");
+    assert!(
+        l.rules_used.iter().any(|u| u.contains("skipped: 2 image")),
+        "{:?}",
+        l.rules_used
+    );
+}

@@ -40,6 +40,9 @@ struct Budget {
     /// External tilesets of the root map: `source` and the gids its
     /// range spans (for tilesets that do not say their `tilecount`).
     ranges: Vec<(String, u32)>,
+    /// Elements platnav does not need that the `tiled` crate would refuse,
+    /// made readable: for the load summary.
+    skipped: Vec<String>,
 }
 
 /// A `<tileset>` element as the pre-scan saw it, for tilesets written by old
@@ -73,10 +76,10 @@ impl TsScan {
     }
 }
 
-/// Byte offsets just after the name of every `<tileset` start tag (outside
-/// comments, CDATA and processing instructions, the only places XML lets a
-/// literal `<tileset` appear otherwise).
-fn tileset_tags(bytes: &[u8]) -> Vec<usize> {
+/// Byte offsets just after the name of every start tag `tag` (`b"<tileset"`;
+/// outside comments, CDATA and processing instructions, the only places XML
+/// lets a literal tag appear otherwise).
+fn tag_ends(bytes: &[u8], tag: &[u8]) -> Vec<usize> {
     let mut out = Vec::new();
     let mut i = 0;
     let skip = |i: usize, open: &[u8], close: &[u8]| -> Option<usize> {
@@ -103,7 +106,6 @@ fn tileset_tags(bytes: &[u8]) -> Vec<usize> {
             i = j;
             continue;
         }
-        let tag = b"<tileset";
         if bytes[i..].starts_with(tag)
             && bytes
                 .get(i + tag.len())
@@ -179,7 +181,16 @@ fn prescan(
             }
             XmlEvent::EndElement { name } => scan.end(&name.local_name),
             XmlEvent::EndDocument => {
-                return tileset_patches(bytes, &scan.tilesets, scan.budget, root, range);
+                let mut patches = image_patches(bytes, &scan.images, scan.budget);
+                patches.extend(tileset_patches(
+                    bytes,
+                    &scan.tilesets,
+                    scan.budget,
+                    root,
+                    range,
+                )?);
+                patches.sort_by_key(|p| p.0);
+                return Ok(patches);
             }
             _ => Ok(()),
         };
@@ -215,6 +226,10 @@ struct Prescan<'b> {
     columns_from_image: Option<(u32, u32, u32)>,
     /// Every tileset element, and the one being read (with its depth).
     tilesets: Vec<TsScan>,
+    /// Every `<image>` element, in order: the attributes it lacks that the
+    /// `tiled` crate requires (an image layer's image in Tiled 1.0 files
+    /// has no size; platnav never reads it).
+    images: Vec<&'static str>,
     ts: Option<(usize, TsScan)>,
 }
 
@@ -232,6 +247,7 @@ impl<'b> Prescan<'b> {
             chunk: None,
             columns_from_image: None,
             tilesets: Vec::new(),
+            images: Vec::new(),
             ts: None,
         }
     }
@@ -330,12 +346,19 @@ impl<'b> Prescan<'b> {
     /// `<image>`: a tileset's image size; and for a tileset without
     /// `columns`, an image width the `tiled` crate can compute columns from.
     fn start_image(&mut self, a: &[OwnedAttribute]) -> Result<(), LevelError> {
-        if let Some((d, t)) = &mut self.ts
-            && self.depth == *d + 1
-        {
+        let in_tileset = self.ts.as_ref().is_some_and(|(d, _)| self.depth == *d + 1);
+        if let Some((_, t)) = self.ts.as_mut().filter(|_| in_tileset) {
             t.has_image = true;
             t.image = num::<u32>(a, "width").zip(num::<u32>(a, "height"));
         }
+        self.images.push(
+            match (in_tileset, attr(a, "width"), attr(a, "height")) {
+                (true, _, _) | (_, Some(_), Some(_)) => "",
+                (_, None, None) => " width=\"0\" height=\"0\"",
+                (_, None, _) => " width=\"0\"",
+                (_, _, None) => " height=\"0\"",
+            },
+        );
         if let Some((tw, margin, spacing)) = self.columns_from_image {
             let w = num::<i32>(a, "width").unwrap_or(0) as u32;
             let ok = w
@@ -553,7 +576,7 @@ fn tileset_patches(
     if patches.is_empty() {
         return Ok(patches);
     }
-    let at = tileset_tags(bytes);
+    let at = tag_ends(bytes, b"<tileset");
     if at.len() != tilesets.len() {
         // A layout the byte scan does not understand: leave the file as it
         // is, and the `tiled` crate says what is missing.
@@ -562,7 +585,33 @@ fn tileset_patches(
     Ok(patches.into_iter().map(|(i, a)| (at[i], a)).collect())
 }
 
-/// Inserts the tileset attributes of [`tileset_patches`].
+/// The sizes an image without one needs for the `tiled` crate to read the
+/// file (platnav never reads the image), noted in the budget's `skipped`.
+fn image_patches(
+    bytes: &[u8],
+    images: &[&'static str],
+    budget: &mut Budget,
+) -> Vec<(usize, String)> {
+    if images.iter().all(|a| a.is_empty()) {
+        return Vec::new();
+    }
+    let at = tag_ends(bytes, b"<image");
+    if at.len() != images.len() {
+        return Vec::new();
+    }
+    let n = images.iter().filter(|a| !a.is_empty()).count();
+    budget
+        .skipped
+        .push(format!("{n} image layer images without a size (not needed)"));
+    at.into_iter()
+        .zip(images)
+        .filter(|(_, a)| !a.is_empty())
+        .map(|(i, a)| (i, (*a).to_owned()))
+        .collect()
+}
+
+/// Inserts the attributes of [`tileset_patches`] and [`image_patches`], in
+/// the order of their offsets.
 fn apply_patches(bytes: Vec<u8>, patches: &[(usize, String)]) -> Vec<u8> {
     if patches.is_empty() {
         return bytes;
@@ -758,8 +807,16 @@ fn tmx(
     };
     let mut loader = Loader::with_cache_and_reader(DefaultResourceCache::new(), reader);
     let map = loader.load_tmx_map(&root_path).map_err(from_tiled)?;
-    let firstgids = std::mem::take(&mut loader.reader_mut().budget.firstgids);
-    convert(&map, mapping, &firstgids)
+    let budget = &mut loader.reader_mut().budget;
+    let (firstgids, skipped) = (
+        std::mem::take(&mut budget.firstgids),
+        std::mem::take(&mut budget.skipped),
+    );
+    let mut loaded = convert(&map, mapping, &firstgids)?;
+    loaded
+        .rules_used
+        .extend(skipped.into_iter().map(|s| format!("skipped: {s}")));
+    Ok(loaded)
 }
 
 /// A `tiled` crate property as the rules see it.
