@@ -872,3 +872,31 @@ fn tiles_by_id_and_a_layer_that_fills_the_map() {
     );
     assert_eq!(ascii(&l), "####\n#.^#\n#..#\n####\n");
 }
+
+#[test]
+fn a_few_shaped_tiles_leave_the_rest_of_the_collision_layer_solid() {
+    // Only tile 3 (a slope) carries a collision shape; plain tile 1 is the
+    // floor, and must not vanish because its neighbour has a shape.
+    let ts = json!([shaped(
+        2,
+        json!([{"id": 1, "x": 0, "y": 0, "polygon": [{"x": 0, "y": 16}, {"x": 16, "y": 16}, {"x": 16, "y": 0}]}])
+    )]);
+    let floor = [0, 0, 0, 0, 0, 0, 0, 3, 1, 1, 1, 1];
+    for name in ["Collision", "Tile Layer 1"] {
+        let map = tmj(
+            json!([tiles("Sky", [4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0]), tiles(name, floor)]),
+            ts.clone(),
+        );
+        let l = load(&map, &rules(r#"{"layers": {"Sky": "ignore", "*": "tiles"}}"#));
+        assert_eq!(ascii(&l), "....\n.../\n####\n", "{name}");
+        // With the conventions alone: the sky (unmarked, not the shaped
+        // layer) stays empty, the shaped layer's plain tiles are solid.
+        let l = load(&map, &TileMapping::default());
+        assert_eq!(ascii(&l), "....\n.../\n####\n", "{name}");
+        assert!(
+            l.rules_used.iter().any(|u| u.contains("the 4 without solid")),
+            "{name}: {:?}",
+            l.rules_used
+        );
+    }
+}

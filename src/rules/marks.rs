@@ -11,6 +11,9 @@ use super::words::{is_single_word, kind_of_name, names_a_kind, names_a_non_colli
 use crate::level::LevelError;
 use crate::mechanics;
 
+/// How the load summary names marks given by tiles' collision shapes.
+pub(super) const SHAPES: &str = "tile collision shapes";
+
 /// The mark of one placed tile or value, and what gave it.
 pub(super) type Mark = Option<(TileKind, String)>;
 
@@ -143,7 +146,7 @@ impl<'a> Engine<'a> {
             let ts = &doc.tilesets[usize::from(p.set)];
             let mut partial = false;
             let by_shapes = shapes_kind(&def.shapes, p.flip, ts.tile_w, ts.tile_h, &mut partial)
-                .map(|k| (k, "tile collision shapes".to_owned()));
+                .map(|k| (k, SHAPES.to_owned()));
             if solid {
                 // A tile marked solid whose shape is a slope is that slope.
                 if let Some(m) = by_shapes
@@ -155,7 +158,7 @@ impl<'a> Engine<'a> {
                 mark = by_shapes;
                 if partial {
                     self.partial_shapes += 1;
-                    mark = Some((TileKind::EMPTY, "tile collision shapes".to_owned()));
+                    mark = Some((TileKind::EMPTY, SHAPES.to_owned()));
                 }
             }
         }
