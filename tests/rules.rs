@@ -884,19 +884,53 @@ fn a_few_shaped_tiles_leave_the_rest_of_the_collision_layer_solid() {
     let floor = [0, 0, 0, 0, 0, 0, 0, 3, 1, 1, 1, 1];
     for name in ["Collision", "Tile Layer 1"] {
         let map = tmj(
-            json!([tiles("Sky", [4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0]), tiles(name, floor)]),
+            json!([
+                tiles("Sky", [4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0]),
+                tiles(name, floor)
+            ]),
             ts.clone(),
         );
-        let l = load(&map, &rules(r#"{"layers": {"Sky": "ignore", "*": "tiles"}}"#));
+        let l = load(
+            &map,
+            &rules(r#"{"layers": {"Sky": "ignore", "*": "tiles"}}"#),
+        );
         assert_eq!(ascii(&l), "....\n.../\n####\n", "{name}");
         // With the conventions alone: the sky (unmarked, not the shaped
         // layer) stays empty, the shaped layer's plain tiles are solid.
         let l = load(&map, &TileMapping::default());
         assert_eq!(ascii(&l), "....\n.../\n####\n", "{name}");
         assert!(
-            l.rules_used.iter().any(|u| u.contains("the 4 without solid")),
+            l.rules_used
+                .iter()
+                .any(|u| u.contains("the 4 without solid")),
             "{name}: {:?}",
             l.rules_used
         );
     }
+}
+
+#[test]
+fn object_rules_map_property_values_and_an_objects_own_mark_beats_its_layer() {
+    let map = json!({
+        "type": "map", "orientation": "orthogonal", "width": 4, "height": 2,
+        "tilewidth": 16, "tileheight": 16, "tilesets": [],
+        "layers": [objects("Collision", json!([
+            {"id": 1, "x": 0, "y": 16, "width": 64, "height": 16,
+             "properties": [{"name": "body", "type": "string", "value": "static"}]},
+            {"id": 2, "x": 0, "y": 0, "width": 16, "height": 16,
+             "properties": [{"name": "body", "type": "string", "value": "dynamic"}]},
+            {"id": 3, "x": 16, "y": 0, "width": 16, "height": 16,
+             "properties": [{"name": "oneway", "type": "string", "value": "true"}]},
+            {"id": 4, "x": 32, "y": 0, "width": 16, "height": 16,
+             "properties": [{"name": "oneway", "type": "string", "value": "false"}]}
+        ]))]
+    })
+    .to_string();
+    let r = rules(
+        r#"{"objects": {"Collision": "solid", "oneway": "one_way",
+                        "body": {"static": "solid", "dynamic": "ignore"}}}"#,
+    );
+    // The crate (dynamic) is nothing, "true" one-way beats the layer's
+    // solid, "false" leaves the object to its layer.
+    assert_eq!(ascii(&load(&map, &r)), ".=#.\n####\n");
 }

@@ -351,14 +351,13 @@ impl<'b> Prescan<'b> {
             t.has_image = true;
             t.image = num::<u32>(a, "width").zip(num::<u32>(a, "height"));
         }
-        self.images.push(
-            match (in_tileset, attr(a, "width"), attr(a, "height")) {
+        self.images
+            .push(match (in_tileset, attr(a, "width"), attr(a, "height")) {
                 (true, _, _) | (_, Some(_), Some(_)) => "",
                 (_, None, None) => " width=\"0\" height=\"0\"",
                 (_, None, _) => " width=\"0\"",
                 (_, _, None) => " height=\"0\"",
-            },
-        );
+            });
         if let Some((tw, margin, spacing)) = self.columns_from_image {
             let w = num::<i32>(a, "width").unwrap_or(0) as u32;
             let ok = w
@@ -600,9 +599,9 @@ fn image_patches(
         return Vec::new();
     }
     let n = images.iter().filter(|a| !a.is_empty()).count();
-    budget
-        .skipped
-        .push(format!("{n} image layer images without a size (not needed)"));
+    budget.skipped.push(format!(
+        "{n} image layer images without a size (not needed)"
+    ));
     at.into_iter()
         .zip(images)
         .filter(|(_, a)| !a.is_empty())

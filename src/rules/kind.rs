@@ -90,7 +90,11 @@ impl<'de> serde::Deserialize<'de> for TileKind {
     }
 }
 
-/// The kind a rules file names (`one_way`, `one-way` and `oneway` alike).
+/// The kind a rules file names (`one_way`, `one-way` and `oneway` alike;
+/// `ignore` is `empty`).
 pub(crate) fn kind_from_str(s: &str) -> Option<TileKind> {
+    if s == "ignore" {
+        return Some(TileKind::EMPTY);
+    }
     Tile::from_name(s).map(TileKind)
 }

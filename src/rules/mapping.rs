@@ -118,7 +118,11 @@ impl<'de> serde::Deserialize<'de> for PropRule {
 /// - **`shapes`**: whether tiles' collision shapes decide unmarked tiles
 ///   (default on; see the raster rules in the README).
 /// - **`objects`**: object layer name, object class, object name or a yes
-///   property name to a kind: rectangles, ellipses and polygons mark every
+///   property name to a kind, or a property name to a table of its values
+///   (`{"kind": {"platform": "one_way", "crate": "ignore", "*": "solid"}}`;
+///   `"true"`/`"false"` strings are booleans; an unlisted value leaves the
+///   object to the next rule). An object's own name, class and properties
+///   come before its layer. Rectangles, ellipses and polygons mark every
 ///   cell they cover at least half; polylines mark every cell they pass
 ///   through (a ledge: `one_way`). Tile objects and template instances
 ///   take their tile's and template's class and properties.
@@ -167,8 +171,9 @@ pub struct TileMapping {
     pub properties: BTreeMap<String, PropRule>,
     /// Whether tile collision shapes mark tiles (`None`: the conventions').
     pub shapes: Option<bool>,
-    /// Object layer, class, name or property to kind.
-    pub objects: BTreeMap<String, TileKind>,
+    /// Object layer, class, name or property to kind; a property may map
+    /// its values to kinds.
+    pub objects: BTreeMap<String, PropRule>,
     /// LDtk IntGrid value name or number to kind.
     pub intgrid: BTreeMap<String, TileKind>,
     /// Tile id in its tileset (`"12"`), or tileset and id (`"terrain:12"`),
@@ -189,19 +194,22 @@ impl TileMapping {
     /// the load summary:
     pub const CONVENTIONS: &'static str = "\
 tile layers named like collision, solid, ground or walls are the collision layers \
-(their tiles' marks decide, else every tile is solid), like platforms one-way, like \
-spikes or hazards deadly, like ladders ladders; else layers with a nocollide property \
-are skipped and the other tile layers are solid; else every visible tile layer counts \
-by its tiles' marks; else the only tile layer is solid. Tiles are marked by bool \
-properties named like collides, collision, solid or collider (or one_way, platform, \
-spike, hazard, ladder), by string properties named like type or kind whose value is \
-such a word, by their class, and by their collision shapes (a 45° triangle on the \
-tile's bottom is a slope, also on a tile otherwise marked solid). Object layers named like \
-collision are solid areas (polylines one-way ledges), objects whose class is one such \
-word likewise. LDtk IntGrid layers named like collisions: values named like wall or \
-unnamed are solid, platform one-way, spike deadly, ladder ladders. Spawn: an object or \
-entity named like spawn, start or player; goal: one named like goal, exit, finish or \
-level complete.";
+(their tiles' marks decide, else every tile is solid; where collision shapes are the \
+only marks, tiles without one are solid), like platforms one-way, like spikes or \
+hazards deadly, like ladders ladders; else layers with a nocollide property are \
+skipped and the other tile layers are solid; else every visible tile layer counts by \
+its tiles' marks; else the only tile layer is solid (when it fills the map, the tiles \
+of its edges are). Tiles are marked by bool properties named like collides, \
+collision, solid or collider (or one_way, platform, unisolid, spike, hazard, deadly, \
+lethal, hurt, ladder), by string properties named like type or kind whose value is \
+such a word, by a slope's side heights, by their class or LDtk enum tags, and by their \
+collision shapes (a 45° triangle on the tile's bottom is a slope, also on a tile \
+otherwise marked solid). Object layers named like collision are solid areas and \
+lines, except the pickups, doors, enemies and spawn points in them; an object's own \
+class or yes property is its kind. LDtk IntGrid layers named like collisions: values \
+named like wall or unnamed are solid, platform one-way, spike deadly, ladder ladders. \
+Spawn: an object or entity named like spawn, start, player or hero; goal: one named \
+like goal, exit, finish, flag, next level or level complete.";
 
     /// Parses a rules (or mapping) JSON document.
     ///

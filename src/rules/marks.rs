@@ -227,7 +227,10 @@ impl<'a> Engine<'a> {
 
     /// The kind an object's area is, by the rules or conventions.
     pub(super) fn object_kind(&self, o: &Object) -> Option<(TileKind, String)> {
-        let hit = |key: &str| self.rules.objects.get(key).copied();
+        let hit = |key: &str| match self.rules.objects.get(key) {
+            Some(PropRule::Kind(k)) => Some(*k),
+            _ => None,
+        };
         if let Some(k) = hit(&o.name).filter(|_| !o.name.is_empty()) {
             return Some((k, format!("objects named {:?}", o.name)));
         }
@@ -235,10 +238,16 @@ impl<'a> Engine<'a> {
             return Some((k, format!("objects of class {:?}", o.class)));
         }
         for (p, v) in &o.props {
-            if v.truthy()
-                && let Some(k) = hit(p)
-            {
-                return Some((k, format!("objects with property {p:?}")));
+            let k = match self.rules.objects.get(p) {
+                Some(PropRule::Kind(k)) if v.truthy() => Some(*k),
+                Some(PropRule::Values(t)) => {
+                    let key = v.key().unwrap_or_default();
+                    t.get(&key).or_else(|| t.get("*")).copied()
+                }
+                _ => None,
+            };
+            if let Some(k) = k {
+                return Some((k, format!("objects by property {p:?}")));
             }
         }
         if let Some(k) = hit(&o.layer) {

@@ -110,7 +110,9 @@ fn mark_layers(
     let shaped = shapes_leave_solid(&marked, plan);
     let mut coverage = Coverage::new();
     for (li, layer_cells) in marked.into_iter().enumerate() {
-        let Some(layer_cells) = layer_cells else { continue };
+        let Some(layer_cells) = layer_cells else {
+            continue;
+        };
         let layer = &doc.layers[li];
         let none_marked = layer_cells.iter().all(|(m, _)| m.is_none());
         let solid_all = plan[li] == Some(Treat::MarksOrSolid) && none_marked;
@@ -147,7 +149,10 @@ fn mark_layers(
 type PlacedMarks<'d> = Vec<Option<Vec<(Mark, &'d Placed)>>>;
 
 /// Marks every placed cell of the counted layers.
-fn placed_marks<'d>(e: &mut Engine<'d>, plan: &[Option<Treat>]) -> Result<PlacedMarks<'d>, LevelError> {
+fn placed_marks<'d>(
+    e: &mut Engine<'d>,
+    plan: &[Option<Treat>],
+) -> Result<PlacedMarks<'d>, LevelError> {
     let doc = e.doc;
     let mut out = Vec::with_capacity(plan.len());
     for (layer, treat) in doc.layers.iter().zip(plan) {
