@@ -124,66 +124,128 @@ fn load(t: &Truth) -> LoadedLevel {
     load_level(&t.map, &opts).unwrap_or_else(|e| panic!("{}: {e}", t.map.display()))
 }
 
-#[test]
-fn every_real_map_reads_as_its_game_does() {
+/// Checks every truth file under `dir` (one project), failing with every
+/// map and class that misses its bound.
+fn check_project(dir: &str) {
     let mut files = Vec::new();
-    truth_files(Path::new("levels/real"), &mut files);
-    truth_files(Path::new("levels/real2"), &mut files);
-    assert!(files.len() >= 30, "only {} truth files", files.len());
+    truth_files(Path::new(dir), &mut files);
+    assert!(!files.is_empty(), "no truth file under {dir}");
     let mut failures = Vec::new();
     for f in &files {
-        let t = read_truth(f);
-        let l = load(&t);
-        let ours: Vec<Vec<char>> = l
-            .level
-            .to_string()
-            .lines()
-            .map(|r| r.chars().collect())
-            .collect();
-        let name = f.strip_prefix("levels").unwrap().display().to_string();
-        let dims = |g: &[Vec<char>]| (g.first().map_or(0, Vec::len), g.len());
-        if dims(&ours) != dims(&t.grid) {
-            failures.push(format!(
-                "{name}: size {:?}, truth {:?}",
-                dims(&ours),
-                dims(&t.grid)
-            ));
-            continue;
-        }
-        let mut line = format!("{name}:");
-        let dynamic = DYNAMIC_HAZARDS.iter().find(|(p, _)| name.contains(p));
-        let mut truth = t.grid.clone();
-        if let Some((_, why)) = dynamic {
-            let n = truth.iter().flatten().filter(|c| **c == '^').count();
-            line += &format!(" ({n} hazard cells left out: {why})");
-            for c in truth.iter_mut().flatten().filter(|c| **c == '^') {
-                *c = '?';
-            }
-        }
-        for (class, tc, oc, least) in CLASSES {
-            if dynamic.is_some() && class == "hazard" {
-                continue;
-            }
-            let (v, nt, no) = overlap(&truth, &ours, tc, oc);
-            line += &format!(" {class} {v:.3} ({nt}/{no})");
-            if v < least {
-                failures.push(format!(
-                    "{name}: {class} overlap {v:.3} < {least} (truth {nt} cells, platnav {no})"
-                ));
-            }
-        }
-        eprintln!("{line}");
-        let spawn_ok = match (t.spawn, l.spawn) {
-            (Some(a), Some(b)) => near_all(&[a], &[b]),
-            (None, _) => true,
-            (Some(_), None) => false,
-        };
-        if !spawn_ok {
-            failures.push(format!("{name}: spawn {:?}, truth {:?}", l.spawn, t.spawn));
-        }
-        if !(near_all(&t.goals, &l.goals) && near_all(&l.goals, &t.goals)) {
-            failures.push(format!("{name}: goals {:?}, truth {:?}", l.goals, t.goals));
-        }
+        check_map(f, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Checks one truth file, pushing what misses to `failures`.
+fn check_map(f: &Path, failures: &mut Vec<String>) {
+    let t = read_truth(f);
+    let l = load(&t);
+    let ours: Vec<Vec<char>> = l
+        .level
+        .to_string()
+        .lines()
+        .map(|r| r.chars().collect())
+        .collect();
+    let name = f.strip_prefix("levels").unwrap().display().to_string();
+    let dims = |g: &[Vec<char>]| (g.first().map_or(0, Vec::len), g.len());
+    if dims(&ours) != dims(&t.grid) {
+        failures.push(format!(
+            "{name}: size {:?}, truth {:?}",
+            dims(&ours),
+            dims(&t.grid)
+        ));
+        return;
+    }
+    let mut line = format!("{name}:");
+    let dynamic = DYNAMIC_HAZARDS.iter().find(|(p, _)| name.contains(p));
+    let mut truth = t.grid.clone();
+    if let Some((_, why)) = dynamic {
+        let n = truth.iter().flatten().filter(|c| **c == '^').count();
+        line += &format!(" ({n} hazard cells left out: {why})");
+        for c in truth.iter_mut().flatten().filter(|c| **c == '^') {
+            *c = '?';
+        }
+    }
+    for (class, tc, oc, least) in CLASSES {
+        if dynamic.is_some() && class == "hazard" {
+            continue;
+        }
+        let (v, nt, no) = overlap(&truth, &ours, tc, oc);
+        line += &format!(" {class} {v:.3} ({nt}/{no})");
+        if v < least {
+            failures.push(format!(
+                "{name}: {class} overlap {v:.3} < {least} (truth {nt} cells, platnav {no})"
+            ));
+        }
+    }
+    eprintln!("{line}");
+    let spawn_ok = match (t.spawn, l.spawn) {
+        (Some(a), Some(b)) => near_all(&[a], &[b]),
+        (None, _) => true,
+        (Some(_), None) => false,
+    };
+    if !spawn_ok {
+        failures.push(format!("{name}: spawn {:?}, truth {:?}", l.spawn, t.spawn));
+    }
+    if !(near_all(&t.goals, &l.goals) && near_all(&l.goals, &t.goals)) {
+        failures.push(format!("{name}: goals {:?}, truth {:?}", l.goals, t.goals));
+    }
+}
+
+/// The projects, one test each.
+const PROJECTS: [&str; 11] = [
+    "levels/real/macroquad",
+    "levels/real/flixel-demos",
+    "levels/real/bevy_ecs_ldtk",
+    "levels/real/phaser3-tilemap-blog",
+    "levels/real2/nez-samples",
+    "levels/real2/monogame-extended",
+    "levels/real2/phaser3-super-mario-land",
+    "levels/real2/sunnyland",
+    "levels/real2/securas-ldtk-godot4",
+    "levels/real2/nuclear-blaze-ld48",
+    "levels/real2/ldtkmonogame-platformer",
+];
+
+macro_rules! project_tests {
+    ($($name:ident => $i:expr),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                check_project(PROJECTS[$i]);
+            }
+        )*
+    };
+}
+
+project_tests! {
+    macroquad => 0,
+    flixel_demos => 1,
+    bevy_ecs_ldtk => 2,
+    phaser3_tilemap_blog => 3,
+    nez_samples => 4,
+    monogame_extended => 5,
+    phaser3_super_mario_land => 6,
+    sunnyland => 7,
+    securas_ldtk_godot4 => 8,
+    nuclear_blaze_ld48 => 9,
+    ldtkmonogame_platformer => 10,
+}
+
+/// Every folder with a truth file is one of the projects tested above.
+#[test]
+fn every_project_with_a_truth_is_tested() {
+    for set in ["levels/real", "levels/real2"] {
+        let mut files = Vec::new();
+        truth_files(Path::new(set), &mut files);
+        for f in files {
+            let project = f.iter().take(3).collect::<PathBuf>();
+            assert!(
+                PROJECTS.iter().any(|p| Path::new(p) == project),
+                "{} has no test",
+                f.display()
+            );
+        }
+    }
 }
