@@ -619,8 +619,19 @@ fn conventions_layer_names_properties_and_the_only_layer() {
         ascii(&load(&map, &TileMapping::default())),
         "....\n....\n####\n"
     );
+    // A layer named as games name their collision layer without saying so.
+    let map = tmj(
+        json!([tiles("Details", FLOOR), tiles("main layer", FLOOR)]),
+        json!([]),
+    );
+    let l = load(&map, &TileMapping::default());
+    assert_eq!(ascii(&l), "....\n....\n####\n");
+    assert_eq!(
+        l.rules_used[0],
+        "layer \"main layer\" (named like a collision layer): every tile solid"
+    );
     // Nothing marked and one tile layer: every tile of it is solid.
-    let map = tmj(json!([tiles("main layer", FLOOR)]), json!([]));
+    let map = tmj(json!([tiles("Tile Layer 1", FLOOR)]), json!([]));
     let l = load(&map, &TileMapping::default());
     assert_eq!(ascii(&l), "....\n....\n####\n");
     assert!(

@@ -227,8 +227,9 @@ struct Prescan<'b> {
     /// Every tileset element, and the one being read (with its depth).
     tilesets: Vec<TsScan>,
     /// Every `<image>` element, in order: the attributes it lacks that the
-    /// `tiled` crate requires (an image layer's image in Tiled 1.0 files
-    /// has no size; platnav never reads it).
+    /// `tiled` crate requires (Tiled 0.x and 1.0 files leave an image's size
+    /// out; platnav never reads images, and a tileset's grid comes from its
+    /// `columns` and `tilecount`, or its tile ids, when the size is absent).
     images: Vec<&'static str>,
     ts: Option<(usize, TsScan)>,
 }
@@ -352,11 +353,11 @@ impl<'b> Prescan<'b> {
             t.image = num::<u32>(a, "width").zip(num::<u32>(a, "height"));
         }
         self.images
-            .push(match (in_tileset, attr(a, "width"), attr(a, "height")) {
-                (true, _, _) | (_, Some(_), Some(_)) => "",
-                (_, None, None) => " width=\"0\" height=\"0\"",
-                (_, None, _) => " width=\"0\"",
-                (_, _, None) => " height=\"0\"",
+            .push(match (attr(a, "width"), attr(a, "height")) {
+                (Some(_), Some(_)) => "",
+                (None, None) => " width=\"0\" height=\"0\"",
+                (None, _) => " width=\"0\"",
+                (_, None) => " height=\"0\"",
             });
         if let Some((tw, margin, spacing)) = self.columns_from_image {
             let w = num::<i32>(a, "width").unwrap_or(0) as u32;
@@ -599,9 +600,9 @@ fn image_patches(
         return Vec::new();
     }
     let n = images.iter().filter(|a| !a.is_empty()).count();
-    budget.skipped.push(format!(
-        "{n} image layer images without a size (not needed)"
-    ));
+    budget
+        .skipped
+        .push(format!("{n} images without a size (not needed)"));
     at.into_iter()
         .zip(images)
         .filter(|(_, a)| !a.is_empty())

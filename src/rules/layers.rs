@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::doc::{Layer, LayerKind};
 use super::kind::TileKind;
 use super::mapping::{LayerRule, TileMapping};
-use super::words::kind_of_name;
+use super::words::{collision_layer_rank, kind_of_name};
 use crate::level::LevelError;
 
 /// How one layer is read.
@@ -61,7 +61,34 @@ fn layer_plan(
     if conv && let Some(plan) = by_layer_properties(layers, used) {
         return Ok(plan);
     }
+    if conv && let Some(plan) = by_collision_layer_name(layers, used) {
+        return Ok(plan);
+    }
     Ok(by_tile_marks(layers, conv))
+}
+
+/// Convention: the visible tile layer with the most telling of the names
+/// games give their one collision layer without saying so (`main`,
+/// `level`, ...) is the collision layer; `None` when no layer has one.
+fn by_collision_layer_name(layers: &[Layer], used: &mut Vec<String>) -> Option<Plan> {
+    let rank = |l: &Layer| {
+        let plain = l.visible && !l.decorative && kind_of_name(&l.name).is_none();
+        plain.then(|| collision_layer_rank(&l.name)).flatten()
+    };
+    let (i, _) = layers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| rank(l).map(|r| (i, r)))
+        .min_by_key(|&(_, r)| r)?;
+    used.push(format!(
+        "layer {:?} (named like a collision layer)",
+        layers[i].name
+    ));
+    Some(
+        (0..layers.len())
+            .map(|j| (j == i).then_some(Treat::MarksOrSolid))
+            .collect(),
+    )
 }
 
 /// The layers the rules name (`layers`, and `layer` as `"tiles"`). A

@@ -219,14 +219,15 @@ fn kind_of_mark(mark: Mark, how: &mut Vec<String>) -> TileKind {
 fn note_all_solid(doc: &Doc, all_solid: &[usize], used: &mut Vec<String>) {
     for &li in all_solid {
         let l = &doc.layers[li];
-        let s = format!("layer {:?}: every tile solid", l.name);
+        let plain = format!("layer {:?}", l.name);
+        let why = format!("{plain} (");
         if let Some(d) = used
             .iter_mut()
-            .find(|d| **d == format!("layer {:?}", l.name))
+            .find(|d| **d == plain || d.starts_with(&why))
         {
-            *d = s;
+            *d = format!("{d}: every tile solid");
         } else {
-            used.push(s);
+            used.push(format!("{plain}: every tile solid"));
         }
     }
 }

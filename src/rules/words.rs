@@ -118,6 +118,15 @@ pub(crate) fn kind_of_name(name: &str) -> Option<TileKind> {
     })
 }
 
+/// Names games give their one collision layer without saying "collision"
+/// (Nez's and SunnyLand's `main`), most telling first: the rank of the
+/// first word of `name` in that list, if any.
+pub(crate) fn collision_layer_rank(name: &str) -> Option<usize> {
+    const NAMES: &[&str] = &["main", "level", "world", "physics"];
+    let w = words(name);
+    NAMES.iter().position(|n| w.iter().any(|x| x == n))
+}
+
 /// True for a name that is a single vocabulary word (`floor`, `Spikes`):
 /// strict enough for object classes, which also name entities such as
 /// `MovingPlatform`.
@@ -212,9 +221,12 @@ pub(crate) fn spawn_score(name: &str, is_class: bool) -> u8 {
     }
     let player = any(&["player", "hero"]);
     let j = w.concat();
+    let place = any(&[
+        "point", "pos", "position", "location", "loc", "marker", "zone",
+    ]);
     if (player && any(&["spawn", "start", "respawn"])) || j == "playerstart" || j == "spawnpoint" {
         3
-    } else if any(&["spawn", "respawn"]) {
+    } else if any(&["spawn", "respawn"]) || (any(&["start"]) && place) {
         2
     } else if w.len() == 1 && (player || (is_class && j == "start")) {
         1
@@ -290,6 +302,10 @@ mod tests {
         assert_eq!(spawn_score("Player", false), 1);
         assert_eq!(spawn_score("EnemySpawn", true), 0);
         assert_eq!(spawn_score("Chest", true), 0);
+        assert_eq!(spawn_score("StartPosition", false), 2);
+        assert_eq!(spawn_score("HeroStart", false), 3);
+        // `End` and `Start` also name a moving platform's track ends.
+        assert_eq!(goal_score("End"), 0);
         assert_eq!(goal_score("exit"), 2);
         assert_eq!(goal_score("LevelCompleteTrigger"), 1);
         assert_eq!(goal_score("Door"), 0);
