@@ -945,3 +945,30 @@ fn object_rules_map_property_values_and_an_objects_own_mark_beats_its_layer() {
     // solid, "false" leaves the object to its layer.
     assert_eq!(ascii(&load(&map, &r)), ".=#.\n####\n");
 }
+
+#[test]
+fn the_reading_that_puts_ground_under_the_spawn_wins_and_the_runner_up_is_named() {
+    // A layer named like collision holds one stray tile; the art layer's
+    // tiles say `collides`. Reading the collision layer alone leaves the
+    // spawn over nothing; reading the tiles' marks puts the floor under it.
+    let ts = json!([{"id": 0, "properties": [{"name": "collides", "type": "bool", "value": true}]}]);
+    let map = json!({
+        "type": "map", "orientation": "orthogonal", "width": 4, "height": 3,
+        "tilewidth": 16, "tileheight": 16,
+        "tilesets": [{"firstgid": 1, "name": "t", "tilecount": 4, "tilewidth": 16,
+                      "tileheight": 16, "tiles": ts}],
+        "layers": [
+            tiles("Collision", [0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]),
+            tiles("Art", FLOOR),
+            objects("Things", json!([{"id": 1, "name": "spawn", "x": 0, "y": 16, "point": true}]))
+        ]
+    })
+    .to_string();
+    let l = load(&map, &TileMapping::default());
+    assert_eq!(ascii(&l), "....\nS...\n####\n");
+    let runner = l.rules_used.iter().find(|u| u.starts_with("runner-up")).unwrap();
+    assert!(
+        runner.contains("\"Collision\"") && runner.contains("nothing under the spawn"),
+        "{runner}"
+    );
+}

@@ -22,49 +22,57 @@ pub(super) enum Treat {
 /// does not count).
 pub(super) type Plan = Vec<Option<Treat>>;
 
-/// Which layers count and how, with a description of the choice pushed to
-/// `used`: the layers the rules name, else `collide_unless`, else (with the
-/// conventions `conv`) layers named like collision, then layer properties,
-/// else every visible layer by its tiles' marks.
-pub(super) fn plan(
+/// One way of reading a map's layers: the plan, and the summary phrases
+/// that describe it.
+pub(super) type Reading = (Plan, Vec<String>);
+
+/// The readings of the layers, most telling first: the one the rules give
+/// (the layers they name, or `collide_unless`); else, with the conventions
+/// `conv`, each convention that applies (layers named like collision, layer
+/// properties, a layer named as games name their collision layer), then
+/// every visible layer by its tiles' marks. The caller keeps the reading
+/// that explains the map best. Warnings about the rules go to `used`.
+pub(super) fn readings(
     layers: &[Layer],
     rules: &TileMapping,
     conv: bool,
     used: &mut Vec<String>,
-) -> Result<Plan, LevelError> {
-    let mut plan = layer_plan(layers, rules, conv, used)?;
-    for (l, p) in layers.iter().zip(&mut plan) {
-        if l.marks_only && !l.decorative {
-            *p = Some(Treat::Marks);
+) -> Result<Vec<Reading>, LevelError> {
+    let named = named_layers(layers, rules, used)?;
+    let mut out: Vec<Reading> = Vec::new();
+    if !named.is_empty() {
+        let mut u = Vec::new();
+        out.push((by_rules(layers, &named, &mut u), u));
+    } else if let Some(p) = &rules.collide_unless {
+        let mut u = Vec::new();
+        out.push((unless_property(layers, p, &mut u), u));
+    } else {
+        if conv {
+            type Tier = fn(&[Layer], &mut Vec<String>) -> Option<Plan>;
+            let tiers: [Tier; 3] = [by_layer_names, by_layer_properties, by_collision_layer_name];
+            for tier in tiers {
+                let mut u = Vec::new();
+                if let Some(p) = tier(layers, &mut u) {
+                    out.push((p, u));
+                }
+            }
+        }
+        out.push((by_tile_marks(layers, conv), Vec::new()));
+    }
+    for (plan, _) in &mut out {
+        for (l, p) in layers.iter().zip(plan.iter_mut()) {
+            if l.marks_only && !l.decorative {
+                *p = Some(Treat::Marks);
+            }
         }
     }
-    Ok(plan)
-}
-
-/// The plan of [`plan`] before the layers counted by their marks alone.
-fn layer_plan(
-    layers: &[Layer],
-    rules: &TileMapping,
-    conv: bool,
-    used: &mut Vec<String>,
-) -> Result<Plan, LevelError> {
-    let named = named_layers(layers, rules, used)?;
-    if !named.is_empty() {
-        return Ok(by_rules(layers, &named, used));
-    }
-    if let Some(p) = &rules.collide_unless {
-        return Ok(unless_property(layers, p, used));
-    }
-    if conv && let Some(plan) = by_layer_names(layers, used) {
-        return Ok(plan);
-    }
-    if conv && let Some(plan) = by_layer_properties(layers, used) {
-        return Ok(plan);
-    }
-    if conv && let Some(plan) = by_collision_layer_name(layers, used) {
-        return Ok(plan);
-    }
-    Ok(by_tile_marks(layers, conv))
+    let mut seen: Vec<Plan> = Vec::new();
+    out.retain(|(p, _)| {
+        let new = !seen.contains(p);
+        seen.push(p.clone());
+        new
+    });
+    Ok(out)
 }
 
 /// Convention: the visible tile layer with the most telling of the names

@@ -4,7 +4,7 @@
 use super::doc::{Doc, Geom, Layer, LayerKind, Object, Placed};
 use super::grid::{Coverage, Grid, KindCell, cover, covered_cells, extent};
 use super::kind::TileKind;
-use super::layers::{Treat, plan};
+use super::layers::{Plan, Reading, Treat, readings};
 use super::mapping::TileMapping;
 use super::markers::{Markers, describe_markers, place_markers};
 use super::marks::{Engine, Mark, SHAPES};
@@ -16,16 +16,15 @@ use crate::level::{Level, LevelError, LoadedLevel, Tile, check_size};
 pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, LevelError> {
     let mut e = Engine::new(doc, rules);
     // What marked the cells, spawn and goal, for the load summary.
-    let mut used = Vec::new();
-    let plan = plan(&doc.layers, rules, e.conv, &mut used)?;
+    let mut warnings = Vec::new();
+    let readings = readings(&doc.layers, rules, e.conv, &mut warnings)?;
     let tile = (doc.tile_w.max(1e-9), doc.tile_h.max(1e-9));
+    let Read {
+        plan, used, cells, ..
+    } = choose_reading(&mut e, rules, readings, tile)?;
+    let mut used = used;
+    used.extend(warnings);
     let mut budget = Budget::new();
-
-    let marked = mark_layers(&mut e, &plan, tile, &mut budget)?;
-    note_all_solid(doc, &marked.all_solid, &mut used);
-    let mut cells = marked.cells;
-    only_layer_convention(doc, rules, e.conv, &plan, &mut cells, &mut used);
-    used.extend(marked.how);
 
     let Some((origin, width, height)) = extent(doc.size, &cells) else {
         return Err(nothing(doc));
@@ -76,6 +75,119 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         rules_used: used,
         unmodelled,
     })
+}
+
+/// One reading of the layers, carried out: its plan, its summary and the
+/// cells it marks.
+struct Read {
+    plan: Plan,
+    /// How the reading names itself (its first phrase, before the marks').
+    label: String,
+    used: Vec<String>,
+    cells: Vec<KindCell>,
+}
+
+/// Marks the layers' cells as one reading says.
+fn read_layers(
+    e: &mut Engine<'_>,
+    rules: &TileMapping,
+    (plan, mut used): Reading,
+    tile: (f64, f64),
+) -> Result<Read, LevelError> {
+    let doc = e.doc;
+    let mut budget = Budget::new();
+    let marked = mark_layers(e, &plan, tile, &mut budget)?;
+    note_all_solid(doc, &marked.all_solid, &mut used);
+    let mut cells = marked.cells;
+    only_layer_convention(doc, rules, e.conv, &plan, &mut cells, &mut used);
+    let label = used
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "every visible tile layer by its tiles' marks".into());
+    used.extend(marked.how);
+    Ok(Read {
+        plan,
+        label,
+        used,
+        cells,
+    })
+}
+
+/// The reading that explains the map best: one that gives the body
+/// something to stand on, and then one under whose spawn there is ground;
+/// on a tie, the most telling (the first). When another reading gives
+/// other cells, the summary says what the best of those would have given.
+fn choose_reading(
+    e: &mut Engine<'_>,
+    rules: &TileMapping,
+    readings: Vec<Reading>,
+    tile: (f64, f64),
+) -> Result<Read, LevelError> {
+    let spawn = map_spawn(e.doc, rules, e.conv, tile);
+    let mut reads = Vec::with_capacity(readings.len());
+    for r in readings {
+        reads.push(read_layers(e, rules, r, tile)?);
+    }
+    let scores: Vec<(bool, bool)> = reads.iter().map(|r| explains(&r.cells, spawn)).collect();
+    let best = (0..reads.len())
+        .rev()
+        .max_by_key(|&i| scores[i])
+        .unwrap_or(0);
+    let runner = (0..reads.len())
+        .rev()
+        .filter(|&i| i != best && reads[i].cells != reads[best].cells)
+        .max_by_key(|&i| scores[i]);
+    let note = runner.map(|i| {
+        let r = &reads[i];
+        let solid = r.cells.iter().filter(|c| c.0 == TileKind::SOLID).count();
+        let what = &r.label;
+        let ground = if spawn.is_some() && !scores[i].1 {
+            ", nothing under the spawn"
+        } else {
+            ""
+        };
+        format!("runner-up: {what} ({solid} solid cells{ground})")
+    });
+    let mut chosen = reads.swap_remove(best);
+    chosen.used.extend(note);
+    Ok(chosen)
+}
+
+/// The spawn's cell on a finite map's grid, if the map marks one.
+fn map_spawn(doc: &Doc, rules: &TileMapping, conv: bool, tile: (f64, f64)) -> Option<(i64, i64)> {
+    let (w, h) = doc.size?;
+    let markers = Markers {
+        tile,
+        origin: (0, 0),
+        dims: (w as i64, h as i64),
+    };
+    let m = markers.spawn(doc, rules, conv).ok().flatten()?;
+    let c = m.cells.first()?;
+    Some((i64::from(c.col), i64::from(c.row)))
+}
+
+/// Whether cells give the body something to stand on, and ground under
+/// the spawn (in its column, at or below it).
+fn explains(cells: &[KindCell], spawn: Option<(i64, i64)>) -> (bool, bool) {
+    let ground = |k: TileKind| {
+        matches!(
+            k,
+            TileKind::SOLID
+                | TileKind::ONE_WAY
+                | TileKind::SLOPE_RIGHT
+                | TileKind::SLOPE_LEFT
+                | TileKind::LADDER
+        )
+    };
+    let stand = cells
+        .iter()
+        .any(|c| matches!(c.0, TileKind::SOLID | TileKind::ONE_WAY));
+    let under = spawn.is_some_and(|(sc, sr)| {
+        cells
+            .iter()
+            .any(|&(k, c, r)| c == sc && r >= sr && ground(k))
+    });
+    (stand, under)
 }
 
 /// What the counted layers' cells are.
