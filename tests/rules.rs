@@ -951,7 +951,8 @@ fn the_reading_that_puts_ground_under_the_spawn_wins_and_the_runner_up_is_named(
     // A layer named like collision holds one stray tile; the art layer's
     // tiles say `collides`. Reading the collision layer alone leaves the
     // spawn over nothing; reading the tiles' marks puts the floor under it.
-    let ts = json!([{"id": 0, "properties": [{"name": "collides", "type": "bool", "value": true}]}]);
+    let ts =
+        json!([{"id": 0, "properties": [{"name": "collides", "type": "bool", "value": true}]}]);
     let map = json!({
         "type": "map", "orientation": "orthogonal", "width": 4, "height": 3,
         "tilewidth": 16, "tileheight": 16,
@@ -966,7 +967,11 @@ fn the_reading_that_puts_ground_under_the_spawn_wins_and_the_runner_up_is_named(
     .to_string();
     let l = load(&map, &TileMapping::default());
     assert_eq!(ascii(&l), "....\nS...\n####\n");
-    let runner = l.rules_used.iter().find(|u| u.starts_with("runner-up")).unwrap();
+    let runner = l
+        .rules_used
+        .iter()
+        .find(|u| u.starts_with("runner-up"))
+        .unwrap();
     assert!(
         runner.contains("\"Collision\"") && runner.contains("nothing under the spawn"),
         "{runner}"

@@ -39,6 +39,42 @@ pub(crate) struct SweepArgs {
     /// against one parameter, or a heat map of completable levels for two.
     #[arg(long)]
     plot: Option<PathBuf>,
+    /// Run part K of N only (K from 0): a contiguous block of the (level,
+    /// grid point) evaluations, or of the levels with --min. For job arrays
+    /// (Slurm, Ray, ...): the parts' CSV rows, in order of K under one
+    /// header, are the whole sweep's.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<Shard>,
+}
+
+/// One part of a sweep split into `n` (`--shard K/N`).
+#[derive(Clone, Copy)]
+pub(crate) struct Shard {
+    k: usize,
+    n: usize,
+}
+
+impl Shard {
+    /// Part `k` of `n` of `items`: a contiguous block, the blocks' sizes
+    /// differing by at most one, in order.
+    fn block<T>(self, items: Vec<T>) -> Vec<T> {
+        let len = items.len();
+        let (from, to) = (len * self.k / self.n, len * (self.k + 1) / self.n);
+        items.into_iter().skip(from).take(to - from).collect()
+    }
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    let bad = || format!("--shard {s:?}: expected K/N with 0 <= K < N <= {MAX_POINTS}");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || k >= n || n > MAX_POINTS {
+        return Err(bad());
+    }
+    Ok(Shard { k, n })
 }
 
 /// One `--param`: a name and its values.
@@ -182,6 +218,11 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
     if args.params.len() > 2 && args.plot.is_some() {
         return Err(CliError("--plot draws one or two parameters".into()));
     }
+    if args.shard.is_some() && args.plot.is_some() {
+        return Err(CliError(
+            "--plot draws the whole sweep: merge the parts' CSV, or run without --shard".into(),
+        ));
+    }
     let (base, levels) = load(args)?;
     let grid = grid_points(&args.params, levels.len())?;
     let physics_at = |point: &[f64]| {
@@ -190,9 +231,19 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), CliError> {
             .zip(point)
             .fold(base.clone(), |p, (r, &v)| r.param.apply(&p, v))
     };
-    let jobs: Vec<(usize, usize)> = (0..levels.len())
+    let mut jobs: Vec<(usize, usize)> = (0..levels.len())
         .flat_map(|l| (0..grid.len()).map(move |g| (l, g)))
         .collect();
+    if let Some(shard) = args.shard {
+        let all = jobs.len();
+        jobs = shard.block(jobs);
+        if jobs.is_empty() {
+            eprintln!(
+                "platnav: part {} of {} holds none of the {all} evaluations: the CSV is its header",
+                shard.k, shard.n
+            );
+        }
+    }
     let bar = progress(jobs.len());
     // A point that fails (invalid physics, or anything else) is reported in
     // its row and the sweep goes on: one bad corner of a grid must not
@@ -432,7 +483,10 @@ fn default_brackets(param: Param, base: &Physics) -> (Vec<(f64, f64)>, f64) {
 }
 
 fn run_min(args: &SweepArgs, param: Param) -> Result<(), CliError> {
-    let (base, levels) = load(args)?;
+    let (base, mut levels) = load(args)?;
+    if let Some(shard) = args.shard {
+        levels = shard.block(levels);
+    }
     let (brackets, tol) = match args.params.iter().find(|r| r.param == param) {
         Some(r) => (vec![(r.lo, r.hi)], r.step.unwrap_or(0.05)),
         None => default_brackets(param, &base),

@@ -199,3 +199,65 @@ fn a_sweep_goes_on_past_points_that_fail_and_reports_them_in_their_rows() {
     assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A sweep split into parts, each run as its own process (as a job array's
+/// tasks are), merges into the whole sweep: the header once, then each
+/// part's rows in order.
+#[test]
+fn sweep_shards_run_as_independent_jobs_merge_into_the_whole_sweep() {
+    at_root();
+    let sweep = |extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            "levels/trap.txt",
+            "levels/demo.txt",
+            "--param",
+            "jump_height=2:4:1",
+            "--param",
+            "run_speed=5:7:2",
+        ];
+        args.extend(extra);
+        let out = platnav(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let whole = sweep(&[]);
+    assert_eq!(whole.lines().count(), 1 + 2 * 3 * 2);
+    // 5 parts of 12 evaluations: blocks of 2 or 3 rows.
+    let parts: Vec<String> = (0..5)
+        .map(|k| sweep(&["--shard", &format!("{k}/5")]))
+        .collect();
+    let mut merged = parts[0].lines().next().unwrap().to_owned() + "\n";
+    for p in &parts {
+        assert_eq!(
+            p.lines().next(),
+            whole.lines().next(),
+            "every part has the header"
+        );
+        let rows = p.lines().count() - 1;
+        assert!((2..=3).contains(&rows), "{rows} rows");
+        for line in p.lines().skip(1) {
+            merged += line;
+            merged += "\n";
+        }
+    }
+    assert_eq!(merged, whole);
+    // More parts than evaluations: the spare parts are a header alone.
+    let spare = sweep(&["--shard", "0/13"]);
+    assert_eq!(spare.lines().count(), 1);
+    for bad in ["5/5", "1", "a/b", "0/0"] {
+        let out = platnav(&[
+            "sweep",
+            "levels/trap.txt",
+            "--param",
+            "jump_height=2",
+            "--shard",
+            bad,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
