@@ -435,6 +435,21 @@ fn fuzz_tmj_rules_and_shapes() {
     assert_eq!(n, 0);
 }
 
+/// An LDtk project whose tiles are marked by enum tags and whose IntGrid
+/// layer carries auto-layer tiles (the tileset reading's inputs).
+#[cfg(feature = "ldtk")]
+const TAGGED_LDTK: &str = r#"{"jsonVersion": "1.5.3", "defs": {
+  "layers": [{"uid": 1, "identifier": "walls", "type": "IntGrid",
+              "intGridValues": [{"value": 1, "identifier": "walls"}, {"value": 3, "identifier": "light"}]}],
+  "tilesets": [{"uid": 7, "identifier": "World", "tileGridSize": 16,
+                "enumTags": [{"enumValueId": "Solid", "tileIds": [1, 9]}, {"enumValueId": "Ladder", "tileIds": [2]}]}]},
+  "levels": [{"identifier": "Flat", "pxWid": 64, "pxHei": 48, "layerInstances": [
+    {"__identifier": "Tiles", "__type": "Tiles", "__cWid": 4, "__cHei": 3, "__gridSize": 16,
+     "__tilesetDefUid": 7, "gridTiles": [{"px": [0, 32], "t": 1, "f": 1}, {"px": [48, 16], "t": 2, "f": 3}]},
+    {"__identifier": "walls", "__type": "IntGrid", "__cWid": 4, "__cHei": 3, "__gridSize": 16,
+     "layerDefUid": 1, "__tilesetDefUid": 7, "intGridCsv": [0, 0, 0, 0, 3, 3, 0, 0, 1, 1, 1, 1],
+     "autoLayerTiles": [{"px": [0, 16], "t": 9, "f": 0}, {"px": [16, 16], "t": 4, "f": 0}]}]}]}"#;
+
 #[cfg(feature = "ldtk")]
 #[test]
 fn fuzz_ldtk() {
@@ -442,12 +457,14 @@ fn fuzz_ldtk() {
         vec![
             read("levels/ldtk/small.ldtk"),
             read("levels/ldtk/small-worlds.ldtk"),
+            TAGGED_LDTK.as_bytes().to_vec(),
         ],
         "ldtk",
     );
     let conventions = platnav::rules::TileMapping::default();
     let rules = platnav::rules::TileMapping::from_json(
-        r#"{"layers": {"Collisions": "tiles", "Wall_shadows": "solid"}, "intgrid": {"2": "one_way", "ladder": "solid"}}"#,
+        r#"{"layers": {"Collisions": "tiles", "Wall_shadows": "solid"}, "intgrid": {"2": "one_way", "ladder": "solid"},
+            "tiles": {"World:9": "one_way", "4": "hazard"}, "objects": {"kind": {"crate": "ignore", "*": "solid"}}}"#,
     )
     .unwrap();
     let n = fuzz("ldtk", &seeds, 12, |b| {
