@@ -977,3 +977,20 @@ fn the_reading_that_puts_ground_under_the_spawn_wins_and_the_runner_up_is_named(
         "{runner}"
     );
 }
+
+#[test]
+fn ldtk_before_0_8_reads_the_old_intgrid_list() {
+    // LDtk 0.7 wrote `intGrid` as {coordId, v} with `v` the value's index,
+    // and value definitions without numbers (their index + 1).
+    let p = json!({"jsonVersion": "0.7.0", "defs": {"layers": [
+        {"uid": 1, "identifier": "Collisions", "type": "IntGrid",
+         "intGridValues": [{"identifier": "wall"}, {"identifier": "ladder"}]}]},
+      "levels": [{"identifier": "L", "pxWid": 64, "pxHei": 32, "layerInstances": [
+        {"__identifier": "Collisions", "__type": "IntGrid", "__cWid": 4, "__cHei": 2, "__gridSize": 16,
+         "layerDefUid": 1, "intGrid": [{"coordId": 3, "v": 1}, {"coordId": 4, "v": 0},
+                                        {"coordId": 5, "v": 0}, {"coordId": 6, "v": 0}, {"coordId": 7, "v": 0}]}
+      ]}]})
+    .to_string();
+    let l = LoadedLevel::from_ldtk_str(&p, None, None, &TileMapping::default()).unwrap();
+    assert_eq!(ascii(&l), "...H\n####\n");
+}
