@@ -8,7 +8,7 @@ use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
 
 /// The standing cells reachable from one start cell, and which of them can
-/// get back to it. Found by [`reachable_from`](crate::analysis::reachable_from).
+/// get back to it. Found by [`reachable_from`].
 ///
 /// Reachability is over the map's links only (breadth-first search): a cell
 /// is reached when some chain of links leads to it. Every link replays on
@@ -38,7 +38,7 @@ impl Reach {
 
     /// True when `node` is reachable from the start but the start cannot be
     /// reached back from it: a *trap*. Reaching any cell of the start's
-    /// region (see [`regions`](crate::analysis::regions)) would lead back to the start, so a
+    /// region (see [`regions`]) would lead back to the start, so a
     /// trap is exactly a reachable cell outside the start's region whose
     /// every way on avoids that region.
     #[must_use]
@@ -112,7 +112,7 @@ impl Reach {
 
 /// Strongly connected components of a map's link graph: two cells are in
 /// one region when each can be reached from the other. Found by
-/// [`regions`](crate::analysis::regions).
+/// [`regions`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Regions {
     of_node: Vec<u32>,

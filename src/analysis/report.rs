@@ -8,7 +8,7 @@ use crate::level::Cell;
 use crate::links::LinkKind;
 use crate::search::{SearchOptions, find_path};
 
-/// How [`report`](crate::analysis::report) works.
+/// How [`report`](crate::analysis::report()) works.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ReportOptions {

@@ -218,7 +218,7 @@ impl FromStr for Param {
 }
 
 /// Where a level is played from and to. Empty fields fall back to the
-/// level's defaults ([`default_start`](crate::analysis::default_start), [`default_goals`](crate::analysis::default_goals)).
+/// level's defaults ([`default_start`], [`default_goals`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Endpoints {
     /// The start cell (snapped to the nearest standable cell).
@@ -300,7 +300,7 @@ pub fn resolve(map: &NavMap, endpoints: &Endpoints) -> Result<(Cell, Vec<Cell>),
 }
 
 /// A map with links only out of the cells reachable from `start` (snapped
-/// like [`find_path`](crate::find_path) does; `None` for the level's default
+/// like [`find_path`] does; `None` for the level's default
 /// start). Every standable cell is still a node, so reachability,
 /// traps and paths from the start are the same as on the full
 /// [`NavMap::build`] map, at the cost of only the part the body can get
@@ -366,7 +366,7 @@ pub fn build_from(
 }
 
 /// Tries the reachable `goals` in order of distance from `start` and
-/// returns the first that [`find_path`](crate::find_path) proves, with its path's
+/// returns the first that [`find_path`] proves, with its path's
 /// cost in seconds.
 #[must_use]
 pub fn first_goal_found(
@@ -404,7 +404,7 @@ pub struct Evaluation {
 }
 
 /// Builds as much of the map as the body can reach from the start (see
-/// [`build_from`](crate::analysis::build_from)) and evaluates the level: completable, reachable
+/// [`build_from`]) and evaluates the level: completable, reachable
 /// fraction, trap count. Sequential; callers parallelize over levels and
 /// parameter values.
 ///

@@ -185,8 +185,8 @@ impl LoadedLevel {
     ///
     /// The project (and each level file) is at most
     /// [`MAX_FILE_BYTES`](crate::io::files::MAX_FILE_BYTES); layer sizes pass
-    /// [`check_size`](crate::level::check_size) and their cells summed over the
-    /// level are bounded by [`MAX_LAYER_CELLS`](crate::formats::MAX_LAYER_CELLS)
+    /// [`check_size`] and their cells summed over the
+    /// level are bounded by [`MAX_LAYER_CELLS`]
     /// before any grid is allocated; an IntGrid array must hold exactly
     /// its layer's cells.
     ///

@@ -36,7 +36,7 @@ pub const MAX_PIXELS: u64 = 1 << 25;
 /// # Allocation bound
 ///
 /// The header is read first: the tile grid must pass
-/// [`check_size`](crate::level::check_size) and the image may have at most
+/// [`check_size`] and the image may have at most
 /// [`MAX_PIXELS`] pixels, before any pixel buffer exists. Decoding then
 /// allocates the output buffer (at most `MAX_PIXELS * 8` bytes for 16-bit
 /// RGBA, 256 MiB; usually 4 bytes a pixel) plus the `png` crate's own

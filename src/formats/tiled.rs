@@ -742,11 +742,11 @@ impl LoadedLevel {
     /// shorter than `width * height` makes it panic later, chunk coordinates can
     /// overflow, and nested groups recurse without limit. So every file the
     /// crate is given (the map, each external tileset and template) is first
-    /// read (at most [`MAX_FILE_BYTES`](MAX_FILE_BYTES)) and pre-scanned
+    /// read (at most [`MAX_FILE_BYTES`]) and pre-scanned
     /// with a streaming XML parser that rejects:
     ///
     /// - element nesting deeper than [`MAX_XML_DEPTH`];
-    /// - a finite map whose size fails [`check_size`](crate::level::check_size);
+    /// - a finite map whose size fails [`check_size`];
     /// - a total `tilecount` over all tilesets above [`MAX_TILECOUNT`];
     /// - layer or chunk cells, summed over all layers, above
     ///   [`MAX_LAYER_CELLS`]; chunk coordinates beyond ±2^24;
@@ -759,7 +759,7 @@ impl LoadedLevel {
     /// cell in the `tiled` crate (≤ 256 MiB at [`MAX_LAYER_CELLS`]), about
     /// 200 bytes per tileset tile (≤ 50 MiB at [`MAX_TILECOUNT`]), objects and
     /// properties in proportion to the file size, and the final grid
-    /// (≤ [`MAX_CELLS`](crate::level::MAX_CELLS) tiles).
+    /// (≤ [`MAX_CELLS`] tiles).
     ///
     ///
     /// # Errors

@@ -291,7 +291,7 @@ impl LoadedLevel {
     /// base64 data is decoded to exactly `width * height * 4` bytes
     /// (compressed data is inflated with that cap). Layer and chunk cells
     /// summed over the map are bounded by
-    /// [`MAX_LAYER_CELLS`](crate::formats::MAX_LAYER_CELLS); the final grid by
+    /// [`MAX_LAYER_CELLS`]; the final grid by
     /// [`MAX_CELLS`](crate::level::MAX_CELLS); object shapes by
     /// [`MAX_RASTER_WORK`](crate::rules::MAX_RASTER_WORK). `tilecount` is only
     /// compared, never allocated. Group nesting is bounded by serde_json's

@@ -15,7 +15,7 @@ pub(super) struct Chunk {
     /// Encoded tape length per link (bytes).
     pub(super) tape_lens: Vec<u32>,
     pub(super) tapes: Vec<u8>,
-    /// Per node, the cells its links read ([`crate::links::ReadSets`]).
+    /// Per node, the cells its links read ([`ReadSets`]).
     pub(super) reads: ReadSets,
 }
 

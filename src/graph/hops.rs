@@ -3,7 +3,7 @@
 use super::Edge;
 use crate::level::Cell;
 
-/// One step of the search's reduced graph ([`NavMap::hops_from`]): of the
+/// One step of the search's reduced graph ([`NavMap::hops_from`](crate::NavMap::hops_from)): of the
 /// links from one node to another, the one with the fewest ticks (the first
 /// in id order among equals).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub(crate) struct Hop {
 }
 
 /// Each node's [`Hop`]s, in link id order: `(offsets, hops)` as in
-/// [`NavMap`]'s link arrays.
+/// [`NavMap`](crate::NavMap)'s link arrays.
 pub(super) fn reduce(offsets: &[u32], edges: &[Edge], nodes: &[Cell]) -> (Vec<u32>, Vec<Hop>) {
     let mut hop_at = Vec::with_capacity(offsets.len());
     let mut hops = Vec::with_capacity(edges.len());

@@ -83,7 +83,7 @@ pub struct NavMap {
     landmarks: Landmarks,
     /// The search's bound per column crossed ([`crate::physics::ticks_per_col`]).
     ticks_per_col: f64,
-    /// Outcomes of link performances in path replays ([`crate::memo`]).
+    /// Outcomes of link performances in path replays ([`memo`]).
     memo: LinkMemo,
     /// The search's labels, kept between queries.
     labels: crate::graph::pool::ScratchPool,

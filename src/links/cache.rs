@@ -3,7 +3,7 @@
 //!
 //! Three layers, all pure functions of the physics and of the tiles they
 //! read, so a warm cache gives exactly the links a cold one does:
-//! - the jump templates of a few physics profiles ([`super::template`]),
+//! - the jump templates of a few physics profiles ([`templates`](super::families::jump::templates)),
 //!   shared by every worker;
 //! - per worker, the template branches grown in real terrain, up to
 //!   [`BuildCache::grown_budget`] bytes;

@@ -317,7 +317,7 @@ fn first_of_each(mut reads: Vec<Read>) -> Vec<Read> {
     reads
 }
 
-/// [`super::land_target`] in `terrain`, through the memo.
+/// [`land_target`](super::settle::land_target) in `terrain`, through the memo.
 pub(crate) fn land_target(terrain: &InFrame<'_>, p: &Physics, body: &Body) -> Option<(Cell, u32)> {
     let key = key(body, None, terrain.frame);
     match memoized(terrain, p, key, |tiles, ask, low| {

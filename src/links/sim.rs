@@ -82,7 +82,7 @@ impl<'a> Sim<'a> {
         Self::recording(level, p, classes, from, None, None)
     }
 
-    /// As [`Sim::new`], noting every cell looked up in `reads`.
+    /// As `Sim::new` (tests), noting every cell looked up in `reads`.
     pub fn recording(
         level: &'a Level,
         p: &'a Physics,

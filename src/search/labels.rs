@@ -30,7 +30,7 @@ pub(super) struct Via {
 pub(super) const NO_PARENT: u32 = u32::MAX;
 
 /// Labels: one per (node, jumps used) when jumps are capped, else per node.
-/// Kept by the map between searches ([`LabelPool`]) with a generation
+/// Kept by the map between searches ([`ScratchPool`]) with a generation
 /// stamp, so a query neither allocates nor clears O(nodes) memory.
 pub(super) struct Labels {
     pub(super) levels: usize,

@@ -218,7 +218,7 @@ pub(crate) fn search_route(
     search_route_within(map, start, goal, opts, banned, opts.max_expansions)
 }
 
-/// [`NavMap::search_route`] expanding at most `budget` nodes.
+/// [`search_route`] expanding at most `budget` nodes.
 fn search_route_within(
     map: &NavMap,
     start: NodeId,

@@ -1,6 +1,6 @@
 //! Paths: the links a search chose and the input tape that performs them;
-//! what a map tells about each link ([`LinkInfo`], [`Links`]); input tapes
-//! ([`Tape`]); and [`replay`], which performs a tape on the reference body.
+//! what a map tells about each link ([`LinkInfo`](crate::graph::LinkInfo), [`Links`](crate::graph::Links)); input tapes
+//! ([`Tape`](crate::graph::Tape)); and [`replay`], which performs a tape on the reference body.
 
 use crate::graph::memo::LinkMemo;
 use crate::graph::{LinkId, NavMap};
@@ -150,7 +150,7 @@ pub fn replay(level: &Level, physics: &Physics, start: Cell, inputs: &[Input]) -
 /// rest within the tolerance of its cell's centre.
 ///
 /// A link already performed from the bit-identical start state takes its
-/// outcome from the map's memo ([`crate::memo`]), which holds exactly what
+/// outcome from the map's memo ([`memo`](crate::graph::memo)), which holds exactly what
 /// performing it computed; every link's end is checked either way.
 pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId> {
     realize_with(map, start, links, Some(map.memo()))

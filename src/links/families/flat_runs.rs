@@ -45,7 +45,7 @@ pub(crate) struct FlatRun {
 /// or hazard tile there (a one-way tile above the feet never stops a body
 /// whose feet are below its top). Standable cells alone do not promise
 /// that: a body wider than a tile stands on a cell over a one-tile gap,
-/// and a settle may pass the target's centre. [`generate`] checks the
+/// and a settle may pass the target's centre. The run family (`run.rs`) checks the
 /// span and simulates the run in the real terrain where it differs.
 pub(crate) fn flat_tapes(p: &Physics) -> Vec<[Option<FlatRun>; 2]> {
     DISTANCES
