@@ -994,3 +994,19 @@ fn ldtk_before_0_8_reads_the_old_intgrid_list() {
     let l = LoadedLevel::from_ldtk_str(&p, None, None, &TileMapping::default()).unwrap();
     assert_eq!(ascii(&l), "...H\n####\n");
 }
+
+#[test]
+fn an_ldtk_marker_off_the_level_is_an_ldtk_error() {
+    let hero = json!([{"__identifier": "Player", "__pivot": [0, 0], "px": [500, 0], "width": 8, "height": 8,
+                       "fieldInstances": []}]);
+    let p = ldtk_project(
+        json!([ldtk_level("A", [0, 0, 0, 0, 1, 1, 1, 1], hero)]),
+        json!([]),
+    );
+    let err = LoadedLevel::from_ldtk_str(&p, None, None, &TileMapping::default()).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("ldtk: ") && msg.contains("lies off the map"),
+        "{msg}"
+    );
+}

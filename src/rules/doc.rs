@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::level::MapContents;
+use crate::level::{LevelError, MapContents};
 
 /// A custom property value, as far as rules care.
 #[derive(Debug, Clone, PartialEq)]
@@ -258,7 +258,22 @@ pub(crate) struct Doc {
     pub object_layers: Vec<String>,
 }
 
+/// A reading error in the variant of the map's format (`format` as in
+/// [`Doc::format`]), so that it names the format the user loaded.
+pub(crate) fn format_error(format: &str, msg: String) -> LevelError {
+    match format {
+        "LDtk" => LevelError::Ldtk(msg),
+        "Tiled JSON" => LevelError::Tmj(msg),
+        _ => LevelError::Tiled(msg),
+    }
+}
+
 impl Doc {
+    /// A reading error of this document, in its format's variant.
+    pub fn error(&self, msg: String) -> LevelError {
+        format_error(self.format, msg)
+    }
+
     /// The tile definition of a placed tile, if its tileset marks it.
     pub fn tile(&self, p: &Placed) -> Option<&TileDef> {
         self.tilesets.get(usize::from(p.set))?.tiles.get(&p.id)

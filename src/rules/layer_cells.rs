@@ -66,7 +66,7 @@ pub(super) fn mark_layers(
             match layer.grid {
                 None => out.cells.push((kind, i64::from(p.col), i64::from(p.row))),
                 Some(g) => {
-                    cover(&mut coverage, g, tile, p, kind, budget).map_err(LevelError::Tiled)?
+                    cover(&mut coverage, g, tile, p, kind, budget).map_err(|m| doc.error(m))?
                 }
             }
         }

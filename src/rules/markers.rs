@@ -1,6 +1,6 @@
 //! The spawn and the goal: the objects that mark them, by the rules'
 //! `spawn` and `goal` lists or by the conventions' names, and their cells.
-use super::doc::{Doc, Geom, Object, Prop};
+use super::doc::{Doc, Geom, Object, Prop, format_error};
 use super::mapping::TileMapping;
 use super::words::{goal_score, spawn_score};
 use crate::level::{Cell, Level, LevelError, Tile};
@@ -40,6 +40,8 @@ pub(super) struct Markers {
     pub(super) origin: (i64, i64),
     /// The level's width and height.
     pub(super) dims: (i64, i64),
+    /// The map's format ([`Doc::format`]), for its errors.
+    pub(super) format: &'static str,
 }
 
 impl Markers {
@@ -58,30 +60,36 @@ impl Markers {
     }
 
     /// An object's bounding box in pixels, which must be finite.
-    fn bounds(o: &Object) -> Result<(f64, f64, f64, f64), LevelError> {
+    fn bounds(&self, o: &Object) -> Result<(f64, f64, f64, f64), LevelError> {
         let b = o.bounds();
         if [b.0, b.1, b.2, b.3].iter().all(|v| v.is_finite()) {
             Ok(b)
         } else {
-            Err(LevelError::Tiled(format!(
-                "object {} ({:?}) has a non-finite position or size",
-                o.id, o.name
-            )))
+            Err(format_error(
+                self.format,
+                format!(
+                    "object {} ({:?}) has a non-finite position or size",
+                    o.id, o.name
+                ),
+            ))
         }
     }
 
     /// The error of a marker object that lies off the map.
-    fn off(o: &Object) -> LevelError {
-        LevelError::Tiled(format!(
-            "object {} ({:?}) at pixel {},{} lies off the map",
-            o.id, o.name, o.x, o.y
-        ))
+    fn off(&self, o: &Object) -> LevelError {
+        format_error(
+            self.format,
+            format!(
+                "object {} ({:?}) at pixel {},{} lies off the map",
+                o.id, o.name, o.x, o.y
+            ),
+        )
     }
 
     /// The spawn cell of an object: the cell holding a point, or the middle
     /// of a shape's bottom edge (where a body stands).
     fn spawn_cell(&self, o: &Object) -> Result<Cell, LevelError> {
-        let (x0, y0, x1, y1) = Self::bounds(o)?;
+        let (x0, y0, x1, y1) = self.bounds(o)?;
         let at = if matches!(o.geom, Geom::Point) || x1 <= x0 || y1 <= y0 {
             self.cell_of(x0, y0)
         } else {
@@ -89,14 +97,14 @@ impl Markers {
             self.cell_of((x0 + x1) / 2.0, y1 - h.min(self.tile.1) / 2.0)
         };
         if !self.on_map(at) {
-            return Err(Self::off(o));
+            return Err(self.off(o));
         }
         Ok(Cell::new(at.0 as i32, at.1 as i32))
     }
 
     /// Every cell a goal object overlaps (a point: its cell).
     fn goal_cells(&self, o: &Object) -> Result<Vec<Cell>, LevelError> {
-        let (x0, y0, x1, y1) = Self::bounds(o)?;
+        let (x0, y0, x1, y1) = self.bounds(o)?;
         let mut out = Vec::new();
         if matches!(o.geom, Geom::Point) || x1 <= x0 || y1 <= y0 {
             let at = self.cell_of(x0, y0);
@@ -120,7 +128,7 @@ impl Markers {
             }
         }
         if out.is_empty() {
-            return Err(Self::off(o));
+            return Err(self.off(o));
         }
         Ok(out)
     }
@@ -138,10 +146,13 @@ impl Markers {
             for o in doc.objects.iter().filter(|o| matches_list(o, &rules.spawn)) {
                 let cell = self.spawn_cell(o)?;
                 if let Some((first, f)) = found {
-                    return Err(LevelError::Tiled(format!(
-                        "two spawn objects: {} at cell {first} and {} at cell {cell}",
-                        f.id, o.id
-                    )));
+                    return Err(format_error(
+                        self.format,
+                        format!(
+                            "two spawn objects: {} at cell {first} and {} at cell {cell}",
+                            f.id, o.id
+                        ),
+                    ));
                 }
                 found = Some((cell, o));
             }

@@ -96,6 +96,7 @@ fn map_spawn(doc: &Doc, rules: &TileMapping, conv: bool, tile: (f64, f64)) -> Op
         tile,
         origin: (0, 0),
         dims: (w as i64, h as i64),
+        format: doc.format,
     };
     let m = markers.spawn(doc, rules, conv).ok().flatten()?;
     let c = m.cells.first()?;

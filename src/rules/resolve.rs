@@ -40,7 +40,12 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
 
     // Spawn and goal.
     let dims = (width as i64, height as i64);
-    let markers = Markers { tile, origin, dims };
+    let markers = Markers {
+        tile,
+        origin,
+        dims,
+        format: doc.format,
+    };
     let spawn = markers.spawn(doc, rules, e.conv)?;
     let goals = markers.goals(doc, rules, e.conv)?;
 
@@ -104,12 +109,12 @@ fn mark_objects(
             // only when the object itself says so.
             Geom::Polyline(p) => {
                 let pts = o.place(p);
-                let c = line_cells(&pts, cell_px, dims, budget).map_err(LevelError::Tiled)?;
+                let c = line_cells(&pts, cell_px, dims, budget).map_err(|m| e.doc.error(m))?;
                 c.into_iter().map(|(c, r)| (kind, c, r)).collect()
             }
             _ => {
                 let poly = o.polygon().unwrap_or_default();
-                let c = area_cells(&poly, cell_px, dims, budget).map_err(LevelError::Tiled)?;
+                let c = area_cells(&poly, cell_px, dims, budget).map_err(|m| e.doc.error(m))?;
                 c.into_iter().map(|(c, r)| (kind, c, r)).collect()
             }
         };
