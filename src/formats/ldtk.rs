@@ -473,30 +473,15 @@ impl LevelLayers<'_> {
             }
             "IntGrid" => {
                 let cells = self.int_grid_cells(inst, level)?;
-                self.layers.push(Layer {
-                    name: inst.identifier.clone(),
-                    visible: inst.visible,
-                    props: Vec::new(),
-                    kind: LayerKind::IntGrid(defs.values_of(inst)),
-                    cells,
-                    grid: own_grid,
-                    decorative: false,
-                    marks_only: false,
-                });
+                let values = LayerKind::IntGrid(defs.values_of(inst));
+                self.layers.push(layer(inst, values, cells, own_grid));
                 // Its auto-layer tiles are its picture; where enum tags or
                 // the rules mark some of them, they count by those marks.
                 let cells = self.tile_cells(inst, &inst.auto_layer_tiles, gs)?;
                 if cells.iter().any(|p| self.sets.marked(p, self.rules)) {
-                    self.layers.push(Layer {
-                        name: inst.identifier.clone(),
-                        visible: inst.visible,
-                        props: Vec::new(),
-                        kind: LayerKind::Tiles,
-                        cells,
-                        grid: own_grid,
-                        decorative: false,
-                        marks_only: true,
-                    });
+                    let mut tiles = layer(inst, LayerKind::Tiles, cells, own_grid);
+                    tiles.marks_only = true;
+                    self.layers.push(tiles);
                 }
             }
             "Tiles" | "AutoLayer" => {
@@ -507,16 +492,9 @@ impl LevelLayers<'_> {
                     .collect();
                 let cells = self.tile_cells(inst, tiles, gs)?;
                 let marked = cells.iter().any(|p| self.sets.marked(p, self.rules));
-                self.layers.push(Layer {
-                    name: inst.identifier.clone(),
-                    visible: inst.visible,
-                    props: Vec::new(),
-                    kind: LayerKind::Tiles,
-                    cells,
-                    grid: own_grid,
-                    decorative: !marked,
-                    marks_only: false,
-                });
+                let mut tiles = layer(inst, LayerKind::Tiles, cells, own_grid);
+                tiles.decorative = !marked;
+                self.layers.push(tiles);
             }
             _ => {}
         }
@@ -597,6 +575,26 @@ impl LevelLayers<'_> {
         cells.sort_by_key(|p| (p.row, p.col));
         cells.dedup_by_key(|p| (p.row, p.col));
         Ok(cells)
+    }
+}
+
+/// A layer instance's cells as a rules layer on `grid` (`None`: the
+/// level's), counted by the plan.
+fn layer(
+    inst: &LayerInstance,
+    kind: LayerKind,
+    cells: Vec<Placed>,
+    grid: Option<(f64, f64, f64, f64)>,
+) -> Layer {
+    Layer {
+        name: inst.identifier.clone(),
+        visible: inst.visible,
+        props: Vec::new(),
+        kind,
+        cells,
+        grid,
+        decorative: false,
+        marks_only: false,
     }
 }
 
