@@ -8,7 +8,8 @@
 //! is `MAP.truth` for a Tiled map and `PROJECT.ldtk.LEVEL.truth` for one
 //! level of an LDtk project: a comment, `spawn C,R` (or `none`), `goal
 //! C,R ...` (or `none`), then the grid (`#` solid, `=` one-way, `^` hazard,
-//! `H` ladder, `/` `\` 45° slopes, `s` other slopes, `.` nothing).
+//! `H` ladder, `/` `\` 45° slopes, `s` other slopes, `.` nothing). The
+//! 45° slopes must also rise to the side the game's do.
 #![cfg(all(feature = "tiled", feature = "ldtk"))]
 
 use std::path::{Path, PathBuf};
@@ -176,6 +177,24 @@ fn check_map(f: &Path, failures: &mut Vec<String>) {
         if v < least {
             failures.push(format!(
                 "{name}: {class} overlap {v:.3} < {least} (truth {nt} cells, platnav {no})"
+            ));
+        }
+    }
+    // 45° slopes rise to the side the game's do.
+    let slopes: Vec<(char, char)> = truth
+        .iter()
+        .zip(&ours)
+        .flat_map(|(t, o)| t.iter().zip(o))
+        .filter(|(t, _)| matches!(t, '/' | '\\'))
+        .map(|(t, o)| (*t, *o))
+        .collect();
+    if !slopes.is_empty() {
+        let same = slopes.iter().filter(|(t, o)| t == o).count();
+        line += &format!(" slopes {same}/{}", slopes.len());
+        if (same as f64) < 0.9 * slopes.len() as f64 {
+            failures.push(format!(
+                "{name}: {same} of {} slopes rise the game's way",
+                slopes.len()
             ));
         }
     }
