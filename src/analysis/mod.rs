@@ -1,15 +1,17 @@
 //! Level analysis for physics tuning: which standing cells the body can
 //! reach, where it gets trapped, how the link graph splits into regions,
-//! what is missing to reach a goal, and the least parameter value that
-//! finishes a level.
+//! what is missing to reach a goal, the least parameter value that
+//! finishes a level, and a profile fitted to a recorded trajectory.
 //!
 //! Everything here is sequential and needs no optional dependency; the CLI
 //! runs sweeps in parallel over levels and parameter values.
 
+mod fit;
 mod reach;
 mod report;
 mod tune;
 
+pub use fit::{Fit, FitError, MIN_SAMPLES, Sample, fit};
 pub use reach::{Reach, Regions, reachable_from, regions, traps};
 pub use report::{Diagnosis, GoalReport, MissingLink, Report, ReportOptions, diagnose, report};
 pub use tune::{

@@ -33,6 +33,7 @@ macro_rules! outln {
 
 mod bench;
 mod check;
+mod fit;
 mod plot;
 mod progress;
 mod source;
@@ -71,6 +72,9 @@ enum Cmd {
     /// Measure builds and queries against their targets, and the search
     /// against the `pathfinding` crate on the same graphs.
     Bench(bench::BenchArgs),
+    /// Fit a physics profile to a player's recorded trajectory (a CSV of
+    /// positions and inputs per tick); print it as a physics file in pixels.
+    Fit(fit::FitArgs),
 }
 
 /// How to read levels and which physics to use: shared by every subcommand.
@@ -489,6 +493,7 @@ fn main() -> ExitCode {
         Some(Cmd::Check(a)) => check::run(a),
         Some(Cmd::Sweep(a)) => sweep::run(a).map(|()| ExitCode::SUCCESS),
         Some(Cmd::Bench(a)) => bench::run(a).map(|()| ExitCode::SUCCESS),
+        Some(Cmd::Fit(a)) => fit::run(a).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
