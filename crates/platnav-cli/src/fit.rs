@@ -169,58 +169,58 @@ fn read_track(path: &FsPath, tile: f64, y_up: bool) -> Result<Vec<Sample>, CliEr
     for (i, row) in reader.records().enumerate() {
         let line = i as u64 + 2;
         let row = row.map_err(|e| err(line, e.to_string()))?;
+        let (tick, mut sample) = cols.sample(&row, tile).map_err(|m| err(line, m))?;
+        if let (Some(t), Some(last)) = (tick, last_tick)
+            && t != last + 1
+        {
+            return Err(err(line, format!("tick {t} does not follow {last}")));
+        }
+        last_tick = tick.or(last_tick);
+        if y_up {
+            sample.y = -sample.y;
+        }
+        samples.push(sample);
+    }
+    Ok(samples)
+}
+
+impl Columns {
+    /// One row: its tick (if the recording has them) and its sample.
+    fn sample(&self, row: &csv::StringRecord, tile: f64) -> Result<(Option<i64>, Sample), String> {
         let field = |c: usize| row.get(c).unwrap_or("");
         let num = |c: usize, name: &str| {
             field(c)
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite())
-                .ok_or_else(|| {
-                    err(
-                        line,
-                        format!("{name} {:?} is not a finite number", field(c)),
-                    )
-                })
+                .ok_or_else(|| format!("{name} {:?} is not a finite number", field(c)))
         };
         let flag = |c: usize, name: &str| match field(c).to_ascii_lowercase().as_str() {
             "1" | "true" | "yes" => Ok(true),
             "0" | "false" | "no" | "" => Ok(false),
-            other => Err(err(
-                line,
-                format!("{name} {other:?} is not 1/0 or true/false"),
-            )),
+            other => Err(format!("{name} {other:?} is not 1/0 or true/false")),
         };
-        if let Some(c) = cols.tick {
-            let t = num(c, "tick")? as i64;
-            if last_tick.is_some_and(|l| t != l + 1) {
-                return Err(err(
-                    line,
-                    format!("tick {t} does not follow {}", last_tick.unwrap_or(0)),
-                ));
-            }
-            last_tick = Some(t);
-        }
-        let move_x = match cols.moves {
+        let tick = self
+            .tick
+            .map(|c| num(c, "tick"))
+            .transpose()?
+            .map(|t| t as i64);
+        let move_x = match self.moves {
             Ok(c) => match field(c) {
                 "-1" => -1,
                 "0" | "" => 0,
                 "1" | "+1" => 1,
-                other => return Err(err(line, format!("move {other:?} is not -1, 0 or 1"))),
+                other => return Err(format!("move {other:?} is not -1, 0 or 1")),
             },
             Err((l, r)) => i8::from(flag(r, "right")?) - i8::from(flag(l, "left")?),
         };
-        let down = cols
+        let down = self
             .down
             .map(|c| flag(c, "down"))
             .transpose()?
             .unwrap_or(false);
-        let input = Input::new(move_x, flag(cols.jump, "jump")?, down);
-        let y = num(cols.y, "y")? / tile;
-        samples.push(Sample {
-            input,
-            x: num(cols.x, "x")? / tile,
-            y: if y_up { -y } else { y },
-        });
+        let input = Input::new(move_x, flag(self.jump, "jump")?, down);
+        let (x, y) = (num(self.x, "x")? / tile, num(self.y, "y")? / tile);
+        Ok((tick, Sample { input, x, y }))
     }
-    Ok(samples)
 }
