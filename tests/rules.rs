@@ -1010,3 +1010,33 @@ fn an_ldtk_marker_off_the_level_is_an_ldtk_error() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_reading_that_cannot_be_carried_out_is_no_candidate() {
+    // The collision layer's tiles say Geometry; a tile of another layer
+    // has a value the rules' table lacks. Only reading every layer by its
+    // marks meets it: that reading drops out, the load does not fail.
+    let ts = json!([
+        {"id": 0, "properties": [{"name": "TileType", "type": "string", "value": "Geometry"}]},
+        {"id": 1, "properties": [{"name": "TileType", "type": "string", "value": "Mystery"}]}
+    ]);
+    let map = tmj(
+        json!([
+            tiles("Collision", FLOOR),
+            tiles("Art", [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        ]),
+        ts,
+    );
+    let r = rules(r#"{"properties": {"TileType": {"Geometry": "solid"}}}"#);
+    assert_eq!(ascii(&load(&map, &r)), "....\n....\n####\n");
+    // Where the most telling reading meets it, it is the map's error.
+    let err = LoadedLevel::from_tmj_str(
+        &map,
+        None,
+        &rules(
+            r#"{"layers": {"Art": "tiles"}, "properties": {"TileType": {"Geometry": "solid"}}}"#,
+        ),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("\"Mystery\""), "{err}");
+}

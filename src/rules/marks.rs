@@ -128,7 +128,7 @@ impl<'a> Engine<'a> {
             .rules
             .tile_rule(set.map_or("", |s| s.name.as_str()), p.id)
         {
-            let mark = Some((k, "tiles by the rules' ids".to_owned()));
+            let mark = Some((flipped(k, p.flip), "tiles by the rules' ids".to_owned()));
             self.tile_cache.insert(key, mark.clone());
             return Ok(mark);
         }

@@ -61,8 +61,14 @@ pub(super) fn choose_reading(
 ) -> Result<Read, LevelError> {
     let spawn = map_spawn(e.doc, rules, e.conv, tile);
     let mut reads = Vec::with_capacity(readings.len());
-    for r in readings {
-        reads.push(read_layers(e, rules, r, tile)?);
+    for (i, r) in readings.into_iter().enumerate() {
+        // The most telling reading's errors are the map's; a later one
+        // that cannot be carried out is no candidate.
+        match read_layers(e, rules, r, tile) {
+            Ok(read) => reads.push(read),
+            Err(err) if i == 0 => return Err(err),
+            Err(_) => {}
+        }
     }
     let scores: Vec<(bool, bool)> = reads.iter().map(|r| explains(&r.cells, spawn)).collect();
     let best = (0..reads.len())
