@@ -15,7 +15,7 @@
 //! depend on terrain the recording does not hold) is predicted from the
 //! tick before with [`Body::step`], and the deviation is reported.
 
-use crate::level::{Level, Tile};
+use crate::level::{Cell, Level, Tile};
 use crate::physics::{Body, Input, Physics, PhysicsError};
 
 /// One recorded tick: the input held during it, and where the body was
@@ -106,9 +106,7 @@ pub fn fit(samples: &[Sample], dt: f64, base: &Physics) -> Result<Fit, FitError>
         .iter()
         .copied()
         .fold((0.0, 0), |w, d| if d.0 > w.0 { d } else { w });
-    let mut sorted: Vec<f64> = devs.iter().map(|d| d.0).collect();
-    sorted.sort_by(f64::total_cmp);
-    let typical = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+    let typical = median(devs.iter().map(|d| d.0).collect()).unwrap_or(0.0);
     Ok(Fit {
         physics,
         fitted,
@@ -332,7 +330,7 @@ impl<'a> Track<'a> {
                     grounded: was,
                     air_jumps_left: p.air_jumps,
                     jump_held_last_tick: self.s[t - 1].input.jump,
-                    ..Body::standing(crate::level::Cell::new(20, 20), p)
+                    ..Body::standing(Cell::new(20, 20), p)
                 };
                 let (x0, y0) = (body.x, body.y);
                 body.step(level, p, self.s[t].input);
@@ -348,15 +346,11 @@ impl<'a> Track<'a> {
 /// motion around (20.5, 21)), with a floor under row 20 when `floor` (a
 /// body with its feet at y = 21 stands on it).
 fn open_space(floor: bool) -> Level {
-    let (w, h) = (41, 42);
-    let tiles = (0..w * h)
-        .map(|i| {
-            if floor && i / w == 21 {
-                Tile::SOLID
-            } else {
-                Tile::EMPTY
-            }
-        })
-        .collect();
-    Level::new(w, h, tiles).expect("a 41 x 42 level is valid")
+    let mut level = Level::empty(41, 42).expect("a 41 x 42 level is valid");
+    if floor {
+        for c in 0..41 {
+            level.set(Cell::new(c, 21), Tile::SOLID);
+        }
+    }
+    level
 }

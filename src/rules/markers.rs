@@ -59,31 +59,30 @@ impl Markers {
         c >= 0 && r >= 0 && c < self.dims.0 && r < self.dims.1
     }
 
+    /// A reading error, in the variant of the map's format.
+    fn error(&self, msg: String) -> LevelError {
+        format_error(self.format, msg)
+    }
+
     /// An object's bounding box in pixels, which must be finite.
     fn bounds(&self, o: &Object) -> Result<(f64, f64, f64, f64), LevelError> {
         let b = o.bounds();
         if [b.0, b.1, b.2, b.3].iter().all(|v| v.is_finite()) {
             Ok(b)
         } else {
-            Err(format_error(
-                self.format,
-                format!(
-                    "object {} ({:?}) has a non-finite position or size",
-                    o.id, o.name
-                ),
-            ))
+            Err(self.error(format!(
+                "object {} ({:?}) has a non-finite position or size",
+                o.id, o.name
+            )))
         }
     }
 
     /// The error of a marker object that lies off the map.
     fn off(&self, o: &Object) -> LevelError {
-        format_error(
-            self.format,
-            format!(
-                "object {} ({:?}) at pixel {},{} lies off the map",
-                o.id, o.name, o.x, o.y
-            ),
-        )
+        self.error(format!(
+            "object {} ({:?}) at pixel {},{} lies off the map",
+            o.id, o.name, o.x, o.y
+        ))
     }
 
     /// The spawn cell of an object: the cell holding a point, or the middle
@@ -146,13 +145,10 @@ impl Markers {
             for o in doc.objects.iter().filter(|o| matches_list(o, &rules.spawn)) {
                 let cell = self.spawn_cell(o)?;
                 if let Some((first, f)) = found {
-                    return Err(format_error(
-                        self.format,
-                        format!(
-                            "two spawn objects: {} at cell {first} and {} at cell {cell}",
-                            f.id, o.id
-                        ),
-                    ));
+                    return Err(self.error(format!(
+                        "two spawn objects: {} at cell {first} and {} at cell {cell}",
+                        f.id, o.id
+                    )));
                 }
                 found = Some((cell, o));
             }

@@ -56,9 +56,15 @@ fn read_layers(
 pub(super) fn choose_reading(
     e: &mut Engine<'_>,
     rules: &TileMapping,
-    readings: Vec<Reading>,
+    mut readings: Vec<Reading>,
     tile: (f64, f64),
 ) -> Result<Read, LevelError> {
+    // One reading (the rules say which layers count): nothing to choose.
+    if readings.len() == 1
+        && let Some(only) = readings.pop()
+    {
+        return read_layers(e, rules, only, tile);
+    }
     let spawn = map_spawn(e.doc, rules, e.conv, tile);
     let mut reads = Vec::with_capacity(readings.len());
     for (i, r) in readings.into_iter().enumerate() {

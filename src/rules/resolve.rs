@@ -22,9 +22,11 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
     let readings = readings(&doc.layers, rules, e.conv, &mut warnings)?;
     let tile = (doc.tile_w.max(1e-9), doc.tile_h.max(1e-9));
     let Read {
-        plan, used, cells, ..
+        plan,
+        mut used,
+        cells,
+        ..
     } = choose_reading(&mut e, rules, readings, tile)?;
-    let mut used = used;
     used.extend(warnings);
     let mut budget = Budget::new();
 

@@ -119,8 +119,8 @@ pub(crate) fn kind_of_name(name: &str) -> Option<TileKind> {
 }
 
 /// Names games give their one collision layer without saying "collision"
-/// (Nez's and SunnyLand's `main`), most telling first: the rank of the
-/// first word of `name` in that list, if any.
+/// (Nez's and SunnyLand's `main`), most telling first: the rank in that
+/// list of the most telling one among the words of `name`, if any.
 pub(crate) fn collision_layer_rank(name: &str) -> Option<usize> {
     const NAMES: &[&str] = &["main", "level", "world", "physics"];
     let w = words(name);

@@ -9,6 +9,7 @@ use platnav::analysis::{Sample, fit};
 use platnav::{Input, Physics};
 
 use super::CliError;
+use super::source::over_preset;
 
 #[derive(Args)]
 pub(crate) struct FitArgs {
@@ -46,15 +47,7 @@ pub(crate) fn run(args: &FitArgs) -> Result<(), CliError> {
             args.tile, args.fps
         )));
     }
-    let base = Physics::preset(args.preset.as_deref().unwrap_or("default"))?;
-    let base = match &args.physics {
-        Some(path) => {
-            let text = platnav::io::files::read_text(path)?;
-            Physics::from_json_over(&text, &base)
-                .map_err(|e| CliError(format!("{}: {e}", path.display())))?
-        }
-        None => base,
-    };
+    let base = over_preset(args.preset.as_deref(), args.physics.as_deref())?;
     let samples = read_track(&args.track, args.tile, args.y_up)?;
     let f = fit(&samples, 1.0 / args.fps, &base)
         .map_err(|e| CliError(format!("{}: {e}", args.track.display())))?;

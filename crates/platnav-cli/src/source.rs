@@ -40,15 +40,7 @@ pub(crate) fn load_physics(
     args: &SourceArgs,
     params: &[(Param, f64)],
 ) -> Result<Physics, CliError> {
-    let base = Physics::preset(args.preset.as_deref().unwrap_or("default"))?;
-    let mut physics = match &args.physics {
-        Some(path) => {
-            let text = platnav::io::files::read_text(path)?;
-            Physics::from_json_over(&text, &base)
-                .map_err(|e| CliError(format!("{}: {e}", path.display())))?
-        }
-        None => base,
-    };
+    let mut physics = over_preset(args.preset.as_deref(), args.physics.as_deref())?;
     for &(param, value) in params {
         physics = param.apply(&physics, value);
     }
@@ -60,6 +52,20 @@ pub(crate) fn load_physics(
         }
     })?;
     Ok(physics)
+}
+
+/// The preset (default `default`) with a physics file's values over it, not
+/// yet validated.
+pub(crate) fn over_preset(preset: Option<&str>, file: Option<&Path>) -> Result<Physics, CliError> {
+    let base = Physics::preset(preset.unwrap_or("default"))?;
+    match file {
+        Some(path) => {
+            let text = platnav::io::files::read_text(path)?;
+            Physics::from_json_over(&text, &base)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))
+        }
+        None => Ok(base),
+    }
 }
 
 /// `--param NAME=VALUE`: one physics parameter (as `sweep` names them).
