@@ -169,6 +169,9 @@ fn every_field_of_a_physics_profile_is_a_parameter() {
         climb_speed: 2.5,
         coyote_ticks: 3,
         jump_buffer_ticks: 4,
+        pad_speed: Some(20.0),
+        spring_speed: Some(12.0),
+        spring_jump_speed: Some(30.0),
         ..Physics::agile()
     };
     let json = serde_json::to_value(&base).unwrap();
@@ -183,7 +186,7 @@ fn every_field_of_a_physics_profile_is_a_parameter() {
             None => fields.push((key.clone(), value.as_f64().unwrap())),
         }
     }
-    assert!(fields.len() >= 17, "{fields:?}");
+    assert!(fields.len() >= 20, "{fields:?}");
     for (name, saved) in fields {
         let param: Param = name.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(param.get(&base), saved, "{name}");

@@ -58,10 +58,10 @@ fn every_link_tape_replays_from_its_start_to_its_end() {
 fn the_demo_level_uses_every_link_kind_but_climb() {
     let map = common::build(&common::demo(), &Physics::agile());
     for (kind, count) in map.link_counts() {
-        if kind == LinkKind::CLIMB {
-            // The demo has no ladders; generated levels with ladders have
-            // climb links (`tests/naive_reference.rs`).
-            assert_eq!(count, 0, "climb links without ladders");
+        if kind == LinkKind::CLIMB || kind == LinkKind::SPRING_JUMP {
+            // The demo has no ladders or springs; generated levels with
+            // them have these links (`tests/naive_reference.rs`).
+            assert_eq!(count, 0, "{kind} links without their tiles");
         } else {
             assert!(count > 0, "no {kind} links");
         }
@@ -377,49 +377,51 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
     // families of 3 x 2 + 1 (210), falls 2 x (7 x 2 + 1), drops 3 x (5 x 2
     // + 1), wall jumps 2 x 2 x 2 x 2 x 3 x 2, climbs 2 + 64 x 2 x 2 + 4
     // (counted for every level: they run only beside ladders; jump-offs at
-    // up to 64 rungs going up and going down).
+    // up to 64 rungs going up and going down), spring jumps 3 x (5 x 2 + 1)
+    // (counted for every level: they run only on levels with springs).
     let all = LinkOptions::default();
     assert_eq!(
         all.programs_per_cell(&Physics::default()),
-        462 + 46 + 30 + 33 + 262
+        462 + 46 + 30 + 33 + 262 + 33
     );
     assert_eq!(
         all.programs_per_cell(&Physics::agile()),
-        462 + 46 + 210 + 30 + 33 + 96 + 262
+        462 + 46 + 210 + 30 + 33 + 96 + 262 + 33
     );
     // Per program: 480 action ticks, 600 of braking, 600 of settle, 2 of
     // slack at 60 Hz; 8,000 + 2 x 10,000 + 2 at 1,000 Hz.
     assert_eq!(
         all.max_steps_per_cell(&Physics::agile()),
-        1139 * (480 + 1200 + 2)
+        1172 * (480 + 1200 + 2)
     );
     let fast = Physics {
         dt: 0.001,
         ..Physics::agile()
     };
-    assert_eq!(all.max_steps_per_cell(&fast), 1139 * (8000 + 20000 + 2));
+    assert_eq!(all.max_steps_per_cell(&fast), 1172 * (8000 + 20000 + 2));
     // Coyote jumps: 2 directions x 2 air ticks x 2 holds x 2 steerings;
     // bounces: 2 directions x 2 holds (src/links/fall.rs). The most a
-    // profile can have: 1,159.
+    // profile can have: 1,192.
     let forgiving = Physics {
         coyote_ticks: 6,
         jump_buffer_ticks: 4,
         ..Physics::agile()
     };
-    assert_eq!(all.programs_per_cell(&forgiving), 1139 + 16 + 4);
+    assert_eq!(all.programs_per_cell(&forgiving), 1172 + 16 + 4);
     let one_tick = Physics {
         coyote_ticks: 1,
         ..Physics::default()
     };
     assert_eq!(
         all.programs_per_cell(&one_tick),
-        462 + 46 + 30 + 33 + 262 + 2 * 2 * 2
+        462 + 46 + 30 + 33 + 262 + 33 + 2 * 2 * 2
     );
     let runs_only = LinkOptions::default()
         .with_family(LinkKind::FALL, false)
         .with_family(LinkKind::JUMP, false)
         .with_family(LinkKind::WALL_JUMP, false)
         .with_family(LinkKind::DROP, false)
-        .with_family(LinkKind::CLIMB, false);
+        .with_family(LinkKind::CLIMB, false)
+        .with_family(LinkKind::SPRING_JUMP, false);
     assert_eq!(runs_only.max_steps_per_cell(&Physics::agile()), 0);
 }

@@ -1,5 +1,5 @@
 //! Conformance vectors for the extensions of `PHYSICS.md` (ladders, slopes,
-//! coyote time, jump buffering): `mechanics-vectors.json` holds tick-by-tick
+//! coyote time, jump buffering, jump pads and springs): `mechanics-vectors.json` holds tick-by-tick
 //! states produced by [`reference`], a second implementation written from
 //! the text of `PHYSICS.md` alone (every rule recomputed from scratch, no
 //! shared code with `Body::step`). `Body::step` must match every state,
@@ -27,6 +27,11 @@ mod reference {
         (v * scale).round_ties_even() / scale
     }
 
+    /// A launch speed: the one given, or `min(default, 0.75 / dt)`.
+    fn default_or(set: Option<f64>, default: f64, dt: f64) -> f64 {
+        set.unwrap_or((0.75 / dt).min(default))
+    }
+
     /// Half the box's width and its height, on the grid.
     fn half_w(p: &Physics) -> f64 {
         grid(p.w / 2.0)
@@ -49,6 +54,7 @@ mod reference {
         pub climbing: bool,
         pub coyote_left: u32,
         pub buffer_left: u32,
+        pub launched: bool,
     }
 
     impl State {
@@ -65,6 +71,7 @@ mod reference {
                 climbing: false,
                 coyote_left: 0,
                 buffer_left: 0,
+                launched: false,
             }
         }
     }
@@ -191,6 +198,25 @@ mod reference {
                 .into_iter()
                 .any(|r| self.blocks(s.x, s.y, u, col, r))
         }
+        /// The greatest launch speed among the pads and springs the box
+        /// overlaps ("Jump pads and springs", step 9).
+        fn launch(&self, s: &State, jump: bool) -> Option<f64> {
+            let p = self.p;
+            let mut best: Option<f64> = None;
+            for r in self.rows(s.y) {
+                for c in self.cols(s.x) {
+                    let v = match self.at(c, r) {
+                        Tile::PAD => default_or(p.pad_speed, 24.0, p.dt),
+                        Tile::SPRING if jump => default_or(p.spring_jump_speed, 32.0, p.dt),
+                        Tile::SPRING => default_or(p.spring_speed, 16.0, p.dt),
+                        _ => continue,
+                    };
+                    best = Some(best.map_or(v, |b: f64| b.max(v)));
+                }
+            }
+            best
+        }
+
         fn hazard(&self, s: &State) -> bool {
             self.rows(s.y).into_iter().any(|r| {
                 self.cols(s.x)
@@ -269,6 +295,7 @@ mod reference {
             && u0.is_some_and(|u| (World::line(u, s.x) - s.y).abs() <= EPS);
 
         // 1. Jump start.
+        let mut started = true;
         if jumped_off {
         } else if pressed {
             if s.grounded || s.coyote_left > 0 {
@@ -281,16 +308,23 @@ mod reference {
             } else if s.air_jumps_left > 0 {
                 s.vy = -p.jump_speed;
                 s.air_jumps_left -= 1;
-            } else if p.jump_buffer_ticks > 0 {
-                buffered = true;
+            } else {
+                buffered = p.jump_buffer_ticks > 0;
+                started = false;
             }
         } else if s.buffer_left > 0 && s.grounded {
             s.vy = -p.jump_speed;
             s.buffer_left = 0;
             ground_jump = true;
+        } else {
+            started = false;
         }
-        // 2. Jump cut.
-        if !input.jump && s.vy < -p.jump_cut_speed {
+        // A jump that started ends a launch's rise.
+        if started {
+            s.launched = false;
+        }
+        // 2. Jump cut, not of a launch's rise.
+        if !input.jump && !s.launched && s.vy < -p.jump_cut_speed {
             s.vy = -p.jump_cut_speed;
         }
         // 3. Run.
@@ -310,6 +344,9 @@ mod reference {
             }
         }
         s.vy = s.vy.min(p.max_fall_speed);
+        if s.vy >= 0.0 {
+            s.launched = false;
+        }
 
         // 5. Move x.
         let (x0, y0) = (s.x, s.y);
@@ -422,6 +459,17 @@ mod reference {
         if s.y - box_h(p) > level.height() as f64 || w.hazard(s) {
             s.dead = true;
         }
+        // 9. Launch: counts as a ground jump for the timers.
+        if !s.dead
+            && s.vy >= 0.0
+            && let Some(v) = w.launch(s, input.jump)
+        {
+            s.vy = -v;
+            s.grounded = false;
+            s.launched = true;
+            s.air_jumps_left = p.air_jumps;
+            ground_jump = true;
+        }
         finish(s, p, input, was_grounded, ground_jump, buffered);
     }
 
@@ -502,6 +550,20 @@ mod reference {
 /// The levels the cases run on, by name.
 fn levels() -> Vec<(&'static str, Vec<&'static str>)> {
     vec![
+        (
+            "launchers",
+            vec![
+                "................",
+                "................",
+                "..#####.........",
+                "................",
+                "............H...",
+                "............H...",
+                "............H...",
+                "....P....Z..H.^.",
+                "################",
+            ],
+        ),
         (
             "ladders",
             vec![
@@ -698,7 +760,65 @@ fn cases() -> Vec<Case> {
             ],
         ),
     ];
+    v.extend([
+        (
+            "pad: walk into it and ride the launch, jump released".into(),
+            "launchers",
+            d(),
+            [1, 7],
+            vec![(1, f, f, f, 20), (0, f, f, f, 90)],
+        ),
+        (
+            "pad: a slower pad, drifting onto the ledge above".into(),
+            "launchers",
+            Physics {
+                pad_speed: Some(20.0),
+                ..Physics::default()
+            },
+            [6, 7],
+            vec![(-1, f, f, f, 30), (0, f, f, f, 20), (-1, f, f, f, 60)],
+        ),
+        (
+            "spring: fall onto it holding jump".into(),
+            "launchers",
+            d(),
+            [7, 7],
+            vec![(1, t, f, f, 12), (0, t, f, f, 100)],
+        ),
+        (
+            "spring: fall onto it with jump released".into(),
+            "launchers",
+            Physics {
+                coyote_ticks: 6,
+                ..Physics::default()
+            },
+            [7, 7],
+            vec![(1, t, f, f, 12), (0, f, f, f, 100)],
+        ),
+        (
+            "spring: an air jump on the way up, then the ladder".into(),
+            "launchers",
+            Physics::agile(),
+            [11, 7],
+            vec![(-1, f, f, f, 20), (0, f, f, f, 10), (1, t, f, t, 60)],
+        ),
+    ]);
     for (k, seed) in [3u64, 5, 8, 13].into_iter().enumerate() {
+        v.push((
+            format!("launchers: random program {seed}"),
+            "launchers",
+            Physics {
+                coyote_ticks: 2 * k as u32,
+                jump_buffer_ticks: k as u32,
+                ..if k % 2 == 0 {
+                    exact()
+                } else {
+                    Physics::agile()
+                }
+            },
+            [[1, 7], [7, 7], [11, 7], [6, 1]][k],
+            random_program(seed * 11, 40),
+        ));
         v.push((
             format!("ladders: random program {seed}"),
             "ladders",
@@ -742,7 +862,8 @@ fn state_of(b: &Body) -> Value {
         b.air_jumps_left,
         b.climbing,
         b.coyote_left,
-        b.buffer_left
+        b.buffer_left,
+        b.launched
     ])
 }
 
@@ -757,7 +878,8 @@ fn reference_state(s: &reference::State) -> Value {
         s.air_jumps_left,
         s.climbing,
         s.coyote_left,
-        s.buffer_left
+        s.buffer_left,
+        s.launched
     ])
 }
 
@@ -787,7 +909,7 @@ fn body_and_reference_match_every_mechanics_vector() {
     let cases = doc["cases"].as_array().unwrap();
     assert!(cases.len() >= 20, "expected the full vector set");
     let mut ticks = 0;
-    let mut seen = [false; 4];
+    let mut seen = [false; 6];
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let level = level_of(&doc, case["level"].as_str().unwrap());
@@ -825,13 +947,16 @@ fn body_and_reference_match_every_mechanics_vector() {
             seen[1] |= body.grounded && body.y.fract() != 0.0;
             seen[2] |= body.coyote_left > 0;
             seen[3] |= body.buffer_left > 0;
+            // Rising from a launch with jump released: the cut would apply.
+            seen[4] |= body.launched && !input.jump && body.vy < -p.jump_cut_speed;
+            seen[5] |= body.launched && body.vy < -p.pad_launch() - 1.0;
             ticks += 1;
         }
     }
     assert!(ticks > 2000, "only {ticks} ticks compared");
     assert_eq!(
-        seen, [true; 4],
-        "climbing, on a slope, coyote time, a buffered press"
+        seen, [true; 6],
+        "climbing, on a slope, coyote time, a buffered press, an uncut launch, a held spring"
     );
 }
 
@@ -863,7 +988,7 @@ fn regenerate_mechanics_vectors() {
         }));
     }
     let doc = json!({
-        "about": "Tick-by-tick states of PHYSICS.md bodies with its extensions (ladders, slopes, coyote time, jump buffering): after each input, [x, y, vx, vy, grounded, dead, air_jumps_left, climbing, coyote_left, buffer_left]. Produced by the second implementation in tests/mechanics_vectors.rs, written from PHYSICS.md alone; a conforming Body matches every state (positions and speeds within 1e-9, the rest exactly). Levels are platnav ASCII, top row first; each case starts standing on `start` = [col, row]. Inputs are [move, jump, down] or [move, jump, down, up].",
+        "about": "Tick-by-tick states of PHYSICS.md bodies with its extensions (ladders, slopes, coyote time, jump buffering, jump pads and springs): after each input, [x, y, vx, vy, grounded, dead, air_jumps_left, climbing, coyote_left, buffer_left, launched]. Produced by the second implementation in tests/mechanics_vectors.rs, written from PHYSICS.md alone; a conforming Body matches every state (positions and speeds within 1e-9, the rest exactly). Levels are platnav ASCII, top row first; each case starts standing on `start` = [col, row]. Inputs are [move, jump, down] or [move, jump, down, up].",
         "levels": levels.iter().map(|(n, rows)| (n.to_string(), json!(rows))).collect::<serde_json::Map<_, _>>(),
         "cases": out,
     });

@@ -230,9 +230,12 @@ impl Tiles for Recorder<'_> {
     fn rows(&self) -> f64 {
         f64::INFINITY
     }
-    /// Hazards, and no ladder or slope: the plain rules.
+    /// Hazards, and no ladder, slope, pad or spring: the plain rules.
     fn holds(&self, tile: Tile) -> bool {
-        !matches!(tile, Tile::LADDER | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT)
+        !matches!(
+            tile,
+            Tile::LADDER | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT | Tile::PAD | Tile::SPRING
+        )
     }
 }
 

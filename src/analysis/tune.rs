@@ -59,11 +59,17 @@ pub enum Param {
     WallJumpSpeedY,
     /// The cap on falling speed while sliding down a wall (tiles/s).
     WallSlideSpeed,
+    /// A jump pad's launch speed (tiles/s).
+    PadSpeed,
+    /// A spring's launch speed without jump held (tiles/s).
+    SpringSpeed,
+    /// A spring's launch speed with jump held (tiles/s).
+    SpringJumpSpeed,
 }
 
 impl Param {
     /// Every parameter.
-    pub const ALL: [Param; 18] = [
+    pub const ALL: [Param; 21] = [
         Param::JumpHeight,
         Param::RunSpeed,
         Param::Gravity,
@@ -82,6 +88,9 @@ impl Param {
         Param::WallJumpSpeedX,
         Param::WallJumpSpeedY,
         Param::WallSlideSpeed,
+        Param::PadSpeed,
+        Param::SpringSpeed,
+        Param::SpringJumpSpeed,
     ];
 
     /// The snake-case name (`jump_height`, `run_speed`, ...).
@@ -106,6 +115,9 @@ impl Param {
             Param::WallJumpSpeedX => "wall_jump.speed_x",
             Param::WallJumpSpeedY => "wall_jump.speed_y",
             Param::WallSlideSpeed => "wall_jump.slide_speed",
+            Param::PadSpeed => "pad_speed",
+            Param::SpringSpeed => "spring_speed",
+            Param::SpringJumpSpeed => "spring_jump_speed",
         }
     }
 
@@ -131,6 +143,9 @@ impl Param {
             Param::WallJumpSpeedX => physics.wall_jump.as_ref().map_or(0.0, |w| w.speed_x),
             Param::WallJumpSpeedY => physics.wall_jump.as_ref().map_or(0.0, |w| w.speed_y),
             Param::WallSlideSpeed => physics.wall_jump.as_ref().map_or(0.0, |w| w.slide_speed),
+            Param::PadSpeed => physics.pad_launch(),
+            Param::SpringSpeed => physics.spring_launch(false),
+            Param::SpringJumpSpeed => physics.spring_launch(true),
         }
     }
 
@@ -167,6 +182,9 @@ impl Param {
             Param::WallJumpSpeedX => wall_jump(&mut p).speed_x = value,
             Param::WallJumpSpeedY => wall_jump(&mut p).speed_y = value,
             Param::WallSlideSpeed => wall_jump(&mut p).slide_speed = value,
+            Param::PadSpeed => p.pad_speed = Some(value),
+            Param::SpringSpeed => p.spring_speed = Some(value),
+            Param::SpringJumpSpeed => p.spring_jump_speed = Some(value),
         }
         p
     }

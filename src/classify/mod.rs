@@ -18,8 +18,12 @@ pub struct Classification {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fit {
     Blocked,
-    Death,
-    Standable { on_one_way: bool },
+    /// The box overlaps a tile that acts on overlap (a hazard, a jump
+    /// pad): the cell has that tile's node type.
+    Touch(NodeType),
+    Standable {
+        on_one_way: bool,
+    },
     Free,
 }
 
@@ -31,8 +35,8 @@ fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
     if body.overlaps_kind(level, p, Tile::SOLID) {
         return Fit::Blocked;
     }
-    if body.overlaps_kind(level, p, Tile::HAZARD) {
-        return Fit::Death;
+    if let Some(node) = touched(level, p, &body) {
+        return Fit::Touch(node);
     }
     // Ground under the feet: the tiles of row `row + 1` the box overlaps horizontally.
     let row = i64::from(cell.row) + 1;
@@ -67,13 +71,22 @@ fn fit_extended(level: &Level, p: &Physics, body: &Body) -> Fit {
     if body.blocked(level, p) {
         return Fit::Blocked;
     }
-    if body.overlaps_kind(level, p, Tile::HAZARD) {
-        return Fit::Death;
+    if let Some(node) = touched(level, p, body) {
+        return Fit::Touch(node);
     }
     match body.support(level, p) {
         (false, false) => Fit::Free,
         (solid, _) => Fit::Standable { on_one_way: !solid },
     }
+}
+
+/// The node type of the first tile acting on overlap (a hazard before a
+/// jump pad) that the box of `body` overlaps.
+fn touched(level: &Level, p: &Physics, body: &Body) -> Option<NodeType> {
+    mechanics::tiles()
+        .filter_map(|s| Some((s.tile, s.overlap?)))
+        .find(|&(t, _)| level.holds(t) && body.overlaps_kind(level, p, t))
+        .map(|(_, node)| node)
 }
 
 /// How a neighbour looks to a standable cell's type: a wall (off the map
@@ -98,7 +111,7 @@ fn type_of(
     let tile = mechanics::tile(level.tile_at(c, r));
     match fit_here {
         Fit::Blocked => NodeType::BLOCKED,
-        Fit::Death => NodeType::DEATH,
+        Fit::Touch(node) => node,
         Fit::Standable { on_one_way } => {
             if let Some(node) = tile.standing {
                 node

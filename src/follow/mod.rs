@@ -203,6 +203,7 @@ fn same_state(a: &Body, b: &Body, tol: f64) -> bool {
         && a.jump_held_last_tick == b.jump_held_last_tick
         && a.coyote_left == b.coyote_left
         && a.buffer_left == b.buffer_left
+        && a.launched == b.launched
 }
 
 impl PathFollower {

@@ -47,7 +47,7 @@ struct Entry {
 }
 
 /// A body state in 40 bytes, bit for bit (`-0.0` differs from `0.0`): the
-/// four floats, then one word of flags (bits 0 to 3), coyote time (bits 8
+/// four floats, then one word of flags (bits 0 to 4), coyote time (bits 8
 /// to 15), the jump buffer (bits 16 to 23) and the air jumps left (bits 32
 /// to 63). A state whose timers do not fit (no valid physics gives one) is
 /// not cached.
@@ -62,6 +62,7 @@ impl Packed {
             | u64::from(b.jump_held_last_tick) << 1
             | u64::from(b.dead) << 2
             | u64::from(b.climbing) << 3
+            | u64::from(b.launched) << 4
             | u64::from(coyote) << 8
             | u64::from(buffer) << 16
             | u64::from(b.air_jumps_left) << 32;
@@ -85,6 +86,7 @@ impl Packed {
             jump_held_last_tick: flags & 2 != 0,
             dead: flags & 4 != 0,
             climbing: flags & 8 != 0,
+            launched: flags & 16 != 0,
             coyote_left: (flags >> 8 & 0xff) as u32,
             buffer_left: (flags >> 16 & 0xff) as u32,
             air_jumps_left: (flags >> 32) as u32,

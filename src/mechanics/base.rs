@@ -42,6 +42,7 @@ pub(super) const BASE: Mechanic = Mechanic {
             glyph: Glyph::Fill,
             standing: None,
             free: None,
+            overlap: None,
         },
         TileSpec {
             tile: Tile::SOLID,
@@ -67,7 +68,7 @@ pub(super) const BASE: Mechanic = Mechanic {
             ],
             qualifier: None,
             rank: Rank {
-                layer: 8,
+                layer: 10,
                 mark: 5,
                 name: 2,
                 vglc: 8,
@@ -78,6 +79,7 @@ pub(super) const BASE: Mechanic = Mechanic {
             glyph: Glyph::Fill,
             standing: None,
             free: None,
+            overlap: None,
         },
         TileSpec {
             tile: Tile::GOAL,
@@ -99,6 +101,7 @@ pub(super) const BASE: Mechanic = Mechanic {
             glyph: Glyph::Fill,
             standing: Some(NodeType::GOAL),
             free: Some(NodeType::GOAL),
+            overlap: None,
         },
         TileSpec {
             tile: Tile::SPAWN,
@@ -120,6 +123,7 @@ pub(super) const BASE: Mechanic = Mechanic {
             glyph: Glyph::Fill,
             standing: None,
             free: None,
+            overlap: None,
         },
     ],
     nodes: &[
@@ -288,7 +292,12 @@ impl Body {
         input: Input,
     ) -> bool {
         let pressed = input.jump && !self.jump_held_last_tick;
-        if !self.grounded || self.vy != 0.0 || pressed || BodyRuleList::press_waiting(self) {
+        if !self.grounded
+            || self.vy != 0.0
+            || self.launched
+            || pressed
+            || BodyRuleList::press_waiting(self)
+        {
             return false;
         }
         let row = ifloor(self.y);
@@ -621,6 +630,7 @@ impl Body {
         let dt = p.dt;
         let mut jumped = Jumped::default();
         // 1. Jump start.
+        let mut started = true;
         if jumped_before {
             jumped.ground = true;
         } else if pressed {
@@ -636,14 +646,22 @@ impl Body {
                 self.air_jumps_left -= 1;
             } else {
                 jumped.buffered = BodyRuleList::keeps_press(p);
+                started = false;
             }
         } else if BodyRuleList::release_press(self) {
             self.vy = -p.jump_speed;
             jumped.ground = true;
+        } else {
+            started = false;
         }
 
-        // 2. Jump cut.
-        if !input.jump && self.vy < -p.jump_cut_speed {
+        // A jump's rise replaces a launch's (pads and springs).
+        if started {
+            self.launched = false;
+        }
+
+        // 2. Jump cut, which a launch's rise does not take.
+        if !input.jump && !self.launched && self.vy < -p.jump_cut_speed {
             self.vy = -p.jump_cut_speed;
         }
 
@@ -665,6 +683,10 @@ impl Body {
             }
         }
         self.vy = self.vy.min(p.max_fall_speed);
+        // A launch's rise ends at its apex.
+        if self.vy >= 0.0 {
+            self.launched = false;
+        }
         jumped
     }
 

@@ -11,8 +11,10 @@
 
 use std::ops::Range;
 
+use super::BodyRuleList;
 use super::base::solid;
 use super::ladder::is_top;
+use super::seam::RuleList;
 use super::slope::{self, Ghosts, surfaces};
 use crate::level::Tile;
 use crate::physics::geometry::{EPS, ifloor, inearest, snap, span, wall_at};
@@ -91,6 +93,11 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     // 8. Death.
     if b.y - p.box_h() > level.rows() || b.overlaps_kind(level, p, Tile::HAZARD) {
         b.dead = true;
+    }
+    // 9. Touch: a launch counts as a ground jump (no coyote time after it).
+    let mut jumped = jumped;
+    if !b.dead && BodyRuleList::touch(b, level, p, input) {
+        jumped.ground = true;
     }
     b.end_tick(p, input, was_grounded, jumped);
 }

@@ -23,8 +23,8 @@ pub(super) const HAZARD: Mechanic = Mechanic {
         ],
         qualifier: None,
         rank: Rank {
-            layer: 4,
-            mark: 8,
+            layer: 6,
+            mark: 10,
             name: 5,
             vglc: 6,
             mask: 4,
@@ -34,6 +34,7 @@ pub(super) const HAZARD: Mechanic = Mechanic {
         glyph: Glyph::Fill,
         standing: None,
         free: None,
+        overlap: Some(NodeType::DEATH),
     }],
     nodes: &[node(NodeType::DEATH, "death", '^', [230, 0, 0])],
     families: &[],

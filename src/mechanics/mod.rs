@@ -15,6 +15,7 @@ mod base;
 mod contact;
 mod hazard;
 mod ladder;
+mod launch;
 mod link_kind;
 mod named;
 mod node;
@@ -34,13 +35,14 @@ use seam::{Family, Mechanic, NodeSpec, TileSpec};
 
 /// Every mechanic, in the order their tiles, node types and families are
 /// listed and their decorations are added to a generated level.
-pub(crate) const ALL: [&Mechanic; 6] = [
+pub(crate) const ALL: [&Mechanic; 7] = [
     &base::BASE,
     &one_way::ONE_WAY,
     &hazard::HAZARD,
     &timers::TIMERS,
     &slope::SLOPE,
     &ladder::LADDER,
+    &launch::LAUNCH,
 ];
 
 /// How many tiles the mechanics declare ([`Tile::COUNT`]).
@@ -68,7 +70,10 @@ const NODE_COUNT: usize = {
 /// does beyond the base rules.
 type BodyRuleList = (
     ladder::LadderRules,
-    (slope::SlopeRules, (timers::TimerRules, ())),
+    (
+        slope::SlopeRules,
+        (timers::TimerRules, (launch::LaunchRules, ())),
+    ),
 );
 
 named_id!(Tile, TILE_COUNT, TILE_NAMES);

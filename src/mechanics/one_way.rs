@@ -35,7 +35,7 @@ pub(super) const ONE_WAY: Mechanic = Mechanic {
         ],
         qualifier: None,
         rank: Rank {
-            layer: 5,
+            layer: 7,
             mark: 4,
             name: 4,
             vglc: 7,
@@ -46,6 +46,7 @@ pub(super) const ONE_WAY: Mechanic = Mechanic {
         glyph: Glyph::Fill,
         standing: None,
         free: None,
+        overlap: None,
     }],
     nodes: &[node(NodeType::ONE_WAY, "one_way", '=', [170, 255, 0])],
     families: &[Family {

@@ -84,6 +84,10 @@ pub(crate) struct TileSpec {
     /// The node type of a free cell (the agent fits, nothing to stand on)
     /// that holds it (`None`: air or roof).
     pub free: Option<NodeType>,
+    /// The node type of a cell where the agent's box would overlap it:
+    /// the agent cannot be there at rest (a hazard kills, a jump pad
+    /// launches). `None`: the tile does not act on overlap.
+    pub overlap: Option<NodeType>,
 }
 
 /// Where a tile stands among the marks that may fall on one cell of an
@@ -91,24 +95,26 @@ pub(crate) struct TileSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Rank {
     /// Among the layers that mark one cell: solid over slopes over one-way,
-    /// then hazard, goal, spawn, ladder and empty.
+    /// then hazard, jump pad, spring, goal, spawn, ladder and empty.
     pub layer: u8,
     /// Among the marks of one tile (its properties, class and shapes): a
     /// hazard first (a tile marked solid and deadly must never be stood
     /// on), then a slope (a solid tile shaped as a slope is that slope),
+    /// a jump pad and a spring (a solid tile that launches is a launcher),
     /// solid, one-way, ladder, goal, spawn.
     pub mark: u8,
-    /// Among the tiles a layer or property name means by its words: hazard,
-    /// one-way ("one-way wall" is one-way), slopes, solid, ladder; 0 for
+    /// Among the tiles a layer or property name means by its words: jump
+    /// pad, spring, hazard, one-way ("one-way wall" is one-way), slopes, solid, ladder; 0 for
     /// tiles no word names. Several tiles at the rank a name reaches first
     /// (a slope without its side) leave it to the next.
     pub name: u8,
     /// Among the tiles whose VGLC tags one legend entry holds together:
-    /// solid, one-way, hazard, ladder, the slopes, goal, spawn.
+    /// jump pad, spring, solid, one-way, hazard, ladder, the slopes, goal,
+    /// spawn.
     pub vglc: u8,
     /// Among the tiles of a PNG mask's pixels that tie in number within
-    /// one tile: solid, the slopes, one-way, ladder, hazard, goal, spawn,
-    /// empty.
+    /// one tile: jump pad, spring, solid, the slopes, one-way, ladder,
+    /// hazard, goal, spawn, empty.
     pub mask: u8,
 }
 
@@ -318,6 +324,15 @@ pub(crate) trait BodyRules {
         false
     }
 
+    /// Step 9, after the death test, for a body alive at the end of steps
+    /// 1 to 8: what its tiles do to the body that touches them (a jump pad
+    /// launches it). Whether it launched the body, which counts as a
+    /// ground jump for the rules that end the tick.
+    #[inline]
+    fn touch<T: Tiles + ?Sized>(_body: &mut Body, _level: &T, _p: &Physics, _input: Input) -> bool {
+        false
+    }
+
     /// The end of every tick, with whether the body started it grounded
     /// and how step 1 jumped.
     #[inline]
@@ -365,6 +380,8 @@ pub(crate) trait RuleList {
     fn release_press(body: &mut Body) -> bool;
     /// [`BodyRules::press_waiting`] of any rule.
     fn press_waiting(body: &Body) -> bool;
+    /// [`BodyRules::touch`] of each active rule; whether any launched.
+    fn touch<T: Tiles + ?Sized>(body: &mut Body, level: &T, p: &Physics, input: Input) -> bool;
     /// [`BodyRules::end_tick`] of each rule.
     fn end_tick(body: &mut Body, p: &Physics, was_grounded: bool, jumped: Jumped);
 }
@@ -410,6 +427,10 @@ impl RuleList for () {
     }
     #[inline]
     fn press_waiting(_: &Body) -> bool {
+        false
+    }
+    #[inline]
+    fn touch<T: Tiles + ?Sized>(_: &mut Body, _: &T, _: &Physics, _: Input) -> bool {
         false
     }
     #[inline]
@@ -481,6 +502,12 @@ impl<A: BodyRules, B: RuleList> RuleList for (A, B) {
     #[inline]
     fn press_waiting(body: &Body) -> bool {
         A::press_waiting(body) || B::press_waiting(body)
+    }
+
+    #[inline]
+    fn touch<T: Tiles + ?Sized>(body: &mut Body, level: &T, p: &Physics, input: Input) -> bool {
+        let a = A::active(level) && A::touch(body, level, p, input);
+        B::touch(body, level, p, input) || a
     }
 
     #[inline]

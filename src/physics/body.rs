@@ -132,6 +132,9 @@ pub struct Body {
     /// Ticks a buffered jump press has left: while above 0 the body jumps
     /// on a tick it starts grounded.
     pub buffer_left: u32,
+    /// Rising from the launch of a jump pad or spring, which the jump cut
+    /// does not shorten (`PHYSICS.md`, "Jump pads and springs").
+    pub launched: bool,
 }
 
 /// How far from a row's top and bottom feet standing on a slope must be
@@ -155,6 +158,7 @@ impl Body {
             (
                 [b.x.to_bits(), b.y.to_bits(), b.vx.to_bits(), b.vy.to_bits()],
                 (b.grounded, b.jump_held_last_tick, b.dead, b.climbing),
+                b.launched,
                 (b.air_jumps_left, b.coyote_left, b.buffer_left),
             )
         };
@@ -189,6 +193,7 @@ impl Body {
             climbing: false,
             coyote_left: 0,
             buffer_left: 0,
+            launched: false,
         }
     }
 

@@ -88,6 +88,31 @@ pub struct Physics {
     /// 0, the default, turns it off.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub jump_buffer_ticks: u32,
+    /// The upward speed a jump pad launches the body at (tiles/s;
+    /// `PHYSICS.md`, "Jump pads and springs"); `None` for
+    /// [`Physics::DEFAULT_PAD_SPEED`], or less at long ticks
+    /// ([`Physics::pad_launch`]). Matters only on levels with pads.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub pad_speed: Option<f64>,
+    /// The upward speed a spring launches the body at when jump is not
+    /// held (tiles/s); `None` for [`Physics::DEFAULT_SPRING_SPEED`] (see
+    /// [`Physics::spring_launch`]). Matters only on levels with springs.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub spring_speed: Option<f64>,
+    /// The upward speed a spring launches the body at when jump is held as
+    /// it touches it (tiles/s); `None` for
+    /// [`Physics::DEFAULT_SPRING_JUMP_SPEED`].
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub spring_jump_speed: Option<f64>,
 }
 
 #[cfg(feature = "serde")]
@@ -127,6 +152,9 @@ impl Default for Physics {
             climb_speed: Self::DEFAULT_CLIMB_SPEED,
             coyote_ticks: 0,
             jump_buffer_ticks: 0,
+            pad_speed: None,
+            spring_speed: None,
+            spring_jump_speed: None,
         }
     }
 }
@@ -192,6 +220,21 @@ impl Physics {
     /// The climbing speed of every preset (tiles/s), and of a physics file
     /// that does not give one.
     pub const DEFAULT_CLIMB_SPEED: f64 = 5.0;
+
+    /// The jump pads' launch speed when [`Physics::pad_speed`] is not
+    /// given (and ticks are at most `1/32` s): with the default profile's
+    /// gravity, a launch about six and a half tiles high.
+    pub const DEFAULT_PAD_SPEED: f64 = 24.0;
+
+    /// The springs' launch speed without jump held, when
+    /// [`Physics::spring_speed`] is not given: a bounce about three tiles
+    /// high with the default profile's gravity.
+    pub const DEFAULT_SPRING_SPEED: f64 = 16.0;
+
+    /// The springs' launch speed with jump held, when
+    /// [`Physics::spring_jump_speed`] is not given: about eleven tiles high
+    /// with the default profile's gravity.
+    pub const DEFAULT_SPRING_JUMP_SPEED: f64 = 32.0;
 
     /// The most `coyote_ticks` and `jump_buffer_ticks` accepted by
     /// [`Physics::validate`].
@@ -299,6 +342,9 @@ impl Physics {
             climb_speed: Self::DEFAULT_CLIMB_SPEED,
             coyote_ticks: 0,
             jump_buffer_ticks: 0,
+            pad_speed: None,
+            spring_speed: None,
+            spring_jump_speed: None,
         }
         .with_jump(5.2, time_to_apex)
     }
@@ -337,6 +383,13 @@ impl Physics {
             ("dt", self.dt),
             ("climb_speed", self.climb_speed),
         ];
+        for (param, value) in [
+            ("pad_speed", self.pad_speed),
+            ("spring_speed", self.spring_speed),
+            ("spring_jump_speed", self.spring_jump_speed),
+        ] {
+            values.extend(value.map(|v| (param, v)));
+        }
         if let Some(wj) = &self.wall_jump {
             values.push(("wall_jump.speed_x", wj.speed_x));
             values.push(("wall_jump.speed_y", wj.speed_y));
@@ -412,7 +465,8 @@ impl Physics {
     /// A 64-bit fingerprint of every parameter, for caches and saved maps.
     ///
     /// The extension parameters (`climb_speed`, `coyote_ticks`,
-    /// `jump_buffer_ticks`) enter it only when one differs from its
+    /// `jump_buffer_ticks`, and the launch speeds of pads and springs)
+    /// enter it only when one differs from its
     /// default, so a profile that leaves them alone keeps the fingerprint
     /// it had before they existed (and its saved maps stay valid).
     #[must_use]
@@ -454,17 +508,60 @@ impl Physics {
             eat(u64::from(self.coyote_ticks));
             eat(u64::from(self.jump_buffer_ticks));
         }
+        if !self.launchers_default() {
+            eat(3);
+            for v in [self.pad_speed, self.spring_speed, self.spring_jump_speed] {
+                eat(v.map_or(u64::MAX, f64::to_bits));
+            }
+        }
         h
     }
 
     /// Whether the extension parameters are at their defaults: the climb
     /// speed [`Physics::DEFAULT_CLIMB_SPEED`], no coyote time, no jump
-    /// buffering.
+    /// buffering, and the default launch speeds of pads and springs.
     #[must_use]
     pub fn extensions_default(&self) -> bool {
         self.climb_speed.to_bits() == Self::DEFAULT_CLIMB_SPEED.to_bits()
             && self.coyote_ticks == 0
             && self.jump_buffer_ticks == 0
+            && self.launchers_default()
+    }
+
+    /// Whether the launch speeds of pads and springs are left to their
+    /// defaults.
+    fn launchers_default(&self) -> bool {
+        self.pad_speed.is_none() && self.spring_speed.is_none() && self.spring_jump_speed.is_none()
+    }
+
+    /// The speed a jump pad launches the body at: [`Physics::pad_speed`],
+    /// or when it is `None`, [`Physics::DEFAULT_PAD_SPEED`] capped at
+    /// `0.75 / dt` so that a launch moves under a tile a tick at any tick
+    /// length (`PHYSICS.md`, "Jump pads and springs").
+    #[must_use]
+    pub fn pad_launch(&self) -> f64 {
+        self.pad_speed
+            .unwrap_or_else(|| self.default_launch(Self::DEFAULT_PAD_SPEED))
+    }
+
+    /// The speed a spring launches the body at, with jump `held` as it
+    /// touches it or not: [`Physics::spring_jump_speed`] or
+    /// [`Physics::spring_speed`], with their defaults capped as
+    /// [`Physics::pad_launch`]'s is.
+    #[must_use]
+    pub fn spring_launch(&self, held: bool) -> f64 {
+        let (set, default) = if held {
+            (self.spring_jump_speed, Self::DEFAULT_SPRING_JUMP_SPEED)
+        } else {
+            (self.spring_speed, Self::DEFAULT_SPRING_SPEED)
+        };
+        set.unwrap_or_else(|| self.default_launch(default))
+    }
+
+    /// `min(default, 0.75 / dt)`, as `PHYSICS.md` writes `min`.
+    fn default_launch(&self, default: f64) -> f64 {
+        let cap = 0.75 / self.dt;
+        if cap < default { cap } else { default }
     }
 }
 

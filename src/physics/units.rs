@@ -55,6 +55,9 @@ struct PhysicsFile {
     climb_speed: Option<f64>,
     coyote_ticks: Option<u32>,
     jump_buffer_ticks: Option<u32>,
+    pad_speed: Option<f64>,
+    spring_speed: Option<f64>,
+    spring_jump_speed: Option<f64>,
     jump_height: Option<f64>,
     time_to_apex: Option<f64>,
 }
@@ -222,6 +225,15 @@ impl Units {
         set(&mut p.max_fall_speed, f.max_fall_speed, &speed);
         set(&mut p.dt, f.dt, &|v| v);
         set(&mut p.climb_speed, f.climb_speed, &speed);
+        for (slot, v) in [
+            (&mut p.pad_speed, f.pad_speed),
+            (&mut p.spring_speed, f.spring_speed),
+            (&mut p.spring_jump_speed, f.spring_jump_speed),
+        ] {
+            if let Some(v) = v {
+                *slot = Some(speed(v));
+            }
+        }
         if let Some(n) = f.air_jumps {
             p.air_jumps = n;
         }

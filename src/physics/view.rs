@@ -20,9 +20,9 @@ pub trait Tiles {
     fn rows(&self) -> f64;
     /// False only when no tile of kind `tile` can appear, so that the
     /// rules that kind brings may be skipped: step 8's hazard lookups, the
-    /// ladder and slope rules of `PHYSICS.md`. True is always correct (the
-    /// extended rules are the plain ones wherever no ladder or slope is in
-    /// reach), and slower.
+    /// ladder, slope, jump pad and spring rules of `PHYSICS.md`. True is
+    /// always correct (the extended rules are the plain ones wherever no
+    /// such tile is in reach), and slower.
     fn holds(&self, tile: Tile) -> bool;
     /// True when the body may look tiles up in any order, and skip some,
     /// as long as it ends each tick in the state the plain rules give:

@@ -3,7 +3,6 @@
 //! and the load summary of what was used.
 use super::doc::{Doc, Geom, Object};
 use super::grid::{Grid, extent};
-use super::kind::TileKind;
 use super::layer_cells::push_unique;
 use super::layers::readings;
 use super::mapping::TileMapping;
@@ -52,12 +51,18 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
     let goals = markers.goals(doc, rules, e.conv)?;
 
     let tiles = grid.kinds.iter().map(|k| k.tile()).collect();
-    let ladders = grid
-        .kinds
-        .iter()
-        .filter(|k| **k == TileKind::LADDER)
-        .count();
     let mut level = Level::new(width, height, tiles)?;
+    // The cells of the mechanics' tiles beyond ground and hazards.
+    let special: Vec<String> = [
+        (Tile::LADDER, "ladder"),
+        (Tile::PAD, "jump pad"),
+        (Tile::SPRING, "spring"),
+    ]
+    .into_iter()
+    .map(|(t, what)| (level.cells_of(t).count(), what))
+    .filter(|&(n, _)| n > 0)
+    .map(|(n, what)| format!("{n} {what} cells"))
+    .collect();
     let standable = level
         .tiles()
         .iter()
@@ -66,9 +71,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         return Err(nothing(doc));
     }
     let (spawn_cell, goal_cells) = place_markers(&mut level, spawn.as_ref(), &goals);
-    if ladders > 0 {
-        used.push(format!("{ladders} ladder cells"));
-    }
+    used.extend(special);
     if e.partial_shapes > 0 {
         used.push(format!(
             "{} tiles with partial collision shapes (under half the tile, not a top ledge): no collision",

@@ -287,7 +287,8 @@ mod tests {
         assert_eq!(kind_of_name("Wall_shadows"), Some(TileKind::EMPTY));
         assert_eq!(kind_of_name("BackgroundDecor2"), Some(TileKind::EMPTY));
         assert_eq!(kind_of_name("dirt"), None);
-        assert_eq!(kind_of_name("JumpPad"), None);
+        assert_eq!(kind_of_name("JumpPad"), Some(TileKind::of(Tile::PAD)));
+        assert_eq!(kind_of_name("trampoline"), Some(TileKind::of(Tile::SPRING)));
         assert_eq!(kind_of_name("main layer"), None);
     }
 

@@ -107,7 +107,8 @@ fn key(b: &Body, merge: Merge) -> [u64; 6] {
     let flags = u64::from(b.grounded)
         | u64::from(b.jump_held_last_tick) << 1
         | u64::from(b.dead) << 2
-        | u64::from(b.climbing) << 3;
+        | u64::from(b.climbing) << 3
+        | u64::from(b.launched) << 4;
     [
         x,
         y,

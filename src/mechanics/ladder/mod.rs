@@ -50,6 +50,7 @@ pub(super) const LADDER: Mechanic = Mechanic {
         ),
         standing: None,
         free: Some(NodeType::LADDER),
+        overlap: None,
     }],
     nodes: &[node(NodeType::LADDER, "ladder", 'H', [230, 180, 90])],
     families: &[Family {

@@ -29,8 +29,8 @@ pub(super) const SLOPE: Mechanic = Mechanic {
             words: WORDS,
             qualifier: Some("right"),
             rank: Rank {
-                layer: 7,
-                mark: 7,
+                layer: 9,
+                mark: 9,
                 name: 3,
                 vglc: 4,
                 mask: 8,
@@ -40,6 +40,7 @@ pub(super) const SLOPE: Mechanic = Mechanic {
             glyph: Glyph::Triangle([(0.0, 1.0), (1.0, 0.0), (1.0, 1.0)]),
             standing: Some(NodeType::STEEP_RIGHT),
             free: None,
+            overlap: None,
         },
         TileSpec {
             tile: Tile::SLOPE_LEFT,
@@ -50,8 +51,8 @@ pub(super) const SLOPE: Mechanic = Mechanic {
             words: WORDS,
             qualifier: Some("left"),
             rank: Rank {
-                layer: 6,
-                mark: 6,
+                layer: 8,
+                mark: 8,
                 name: 3,
                 vglc: 3,
                 mask: 7,
@@ -61,6 +62,7 @@ pub(super) const SLOPE: Mechanic = Mechanic {
             glyph: Glyph::Triangle([(0.0, 0.0), (1.0, 1.0), (0.0, 1.0)]),
             standing: Some(NodeType::STEEP_LEFT),
             free: None,
+            overlap: None,
         },
     ],
     nodes: &[

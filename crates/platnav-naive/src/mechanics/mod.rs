@@ -2,6 +2,7 @@
 //! programs, each performed from scratch.
 
 mod ladder;
+mod launch;
 mod one_way;
 
 use platnav::{Cell, Level};
@@ -13,4 +14,4 @@ use crate::sim::{Best, Ctx};
 pub(crate) type Twin = fn(&Ctx<'_>, &Level, Cell, &mut Best);
 
 /// Every mechanic's twin, in the order of the mechanics' registry.
-pub(crate) const TWINS: [Twin; 2] = [one_way::links, ladder::links];
+pub(crate) const TWINS: [Twin; 3] = [one_way::links, ladder::links, launch::links];
