@@ -1,5 +1,5 @@
-//! The opt-in mechanics of `PHYSICS.md`: ladders, slopes, coyote time and
-//! jump buffering, one hand-checked claim per rule, and the guarantee that
+//! The opt-in mechanics of `PHYSICS.md`: ladders, slopes, coyote time, jump
+//! buffering, jump pads and springs, one hand-checked claim per rule, and the guarantee that
 //! with none of them in reach the body moves exactly as before.
 //!
 //! Ladder cases use `dt = 1/64` and `climb_speed = 8`, so a climbing tick
@@ -739,13 +739,24 @@ fn plain_fingerprint(p: &Physics) -> u64 {
 
 #[test]
 fn old_profiles_load_with_the_extensions_off_and_keep_their_fingerprints() {
-    for name in Physics::PRESETS {
+    // `sq2` is the game's player, with its ladder and jump pad speeds.
+    let sq2 = Physics::sq2();
+    assert!(!sq2.extensions_default());
+    assert_eq!(sq2.pad_launch().to_bits(), (300.0f64 / 18.0).to_bits());
+    for name in Physics::PRESETS.iter().filter(|n| **n != "sq2") {
         let p = Physics::preset(name).unwrap();
-        assert!(p.extensions_default());
+        assert!(p.extensions_default(), "{name}");
         assert_eq!(p.fingerprint(), plain_fingerprint(&p), "{name}");
         // Written as before: no extension field, so older readers read it.
         let json = serde_json::to_value(&p).unwrap();
-        for key in ["climb_speed", "coyote_ticks", "jump_buffer_ticks"] {
+        for key in [
+            "climb_speed",
+            "coyote_ticks",
+            "jump_buffer_ticks",
+            "pad_speed",
+            "spring_speed",
+            "spring_jump_speed",
+        ] {
             assert!(json.get(key).is_none(), "{name}: {key} written");
         }
         let back: Physics = serde_json::from_value(json).unwrap();
@@ -770,6 +781,18 @@ fn old_profiles_load_with_the_extensions_off_and_keep_their_fingerprints() {
         },
         Physics {
             jump_buffer_ticks: 1,
+            ..Physics::default()
+        },
+        Physics {
+            pad_speed: Some(Physics::DEFAULT_PAD_SPEED),
+            ..Physics::default()
+        },
+        Physics {
+            spring_speed: Some(10.0),
+            ..Physics::default()
+        },
+        Physics {
+            spring_jump_speed: Some(20.0),
             ..Physics::default()
         },
     ] {
@@ -871,4 +894,148 @@ fn saved_maps_carry_up_in_json_and_binary() {
     let again = navfile::load(&bin, &level, &p).unwrap();
     assert_eq!(tapes(&again), with_up);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---- Jump pads and springs ----------------------------------------------
+
+/// A pad at column 3 and a spring at column 7 on a floor at row 9, and a
+/// ledge six rows up (row 3, columns 0 and 1).
+fn launch_room() -> Level {
+    level(&[
+        "............",
+        "............",
+        "............",
+        "##..........",
+        "............",
+        "............",
+        "............",
+        "............",
+        "...P...Z....",
+        "############",
+    ])
+}
+
+/// Walks `b` with `input` until it is launched; the tick it was, if within
+/// `limit`.
+fn until_launched(
+    b: &mut Body,
+    l: &Level,
+    p: &Physics,
+    input: Input,
+    limit: usize,
+) -> Option<usize> {
+    (0..limit).find(|_| {
+        b.step(l, p, input);
+        b.launched
+    })
+}
+
+#[test]
+fn a_pad_launches_a_body_walking_into_it_and_the_jump_cut_spares_the_rise() {
+    let (l, p) = (launch_room(), Physics::default());
+    let mut b = Body::standing(Cell::new(1, 8), &p);
+    let t = until_launched(&mut b, &l, &p, Input::new(1, false, false), 60).expect("launched");
+    assert_eq!(b.vy, -p.pad_launch());
+    assert!(!b.grounded && b.coyote_left == 0);
+    // The box reached into column 3 on that tick: x + w/2 > 3.
+    assert!(b.x + p.half_w() > 3.0, "tick {t}: x {}", b.x);
+    // Jump released: the rise is not cut, and it is higher than a jump.
+    let y0 = b.y;
+    while b.vy < 0.0 {
+        assert!(b.launched, "a launch's rise");
+        b.step(&l, &p, Input::IDLE);
+    }
+    assert!(!b.launched, "the rise ended");
+    assert!(y0 - b.y > p.jump_height() + 1.0, "rose {}", y0 - b.y);
+}
+
+#[test]
+fn a_spring_launches_higher_with_jump_held() {
+    let (l, p) = (launch_room(), Physics::default());
+    for (held, speed) in [
+        (false, p.spring_launch(false)),
+        (true, p.spring_launch(true)),
+    ] {
+        // Jump held from before, so holding it is no press.
+        let mut b = Body {
+            jump_held_last_tick: held,
+            ..Body::standing(Cell::new(9, 8), &p)
+        };
+        until_launched(&mut b, &l, &p, Input::new(-1, held, false), 60).expect("launched");
+        assert_eq!(b.vy, -speed, "held {held}");
+    }
+    assert!(p.spring_launch(true) > p.spring_launch(false));
+}
+
+#[test]
+fn a_body_rising_through_a_pad_is_launched_only_when_its_rise_ends() {
+    let l = level(&[
+        "......", "......", "......", "..P...", "......", "......", "######",
+    ]);
+    let p = Physics::default();
+    let mut b = Body::standing(Cell::new(2, 5), &p);
+    b.step(&l, &p, Input::new(0, true, false));
+    let mut rising_inside = false;
+    for _ in 0..60 {
+        let vy = b.vy;
+        b.step(&l, &p, Input::new(0, true, false));
+        if b.launched {
+            // Launched on the tick the jump's rise ended, not before.
+            assert!(
+                vy + p.gravity * p.dt >= 0.0,
+                "launched while rising at {vy}"
+            );
+            return;
+        }
+        rising_inside |= b.vy < 0.0 && b.y - p.box_h() < 4.0;
+    }
+    panic!("never launched (rose into the pad: {rising_inside})");
+}
+
+#[test]
+fn cells_over_launchers_are_launch_nodes_and_links_ride_them() {
+    use platnav::{NavMap, NodeType, SearchOptions, find_path};
+    let (l, p) = (launch_room(), Physics::default());
+    let map = NavMap::build(&l, &p).unwrap();
+    for cell in [Cell::new(3, 8), Cell::new(7, 8)] {
+        assert_eq!(map.classification().get(cell), NodeType::LAUNCH);
+        assert!(map.node(cell).is_none());
+    }
+    // The ledge, six rows up, is out of a jump's reach: only a launch gets
+    // there.
+    let ledge = Cell::new(1, 2);
+    let path = find_path(&map, Cell::new(10, 8), ledge, &SearchOptions::default()).unwrap();
+    assert!(path.replay(&l, &p).stands_on(ledge));
+    let flat: Level = l.to_string().replace(['P', 'Z'], ".").parse().unwrap();
+    let without = NavMap::build(&flat, &p).unwrap();
+    assert!(find_path(&without, Cell::new(10, 8), ledge, &SearchOptions::default()).is_err());
+}
+
+/// `levels/launchers.txt`: the goal's ledge is eleven rows up, within reach
+/// only of a spring launched with jump held, which a spring jump (a jump
+/// held to its landing) performs.
+#[test]
+fn a_spring_jump_rides_a_spring_with_jump_held_to_the_high_ledge() {
+    use platnav::{LinkKind, NavMap, SearchOptions, find_path};
+    let l: Level = std::fs::read_to_string("levels/launchers.txt")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let p = Physics::default();
+    let map = NavMap::build(&l, &p).unwrap();
+    let goal = Cell::new(29, 1);
+    let path = find_path(&map, Cell::new(1, 12), goal, &SearchOptions::default()).unwrap();
+    assert!(path.replay(&l, &p).stands_on(goal));
+    assert!(
+        path.steps().iter().any(|s| s.kind == LinkKind::SPRING_JUMP),
+        "{:?}",
+        path.steps()
+    );
+    // Without springs' higher launch (the same speed held or not), no way up.
+    let weak = Physics {
+        spring_jump_speed: Some(p.spring_launch(false)),
+        ..p.clone()
+    };
+    let map = NavMap::build(&l, &weak).unwrap();
+    assert!(find_path(&map, Cell::new(1, 12), goal, &SearchOptions::default()).is_err());
 }

@@ -47,71 +47,93 @@ fn sq2_layer_option_picks_the_collision_layer() {
     assert!(err.to_string().contains("level_01.tmx"), "{err}");
 }
 
-/// sq2's level_01: from the spawn the player drops into the pit under the
-/// start room, whose only way out is the ladder at column 43 (rows 35 to
-/// 40). Climb links take the body up it and on across the level: the path
-/// to the ladder's top replays, with a climb in it. The goal stays out of
-/// reach: with the sq2 preset the six spikes at columns 155 to 160 are too
-/// wide to jump, and at 8 tiles/s, which clears them, the route ends at the
-/// far right, where a jump pad (not modelled) launches the player to the
-/// ladder at column 214, rows 24 to 30, seven rows above the floor.
+/// sq2's level_01 with the game's own movement (`Physics::sq2`): from the
+/// spawn the player drops into the pit under the start room, whose only
+/// way out is the ladder at column 43 (rows 35 to 40); the path to the
+/// ladder's top climbs it and replays.
 #[test]
-fn sq2_level_01_climbs_out_of_the_pit_and_stops_at_a_jump_pad() {
-    use platnav::{LinkKind, NavMap, PathError, Physics, SearchOptions};
-    let path = Path::new("levels/sq2/Maps/level_01.tmx");
-    let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
-    let loaded = load_level(path, &opts).unwrap();
-    let search = SearchOptions::default();
-    let spawn = loaded.spawn.unwrap();
-    for (physics, far) in [
-        (Physics::sq2(), Cell::new(154, 38)),
-        (
-            Physics {
-                run_speed: 8.0,
-                ..Physics::sq2()
-            },
-            Cell::new(215, 37),
-        ),
-    ] {
-        let map = NavMap::build(&loaded.level, &physics).unwrap();
-        let start = search::snap(&map, spawn, 8).unwrap();
-        let out = find_path(&map, start, Cell::new(43, 34), &search).unwrap();
-        assert!(
-            out.steps().iter().any(|s| s.kind == LinkKind::CLIMB),
-            "out of the pit without climbing"
-        );
-        assert!(
-            out.replay(map.level(), map.physics())
-                .stands_on(Cell::new(43, 34))
-        );
-        let across = find_path(&map, start, far, &search).unwrap();
-        assert!(across.replay(map.level(), map.physics()).stands_on(far));
-        let goal = find_path(&map, start, loaded.goals[0], &search);
-        assert!(
-            matches!(goal, Err(PathError::Unreachable { .. })),
-            "{goal:?}"
-        );
-    }
+fn sq2_level_01_climbs_out_of_the_pit() {
+    use platnav::{LinkKind, NavMap, Physics, SearchOptions};
+    let loaded = sq2();
+    let map = NavMap::build(&loaded.level, &Physics::sq2()).unwrap();
+    let start = search::snap(&map, loaded.spawn.unwrap(), 8).unwrap();
+    let out = find_path(&map, start, Cell::new(43, 34), &SearchOptions::default()).unwrap();
+    assert!(
+        out.steps().iter().any(|s| s.kind == LinkKind::CLIMB),
+        "out of the pit without climbing"
+    );
+    assert!(
+        out.replay(map.level(), map.physics())
+            .stands_on(Cell::new(43, 34))
+    );
 }
 
-/// The mechanics sq2 places but platnav does not model are named with
-/// their cells: level_01's jump pads (tiles whose `TileType` is
-/// `JumpPad`), and level_02's moving platforms (objects).
+/// At 8 tiles/s the route runs east across the level to its far right,
+/// where the jump pad at 215,37 (a `JumpPad` tile, launching at the game's
+/// 300 px/s) takes the player up beside the ladder at column 214 to the
+/// ledges above: the path to 204,18 rides the pad, and replays. Without
+/// the pad (read as empty) that ledge is out of reach, and the goal stays
+/// out of reach either way.
 #[test]
-fn sq2_levels_name_their_unmodelled_mechanics() {
+fn sq2_level_01_rides_the_jump_pad_up_the_far_right() {
+    use platnav::{NavMap, PathError, Physics, SearchOptions};
+    let loaded = sq2();
+    let physics = Physics {
+        run_speed: 8.0,
+        ..Physics::sq2()
+    };
+    assert_eq!(loaded.level.get(Cell::new(215, 37)), Some(Tile::PAD));
+    let search = SearchOptions::default();
+    let ledge = Cell::new(204, 18);
+    let map = NavMap::build(&loaded.level, &physics).unwrap();
+    let start = search::snap(&map, loaded.spawn.unwrap(), 8).unwrap();
+    let path = find_path(&map, start, ledge, &search).unwrap();
+    assert!(path.replay(map.level(), map.physics()).stands_on(ledge));
+    // Some tick of the tape rides a launch.
+    let mut body = platnav::Body::start(map.level(), start, map.physics());
+    let launched = path.inputs().iter().any(|&input| {
+        body.step(map.level(), map.physics(), input);
+        body.launched
+    });
+    assert!(launched, "the path never rides the pad");
+    let goal = find_path(&map, start, loaded.goals[0], &search);
+    assert!(
+        matches!(goal, Err(PathError::Unreachable { .. })),
+        "{goal:?}"
+    );
+
+    let mut flat = loaded.level.clone();
+    for pad in loaded.level.cells_of(Tile::PAD).collect::<Vec<_>>() {
+        flat.set(pad, Tile::EMPTY);
+    }
+    let without = NavMap::build(&flat, &physics).unwrap();
+    let start = search::snap(&without, loaded.spawn.unwrap(), 8).unwrap();
+    let blocked = find_path(&without, start, ledge, &search);
+    assert!(
+        matches!(blocked, Err(PathError::Unreachable { .. })),
+        "{blocked:?}"
+    );
+}
+
+/// The jump pads are read from the tiles' `TileType`, by the rules file
+/// and with zero config alike (11 cells); the mechanics sq2 places but
+/// platnav does not model are named with their cells: level_02's moving
+/// platforms (objects).
+#[test]
+fn sq2_levels_read_their_pads_and_name_their_unmodelled_mechanics() {
     let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
     let one = load_level(Path::new("levels/sq2/Maps/level_01.tmx"), &opts).unwrap();
-    for m in &one.unmodelled {
-        println!("level_01: {} {} at {:?}", m.kind, m.what, m.cells);
+    let zero = load_level(
+        Path::new("levels/sq2/Maps/level_01.tmx"),
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    for level in [&one.level, &zero.level] {
+        let pads: Vec<Cell> = level.cells_of(Tile::PAD).collect();
+        assert_eq!(pads.len(), 11);
+        assert!(pads.contains(&Cell::new(215, 37)));
     }
-    let pads = one
-        .unmodelled
-        .iter()
-        .find(|m| m.kind == "jump pad")
-        .expect("level_01's jump pads");
-    assert_eq!(pads.what, "tile \"JumpPad\"");
-    assert_eq!(pads.cells.len(), 11);
-    assert!(pads.cells.contains(&Cell::new(215, 37)));
+    assert!(one.unmodelled.is_empty(), "{:?}", one.unmodelled);
     let two = load_level(Path::new("levels/sq2/Maps/level_02.tmx"), &opts).unwrap();
     for m in &two.unmodelled {
         println!("level_02: {} {} at {} cells", m.kind, m.what, m.cells.len());

@@ -27,10 +27,10 @@ pub struct LoadedLevel {
 /// A mechanic a map places that platnav does not model (by name), and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unmodelled {
-    /// What it is: `"jump pad"`, `"moving platform"`, `"vanishing
-    /// platform"`, `"conveyor"` or `"teleporter"`.
+    /// What it is: `"moving platform"`, `"vanishing platform"`,
+    /// `"conveyor"` or `"teleporter"`.
     pub kind: &'static str,
-    /// How the file names it (`tile "JumpPad"`, `object "Lift" (MovingPlatform)`).
+    /// How the file names it (`tile "Crumble"`, `object "Lift" (MovingPlatform)`).
     pub what: String,
     /// The cells it occupies (an object: the cell of its centre), row-major.
     pub cells: Vec<Cell>,
@@ -46,21 +46,16 @@ impl Unmodelled {
             .filter(char::is_ascii_alphanumeric)
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        const KINDS: [(&str, &str); 14] = [
+        const KINDS: [(&str, &str); 9] = [
             ("vanish", "vanishing platform"),
             ("crumbl", "vanishing platform"),
             ("dropplatform", "vanishing platform"),
             ("fallingplatform", "vanishing platform"),
-            ("jumppad", "jump pad"),
-            ("trampoline", "jump pad"),
-            ("bouncepad", "jump pad"),
-            ("spring", "jump pad"),
             ("movingplatform", "moving platform"),
             ("elevator", "moving platform"),
             ("conveyor", "conveyor"),
             ("teleport", "teleporter"),
             ("portal", "teleporter"),
-            ("launchpad", "jump pad"),
         ];
         KINDS
             .iter()

@@ -291,16 +291,39 @@ impl Physics {
         }
     }
 
-    /// A player like the one of the Tiled game *sq2* (`levels/sq2`): its
-    /// characters are 24-pixel sprites over 18-pixel tiles, so the body is
-    /// 0.8 x 1.2 tiles; it runs at 6 tiles/s and jumps 3.5 tiles (apex in
-    /// 0.4 s), the default profile's motion. The game's own tuning is not in
-    /// the level files, so this is an approximation for checking the map.
+    /// The player of the Tiled game *sq2* (`levels/sq2`), from its code
+    /// (github.com/dawidkomorowski/sq2 at 77900f9; 18-pixel tiles, 60
+    /// fixed updates a second, the engine's default):
+    ///
+    /// - body 14 x 22 px, the player's collider (`EntityFactory.cs`);
+    /// - `run_speed` 100 px/s, `ground_accel` and `air_accel` 250 px/s²
+    ///   (`PlayerComponent.cs`, `HorizontalMovementLogic`; the game brakes
+    ///   and turns at 450 px/s², which one acceleration cannot hold);
+    /// - `gravity` 500 px/s², `max_fall_speed` 200 px/s (`Movement.cs`);
+    /// - the jump (`JumpLogic`) starts at 150 px/s and, while held, adds a
+    ///   boost that fades over 30 ticks, for a 52.5 px apex: `jump_speed`
+    ///   233.25 px/s gives that apex under the game's gravity, and
+    ///   `jump_cut_speed` 150 px/s the apex of a tap (one profile cannot
+    ///   hold the fading boost; the held and tapped heights are its ends);
+    /// - `climb_speed` 40 px/s (`ClimbLadderLogic`);
+    /// - `pad_speed` 300 px/s, the jump pad's boost (`JumpPadComponent.cs`;
+    ///   the game waits 3 ticks on the pad before it, platnav launches at
+    ///   once).
     #[must_use]
     pub fn sq2() -> Self {
+        let px = |v: f64| v / 18.0;
         Self {
-            w: 0.8,
-            h: 1.2,
+            w: px(14.0),
+            h: px(22.0),
+            run_speed: px(100.0),
+            ground_accel: px(250.0),
+            air_accel: px(250.0),
+            gravity: px(500.0),
+            jump_speed: px(233.25),
+            jump_cut_speed: px(150.0),
+            max_fall_speed: px(200.0),
+            climb_speed: px(40.0),
+            pad_speed: Some(px(300.0)),
             ..Self::default()
         }
     }

@@ -1,5 +1,5 @@
-//! Mechanics a map places that platnav does not model (jump pads, moving
-//! platforms, ...), found by name on the tiles of counted layers and on
+//! Mechanics a map places that platnav does not model (moving platforms,
+//! vanishing platforms, ...), found by name on the tiles of counted layers and on
 //! objects, for `platnav check` to name.
 use std::collections::{BTreeMap, HashMap};
 

@@ -308,13 +308,13 @@ fn render_writes_png_only_and_unsupported_files_list_the_formats() {
 }
 
 /// `check` names the mechanics a map places but platnav does not model
-/// when they sit beside the unreachable area: sq2's level_01 cannot be
-/// finished, and its jump pads (tiles whose `TileType` is `JumpPad`) are
-/// listed with their cells, in the text and in the JSON.
+/// when they sit beside the unreachable area: sq2's level_02 cannot be
+/// finished, and its moving platforms (`MovingPlatform` objects) are listed
+/// with their cells, in the text and in the JSON.
 #[test]
 fn check_names_unmodelled_mechanics_beside_the_unreachable_area() {
     at_root();
-    let level = "levels/sq2/Maps/level_01.tmx";
+    let level = "levels/sq2/Maps/level_02.tmx";
     let args = [
         "check",
         level,
@@ -329,24 +329,23 @@ fn check_names_unmodelled_mechanics_beside_the_unreachable_area() {
     let text = stdout(&out);
     assert!(
         text.contains("mechanics the level places but the map does not model")
-            && text.contains("jump pad, tile \"JumpPad\": 11 cells")
-            && text.contains("beside the reachable area at 203,18  215,37"),
+            && text.contains("moving platform, object (MovingPlatform): 77 cells")
+            && text.contains("beside the reachable area at 207,49"),
         "{text}"
     );
     let mut json_args = args.to_vec();
     json_args.push("--json");
     let out = platnav(&json_args);
     let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let pads = doc["unmodelled"]
+    let lifts = doc["unmodelled"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|m| m["kind"] == "jump pad")
-        .expect("the jump pads");
-    assert_eq!(pads["cells"].as_array().unwrap().len(), 11);
-    // The pads at 203,18 and under the ladder at column 214, where the
-    // route ends, are those the body gets to.
-    assert_eq!(pads["reached"], serde_json::json!([[203, 18], [215, 37]]));
+        .find(|m| m["kind"] == "moving platform")
+        .expect("the moving platforms");
+    assert_eq!(lifts["cells"].as_array().unwrap().len(), 77);
+    // The one by the spawn's area is the one the body gets to.
+    assert_eq!(lifts["reached"], serde_json::json!([[207, 49]]));
     // The demo places no such mechanic: nothing is listed.
     let demo = platnav(&["check", "levels/demo.txt", "--no-diagnosis", "--json"]);
     let doc: Value = serde_json::from_str(&stdout(&demo)).unwrap();
