@@ -209,3 +209,52 @@ fn every_field_of_a_physics_profile_is_a_parameter() {
         "{err}"
     );
 }
+
+/// Conformance: a map's links all perform on the profile that built them,
+/// and another profile's body falls short where it moves differently:
+/// without air or wall jumps the `agile` map's double and wall jumps fail,
+/// while its runs (on the ground, where neither matters) still perform.
+#[test]
+fn conformance_finds_the_links_another_profile_does_not_perform() {
+    use platnav::LinkKind;
+    use platnav::analysis::conformance;
+    let level = common::demo();
+    let map = NavMap::build(&level, &Physics::agile()).unwrap();
+    let same = conformance(&map, &Physics::agile()).unwrap();
+    assert_eq!(
+        (same.performed, same.links),
+        (map.link_count(), map.link_count())
+    );
+    assert!(same.failures.is_empty() && (same.fraction() - 1.0).abs() < 1e-12);
+
+    let other = conformance(&map, &Physics::default()).unwrap();
+    assert_eq!(other.links, map.link_count());
+    assert_eq!(other.performed + other.failures.len(), other.links);
+    let kind = |k: LinkKind| other.by_kind.iter().find(|c| c.kind == k).copied().unwrap();
+    for k in [LinkKind::DOUBLE_JUMP, LinkKind::WALL_JUMP] {
+        let c = kind(k);
+        assert!(c.performed < c.links, "{k}: {c:?}");
+    }
+    let runs = kind(LinkKind::RUN);
+    assert_eq!(runs.performed, runs.links);
+    // Each failure is a link of the map whose tape, on the other body,
+    // does not end standing on its cell.
+    for f in other.failures.iter().take(50) {
+        let id = map
+            .links()
+            .find(|l| l.from == f.from && l.to == f.to && l.kind == f.kind)
+            .unwrap()
+            .id;
+        let mut body = platnav::Body::start(map.level(), f.from, &Physics::default());
+        for input in map.inputs(id) {
+            body.step(map.level(), &Physics::default(), input);
+        }
+        assert!(body.dead || !body.stands_on(f.to), "{f:?}");
+        assert_eq!(f.ends_on, body.standing_cell().filter(|_| !body.dead));
+    }
+    let bad = Physics {
+        run_speed: -1.0,
+        ..Physics::default()
+    };
+    assert!(conformance(&map, &bad).is_err());
+}

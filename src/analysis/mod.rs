@@ -1,16 +1,19 @@
 //! Level analysis for physics tuning: which standing cells the body can
 //! reach, where it gets trapped, how the link graph splits into regions,
 //! what is missing to reach a goal, the least parameter value that
-//! finishes a level, and a profile fitted to a recorded trajectory.
+//! finishes a level, a profile fitted to a recorded trajectory, and how a
+//! map's links perform on another profile (conformance).
 //!
 //! Everything here is sequential and needs no optional dependency; the CLI
 //! runs sweeps in parallel over levels and parameter values.
 
+mod conform;
 mod fit;
 mod reach;
 mod report;
 mod tune;
 
+pub use conform::{Conformance, Failure, KindConformance, conformance};
 pub use fit::{Fit, FitError, MIN_SAMPLES, Sample, fit};
 pub use reach::{Reach, Regions, reachable_from, regions, traps};
 pub use report::{Diagnosis, GoalReport, MissingLink, Report, ReportOptions, diagnose, report};

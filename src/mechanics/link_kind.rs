@@ -6,8 +6,8 @@
 /// Each link family declares its kinds as constants of this type in its
 /// own module: the link engine's [`LinkKind::RUN`], [`LinkKind::FALL`],
 /// [`LinkKind::JUMP`], [`LinkKind::DOUBLE_JUMP`] and
-/// [`LinkKind::WALL_JUMP`], and the mechanics' [`LinkKind::DROP`] and
-/// [`LinkKind::CLIMB`]. A kind's number is its place in [`LinkKind::ALL`]
+/// [`LinkKind::WALL_JUMP`], and the mechanics' [`LinkKind::DROP`],
+/// [`LinkKind::CLIMB`] and [`LinkKind::SPRING_JUMP`]. A kind's number is its place in [`LinkKind::ALL`]
 /// and in saved maps.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LinkKind(u8);

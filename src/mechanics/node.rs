@@ -14,8 +14,8 @@
 /// Each mechanic declares the node types it adds as constants of this
 /// type in its own module (the base rules' [`NodeType::AIR`] to
 /// [`NodeType::GOAL`], then [`NodeType::DEATH`], [`NodeType::ONE_WAY`],
-/// [`NodeType::LADDER`], [`NodeType::STEEP_RIGHT`] and
-/// [`NodeType::STEEP_LEFT`]). A node type's number is its place in
+/// [`NodeType::LADDER`], [`NodeType::STEEP_RIGHT`],
+/// [`NodeType::STEEP_LEFT`] and [`NodeType::LAUNCH`]). A node type's number is its place in
 /// [`NodeType::ALL`], the palette order.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NodeType(u8);

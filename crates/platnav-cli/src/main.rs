@@ -33,6 +33,7 @@ macro_rules! outln {
 
 mod bench;
 mod check;
+mod conform;
 mod fit;
 mod plot;
 mod progress;
@@ -75,6 +76,10 @@ enum Cmd {
     /// Fit a physics profile to a player's recorded trajectory (a CSV of
     /// positions and inputs per tick); print it as a physics file in pixels.
     Fit(fit::FitArgs),
+    /// Perform a map's links on another physics profile (a game's own
+    /// tuning against a preset); list those it does not perform; exit code
+    /// 1 when any.
+    Conform(conform::ConformArgs),
 }
 
 /// How to read levels and which physics to use: shared by every subcommand.
@@ -495,6 +500,7 @@ fn main() -> ExitCode {
         Some(Cmd::Sweep(a)) => sweep::run(a).map(|()| ExitCode::SUCCESS),
         Some(Cmd::Bench(a)) => bench::run(a).map(|()| ExitCode::SUCCESS),
         Some(Cmd::Fit(a)) => fit::run(a).map(|()| ExitCode::SUCCESS),
+        Some(Cmd::Conform(a)) => conform::run(a),
     };
     match result {
         Ok(code) => code,
