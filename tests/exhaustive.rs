@@ -1,7 +1,8 @@
 //! The map against an exhaustive search of the body's states
 //! (`platnav_naive::exhaustive`): on small seeded levels with ledges, low
-//! ceilings, gaps of 1 to 6 columns, one-way platforms, walls, ladders and
-//! slopes, and the `default`, `smb` and `agile` presets, every standing
+//! ceilings, gaps of 1 to 6 columns, one-way platforms, walls, ladders,
+//! slopes, and jump pads and springs under high ledges, and the `default`,
+//! `smb` and `agile` presets, every standing
 //! cell the search comes to rest on from the start is reached by the map,
 //! the map's path there is no slower than the search's first arrival by
 //! more than [`TOLERANCE`], and every link equals the naive builder's.
@@ -46,7 +47,7 @@ fn small_level(seed: u64) -> (Level, Cell) {
     for _ in 0..2 + rng.below(3) {
         let c = 3 + rng.below((w - 4) as u64) as usize;
         let len = 1 + rng.below(4) as usize;
-        match rng.below(6) {
+        match rng.below(7) {
             // A ledge 1 to 3 rows high.
             0 => {
                 let k = 1 + rng.below(3) as usize;
@@ -85,6 +86,20 @@ fn small_level(seed: u64) -> (Level, Cell) {
                 }
                 for cc in c + 1..c + 1 + len {
                     put(&mut g, cc, top, '#');
+                }
+            }
+            // A jump pad or a spring on the floor, under a ledge 4 to 6
+            // rows up, out of a jump's reach.
+            6 => {
+                put(
+                    &mut g,
+                    c,
+                    floor - 1,
+                    if rng.chance(0.5) { 'P' } else { 'Z' },
+                );
+                let r = floor - 4 - rng.below(3) as usize;
+                for cc in c + 1..c + 2 + len {
+                    put(&mut g, cc, r, '#');
                 }
             }
             // A slope up onto a one-row step.
