@@ -467,6 +467,7 @@ mod reference {
             s.vy = -v;
             s.grounded = false;
             s.launched = true;
+            s.coyote_left = 0;
             s.air_jumps_left = p.air_jumps;
             ground_jump = true;
         }
@@ -562,6 +563,17 @@ fn levels() -> Vec<(&'static str, Vec<&'static str>)> {
                 "............H...",
                 "....P....Z..H.^.",
                 "################",
+            ],
+        ),
+        (
+            "pad under a ledge",
+            vec![
+                "..........",
+                "..........",
+                "..........",
+                "###.......",
+                "...PPP....",
+                "##########",
             ],
         ),
         (
@@ -796,6 +808,16 @@ fn cases() -> Vec<Case> {
             vec![(1, t, f, f, 12), (0, f, f, f, 100)],
         ),
         (
+            "pad: launched in coyote time, then a press that is no jump".into(),
+            "pad under a ledge",
+            Physics {
+                coyote_ticks: 40,
+                ..Physics::default()
+            },
+            [1, 2],
+            vec![(1, f, f, f, 40), (1, t, f, f, 10), (0, f, f, f, 60)],
+        ),
+        (
             "spring: an air jump on the way up, then the ladder".into(),
             "launchers",
             Physics::agile(),
@@ -909,7 +931,7 @@ fn body_and_reference_match_every_mechanics_vector() {
     let cases = doc["cases"].as_array().unwrap();
     assert!(cases.len() >= 20, "expected the full vector set");
     let mut ticks = 0;
-    let mut seen = [false; 6];
+    let mut seen = [false; 7];
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let level = level_of(&doc, case["level"].as_str().unwrap());
@@ -926,6 +948,7 @@ fn body_and_reference_match_every_mechanics_vector() {
         let states = case["states"].as_array().unwrap();
         assert_eq!(inputs.len(), states.len(), "{name}");
         for (tick, (&input, want)) in inputs.iter().zip(states).enumerate() {
+            let before = body;
             body.step(&level, &p, input);
             reference::step(&mut twin, &level, &p, input);
             let got = state_of(&body);
@@ -950,13 +973,15 @@ fn body_and_reference_match_every_mechanics_vector() {
             // Rising from a launch with jump released: the cut would apply.
             seen[4] |= body.launched && !input.jump && body.vy < -p.jump_cut_speed;
             seen[5] |= body.launched && body.vy < -p.pad_launch() - 1.0;
+            seen[6] |= body.launched && !before.launched && before.coyote_left > 0;
             ticks += 1;
         }
     }
     assert!(ticks > 2000, "only {ticks} ticks compared");
     assert_eq!(
-        seen, [true; 6],
-        "climbing, on a slope, coyote time, a buffered press, an uncut launch, a held spring"
+        seen, [true; 7],
+        "climbing, on a slope, coyote time, a buffered press, an uncut launch, a held spring, \
+         a launch in coyote time"
     );
 }
 

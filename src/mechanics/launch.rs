@@ -171,6 +171,7 @@ impl BodyRules for LaunchRules {
         b.vy = -speed;
         b.grounded = false;
         b.launched = true;
+        b.coyote_left = 0;
         b.air_jumps_left = p.air_jumps;
         true
     }
