@@ -50,9 +50,13 @@ fn sq2_layer_option_picks_the_collision_layer() {
 /// sq2's level_01 with the game's own movement (`Physics::sq2`): from the
 /// spawn the player drops into the pit under the start room, whose only
 /// way out is the ladder at column 43 (rows 35 to 40); the path to the
-/// ladder's top climbs it and replays.
+/// ladder's top climbs it and replays. Further east, from the top of the
+/// ladder at column 56 the body jumps, catches the one at column 58 and
+/// jumps off it to the ledge at 60 to 63,29 (a low ceiling leaves no other
+/// way),
+/// and runs on east to column 154, before six spikes wider than its jump.
 #[test]
-fn sq2_level_01_climbs_out_of_the_pit() {
+fn sq2_level_01_climbs_out_of_the_pit_and_runs_east() {
     use platnav::{LinkKind, NavMap, Physics, SearchOptions};
     let loaded = sq2();
     let map = NavMap::build(&loaded.level, &Physics::sq2()).unwrap();
@@ -65,6 +69,22 @@ fn sq2_level_01_climbs_out_of_the_pit() {
     assert!(
         out.replay(map.level(), map.physics())
             .stands_on(Cell::new(43, 34))
+    );
+    let ledge = Cell::new(60, 29);
+    let catch = find_path(&map, Cell::new(56, 28), ledge, &SearchOptions::default()).unwrap();
+    assert_eq!(
+        catch.steps()[0].kind,
+        LinkKind::CLIMB,
+        "{:?}",
+        catch.steps()
+    );
+    let east = Cell::new(154, 38);
+    let far = find_path(&map, start, east, &SearchOptions::default()).unwrap();
+    assert!(far.replay(map.level(), map.physics()).stands_on(east));
+    let beyond = find_path(&map, start, Cell::new(215, 37), &SearchOptions::default());
+    assert!(
+        matches!(beyond, Err(platnav::PathError::Unreachable { .. })),
+        "{beyond:?}"
     );
 }
 

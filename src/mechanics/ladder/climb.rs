@@ -19,7 +19,10 @@
 //!   move left or right holding `up`, walking (for at most the ticks of 3
 //!   columns at run speed before leaving the ground) or with the jump held,
 //!   and once climbing hold `up` alone until the body stands again; a
-//!   program that lands without having climbed gives no link.
+//!   program that lands without having climbed gives no link;
+//! - **catch and jump off**: the same catches, but on the tick the body is
+//!   first seen climbing hold `up` alone (releasing the jump), then press
+//!   and hold the jump moving `e` (left, right) until the body lands.
 //!
 //! Each is performed on the body and ends like every link: the landing's
 //! rest cell, settled on. A program ends without a link when the body
@@ -37,7 +40,7 @@ const RUNGS: usize = 64;
 
 /// Programs tried from a cell where climbing can start or a ladder is near.
 pub(super) fn programs(_: &Physics) -> usize {
-    2 + 2 * 2 * RUNGS + 4
+    2 + 2 * 2 * RUNGS + 4 + 8
 }
 
 /// Columns each side of a cell within which a ladder is caught.
@@ -81,26 +84,7 @@ pub(super) fn generate(drive: &mut dyn Driver) {
         near |= ladder(Cell::new(from.col + dc, from.row + dr));
     }
     if near {
-        let walk_limit =
-            (f64::from(CATCH_COLS) / (p.run_speed * p.dt).max(1e-6)).ceil() as usize + 2;
-        for d in [-1i8, 1] {
-            for jump in [false, true] {
-                let mut climbed = false;
-                let mut program = |t: usize, b: &Body| {
-                    if b.climbing {
-                        climbed = true;
-                        Some(UP)
-                    } else if t > 0 && b.grounded && (jump || t > walk_limit) {
-                        None
-                    } else {
-                        Some(Input::new(d, jump, false).with_up(true))
-                    }
-                };
-                if drive.fly(&mut program) && climbed {
-                    drive.offer(LinkKind::CLIMB);
-                }
-            }
-        }
+        catches(drive, &p);
     }
     // A program goes on while the body is off the ground: a tick that
     // leaves it standing where it started did not grab the ladder.
@@ -112,6 +96,41 @@ pub(super) fn generate(drive: &mut dyn Driver) {
     }
     jump_offs(drive, &p, UP, rungs.0);
     jump_offs(drive, &p, DOWN, rungs.1);
+}
+
+/// The catches of a nearby ladder: moving `d` holding `up`, walking or
+/// jumping; once climbing, up it (`off` `None`) or off it with a jump
+/// moving `e` (`off` `Some(e)`).
+fn catches(drive: &mut dyn Driver, p: &Physics) {
+    let walk_limit = (f64::from(CATCH_COLS) / (p.run_speed * p.dt).max(1e-6)).ceil() as usize + 2;
+    for d in [-1i8, 1] {
+        for jump in [false, true] {
+            for off in [None, Some(-1i8), Some(1)] {
+                // The tick the body was first seen climbing.
+                let mut caught: Option<usize> = None;
+                let mut program = |t: usize, b: &Body| {
+                    if let (Some(c), Some(e)) = (caught, off)
+                        && t > c
+                    {
+                        // Off the ladder: press (the tick after the catch
+                        // released it) and hold the jump.
+                        return Some(Input::new(e, true, false));
+                    }
+                    if b.climbing {
+                        caught.get_or_insert(t);
+                        Some(UP)
+                    } else if t > 0 && b.grounded && (jump || t > walk_limit) {
+                        None
+                    } else {
+                        Some(Input::new(d, jump, false).with_up(true))
+                    }
+                };
+                if drive.fly(&mut program) && caught.is_some() {
+                    drive.offer(LinkKind::CLIMB);
+                }
+            }
+        }
+    }
 }
 
 /// The sideways jump-offs after climbing 1 to `rows` rows holding `climb`.

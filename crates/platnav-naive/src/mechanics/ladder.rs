@@ -40,16 +40,26 @@ fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best)
     };
     // Catching a nearby ladder: move left or right holding up, walking (at
     // most the ticks of 3 columns at run speed on the ground) or jumping;
-    // once climbing, up alone. Only programs that climbed count.
+    // once climbing, up alone, or (on the next tick) a jump off it moving
+    // `e`, held. Only programs that climbed count.
     if near {
         let walk_limit = (3.0 / (p.run_speed * p.dt).max(1e-6)).ceil() as usize + 2;
-        for d in [-1i8, 1] {
-            for jump in [false, true] {
-                let mut climbed = false;
+        for (d, jump, off) in [-1i8, 1].into_iter().flat_map(|d| {
+            [false, true]
+                .into_iter()
+                .flat_map(move |j| [None, Some(-1i8), Some(1)].map(|o| (d, j, o)))
+        }) {
+            {
+                let mut climbed: Option<usize> = None;
                 let mut s = Sim::new(ctx);
                 let ok = s.fly(|t, b| {
+                    if let (Some(c), Some(e)) = (climbed, off)
+                        && t > c
+                    {
+                        return Some(Input::new(e, true, false));
+                    }
                     if b.climbing {
-                        climbed = true;
+                        climbed.get_or_insert(t);
                         return Some(up_input);
                     }
                     if t > 0 && b.grounded && (jump || t > walk_limit) {
@@ -60,7 +70,7 @@ fn climb_links(ctx: &Ctx<'_>, up: bool, down: bool, near: bool, best: &mut Best)
                         ..Input::new(d, jump, false)
                     })
                 });
-                if ok && climbed {
+                if ok && climbed.is_some() {
                     best.offer(s.land(LinkKind::CLIMB));
                 }
             }
