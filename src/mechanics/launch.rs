@@ -16,7 +16,8 @@
 //! 18, 26) switch to idle or `-d` (for `d = 0`, to -1 or +1).
 
 use super::seam::{
-    BodyRules, Driver, Family, Glyph, KindSpec, Mechanic, Rank, TileRules, TileSpec, node, steering,
+    BodyRules, Driver, Family, Glyph, KindSpec, Mechanic, Rank, TileRules, TileSpec, node,
+    steered_each_way,
 };
 use super::{LinkKind, NodeType};
 use crate::level::{Cell, Level, SplitMix64, Tile};
@@ -128,15 +129,9 @@ const SWITCH_TICKS: [usize; 5] = [4, 8, 12, 18, 26];
 
 /// The spring jumps from the driver's start cell.
 fn generate(drive: &mut dyn Driver) {
-    for d in [-1i8, 0, 1] {
-        let targets = if d == 0 { [-1, 1] } else { [0, -d] };
-        drive.steered(
-            LinkKind::SPRING_JUMP,
-            &SWITCH_TICKS,
-            targets,
-            &|sched, t| Input::new(steering(d, sched, t), true, false),
-        );
-    }
+    steered_each_way(drive, LinkKind::SPRING_JUMP, &SWITCH_TICKS, &|mv, _| {
+        Input::new(mv, true, false)
+    });
 }
 
 /// Whether the launch rules apply to a body seeing `level`: it may hold a

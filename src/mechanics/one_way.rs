@@ -7,7 +7,9 @@
 //! then steer: keep `d`, or after `k` ticks switch to idle or `-d` (for
 //! `d = 0`, to -1 or +1).
 
-use super::seam::{Driver, Family, Glyph, KindSpec, Mechanic, Rank, TileSpec, node, steering};
+use super::seam::{
+    Driver, Family, Glyph, KindSpec, Mechanic, Rank, TileSpec, node, steered_each_way,
+};
 use super::{LinkKind, NodeType};
 use crate::level::{Cell, Tile};
 use crate::physics::{Input, Physics};
@@ -94,10 +96,7 @@ fn generate(drive: &mut dyn Driver) {
     if drive.tile(Cell::new(from.col, from.row + 1)) != Some(Tile::ONE_WAY) {
         return;
     }
-    for d in [-1i8, 0, 1] {
-        let targets = if d == 0 { [-1, 1] } else { [0, -d] };
-        drive.steered(LinkKind::DROP, &SWITCH_TICKS, targets, &|sched, t| {
-            Input::new(steering(d, sched, t), false, t < 2)
-        });
-    }
+    steered_each_way(drive, LinkKind::DROP, &SWITCH_TICKS, &|mv, t| {
+        Input::new(mv, false, t < 2)
+    });
 }

@@ -236,6 +236,24 @@ pub(crate) fn steering(d: i8, sched: Option<(usize, i8)>, t: usize) -> i8 {
     }
 }
 
+/// The steered programs of each direction `d` in {-1, 0, +1}
+/// ([`Driver::steered`]): move `d`, or from a switch tick on idle or `-d`
+/// (for `d = 0`, -1 or +1), with `input(move, t)` the input of tick `t`;
+/// landed and offered as links of `kind`.
+pub(crate) fn steered_each_way(
+    drive: &mut dyn Driver,
+    kind: LinkKind,
+    switches: &[usize],
+    input: &dyn Fn(i8, usize) -> Input,
+) {
+    for d in [-1i8, 0, 1] {
+        let targets = if d == 0 { [-1, 1] } else { [0, -d] };
+        drive.steered(kind, switches, targets, &|sched, t| {
+            input(steering(d, sched, t), t)
+        });
+    }
+}
+
 /// What a mechanic's step 0 did ([`BodyRules::before_tick`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Before {
