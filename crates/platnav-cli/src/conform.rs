@@ -40,14 +40,16 @@ pub(crate) fn run(args: &ConformArgs) -> Result<ExitCode, CliError> {
         ));
     }
     let other = source::over_preset(args.on_preset.as_deref(), args.on_physics.as_deref())?;
-    let (map, _) = build(&args.map)?;
-    let report = analysis::conformance(&map, &other).map_err(|e| {
+    // A bad profile is named before the map is built, not after.
+    other.validate().map_err(|e| {
         let what = args
             .on_physics
             .as_ref()
             .map_or("--on-preset".to_owned(), |p| p.display().to_string());
         CliError(format!("{what}: {e}"))
     })?;
+    let (map, _) = build(&args.map)?;
+    let report = analysis::conformance(&map, &other)?;
     if args.json {
         outln!("{}", serde_json::to_value(&report)?);
     } else {
