@@ -4,7 +4,7 @@
 
 mod common;
 
-use platnav::{Cell, Level, NavMap, NodeId, Physics, SearchOptions, Tile};
+use platnav::{Cell, Level, NavMap, NodeId, Physics, SearchOptions, Tile, Wrap};
 use platnav::{io::navfile, search};
 
 /// Every link of a map by its cells, in id order: `(from, to, kind,
@@ -257,6 +257,27 @@ fn edits_on_levels_with_ladders_and_slopes_equal_fresh_builds() {
             &physics,
             10,
             300 + seed,
+        );
+    }
+}
+
+/// On levels that wrap, links read tiles across the seam: an edit there
+/// must rebuild the nodes on the other side that read it.
+#[test]
+fn edits_on_levels_that_wrap_equal_fresh_builds() {
+    for (seed, wrap, physics) in [
+        (21, Wrap::X, Physics::default()),
+        (22, Wrap::XY, Physics::agile()),
+    ] {
+        let level = Level::generate_with_mechanics(24, 16, seed)
+            .unwrap()
+            .with_wrap(wrap);
+        check(
+            &format!("wrap {wrap} {seed}"),
+            level,
+            &physics,
+            12,
+            500 + seed,
         );
     }
 }

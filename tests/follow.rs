@@ -269,3 +269,35 @@ fn follower_crosses_slopes_and_climbs_and_recovers_from_a_shove_on_a_slope() {
         f.plans()
     );
 }
+
+/// On a level that wraps, the follower drives the body round the seam on
+/// the plan's tape, and after a shove near the seam re-plans and still
+/// arrives.
+#[test]
+fn follower_crosses_the_seam_of_a_level_that_wraps() {
+    let level = Level::load("levels/wrap.txt".as_ref()).unwrap();
+    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    let (planned, f, body, goal) = follow_the_plan(&map);
+    assert_eq!(f.plans(), 1, "never re-planned");
+    assert_eq!(
+        body,
+        planned.replay(&level, map.physics()),
+        "the tape, exactly"
+    );
+    assert!(body.stands_on(goal));
+
+    let start = level.cells_of(Tile::SPAWN).next().unwrap();
+    let mut f = PathFollower::new(FollowOptions::default());
+    let mut body = Body::start(&level, start, map.physics());
+    let mut shoved = false;
+    let shove = |_: u32, b: &mut Body| {
+        // Knocked back across the seam on the way up.
+        if !shoved && b.x < 1.0 && b.y < 9.5 {
+            b.vx = -4.0;
+            shoved = true;
+        }
+    };
+    let ticks = follow_to(&map, &mut f, &mut body, goal, 5_000, shove);
+    assert!(ticks.is_some(), "never arrived; body at {body:?}");
+    assert!(shoved && f.plans() >= 2, "{} plans", f.plans());
+}

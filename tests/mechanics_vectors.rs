@@ -100,8 +100,25 @@ mod reference {
     type Slope = (bool, i64, i64);
 
     impl World<'_> {
+        /// "Space and units" and "Screen wrap": borders left, right and
+        /// above solid, open below; across an edge that meets, the tile on
+        /// the other side.
         fn at(&self, c: i64, r: i64) -> Tile {
-            self.level.tile_at(c, r)
+            let (w, h) = (self.level.width() as i64, self.level.height() as i64);
+            let wrap = self.level.wrap();
+            let c = if wrap.x { c.rem_euclid(w) } else { c };
+            let r = if wrap.y { r.rem_euclid(h) } else { r };
+            if c < 0 || c >= w || r < 0 {
+                Tile::SOLID
+            } else if r >= h {
+                Tile::EMPTY
+            } else {
+                self.level.tiles()[(r * w + c) as usize]
+            }
+        }
+        /// Step 8's fall death: never on a level whose top and bottom meet.
+        fn fell_out(&self, s: &State) -> bool {
+            !self.level.wrap().y && s.y - box_h(self.p) > self.level.height() as f64
         }
         fn cols(&self, x: f64) -> Vec<i64> {
             tiles_over(x - half_w(self.p), x + half_w(self.p))
@@ -226,12 +243,32 @@ mod reference {
         }
     }
 
-    /// One tick.
-    #[allow(clippy::too_many_lines)]
+    /// One tick, then step 10 of "Screen wrap".
     pub fn step(s: &mut State, level: &Level, p: &Physics, input: Input) {
         if s.dead {
             return;
         }
+        rules(s, level, p, input);
+        let (w, h) = (level.width() as f64, level.height() as f64);
+        if level.wrap().x {
+            if s.x < 0.0 {
+                s.x += w;
+            } else if s.x >= w {
+                s.x -= w;
+            }
+        }
+        if level.wrap().y {
+            if s.y <= 0.0 {
+                s.y += h;
+            } else if s.y > h {
+                s.y -= h;
+            }
+        }
+    }
+
+    /// Steps 0 to 9 and the timers.
+    #[allow(clippy::too_many_lines)]
+    fn rules(s: &mut State, level: &Level, p: &Physics, input: Input) {
         let w = World {
             level,
             p,
@@ -456,7 +493,7 @@ mod reference {
             s.air_jumps_left = p.air_jumps;
         }
         // 8. Death.
-        if s.y - box_h(p) > level.height() as f64 || w.hazard(s) {
+        if w.fell_out(s) || w.hazard(s) {
             s.dead = true;
         }
         // 9. Launch: counts as a ground jump for the timers.
@@ -516,7 +553,7 @@ mod reference {
         if s.grounded {
             s.air_jumps_left = p.air_jumps;
         }
-        if s.y - box_h(p) > w.level.height() as f64 || w.hazard(s) {
+        if w.fell_out(s) || w.hazard(s) {
             s.dead = true;
         }
     }
@@ -603,6 +640,18 @@ fn levels() -> Vec<(&'static str, Vec<&'static str>)> {
                 r"....../####\..........",
                 r"##.../######\../##\/##",
                 "######################",
+            ],
+        ),
+        (
+            "wrapped",
+            vec![
+                "@wrap xy",
+                "...H.......",
+                "...H.......",
+                "#..H...###.",
+                r"...H......\",
+                "...H...P...",
+                "=#.H#..##.#",
             ],
         ),
         (
@@ -825,6 +874,52 @@ fn cases() -> Vec<Case> {
             vec![(-1, f, f, f, 20), (0, f, f, f, 10), (1, t, f, t, 60)],
         ),
     ]);
+    v.extend([
+        (
+            "wrap: run out of the right edge and in at the left".into(),
+            "wrapped",
+            exact(),
+            [9, 1],
+            vec![(1, f, f, f, 50), (0, f, f, f, 20)],
+        ),
+        (
+            "wrap: jump out of the left edge onto the slope".into(),
+            "wrapped",
+            Physics::agile(),
+            [0, 4],
+            vec![(-1, t, f, f, 30), (0, f, f, f, 30)],
+        ),
+        (
+            "wrap: fall out of the bottom, in at the top and onto a pad".into(),
+            "wrapped",
+            d(),
+            [5, 4],
+            vec![(0, f, f, f, 10), (1, f, f, f, 70)],
+        ),
+        (
+            "wrap: climb a ladder round the top and bottom".into(),
+            "wrapped",
+            exact(),
+            [3, 4],
+            vec![(0, f, f, t, 200), (0, f, t, f, 120)],
+        ),
+    ]);
+    for (k, seed) in [3u64, 5, 8, 13].into_iter().enumerate() {
+        v.push((
+            format!("wrapped: random program {seed}"),
+            "wrapped",
+            Physics {
+                coyote_ticks: k as u32,
+                ..if k % 2 == 0 {
+                    exact()
+                } else {
+                    Physics::agile()
+                }
+            },
+            [[9, 1], [0, 4], [5, 4], [1, 4]][k],
+            random_program(seed * 13, 40),
+        ));
+    }
     for (k, seed) in [3u64, 5, 8, 13].into_iter().enumerate() {
         v.push((
             format!("launchers: random program {seed}"),
@@ -931,7 +1026,7 @@ fn body_and_reference_match_every_mechanics_vector() {
     let cases = doc["cases"].as_array().unwrap();
     assert!(cases.len() >= 20, "expected the full vector set");
     let mut ticks = 0;
-    let mut seen = [false; 7];
+    let mut seen = [false; 9];
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let level = level_of(&doc, case["level"].as_str().unwrap());
@@ -974,14 +1069,18 @@ fn body_and_reference_match_every_mechanics_vector() {
             seen[4] |= body.launched && !input.jump && body.vy < -p.jump_cut_speed;
             seen[5] |= body.launched && body.vy < -p.pad_launch() - 1.0;
             seen[6] |= body.launched && !before.launched && before.coyote_left > 0;
+            // Across an edge that meets: the feet moved by most of the width
+            // (height) in one tick.
+            seen[7] |= (body.x - before.x).abs() > level.width() as f64 / 2.0;
+            seen[8] |= (body.y - before.y).abs() > level.height() as f64 / 2.0 && body.climbing;
             ticks += 1;
         }
     }
     assert!(ticks > 2000, "only {ticks} ticks compared");
     assert_eq!(
-        seen, [true; 7],
+        seen, [true; 9],
         "climbing, on a slope, coyote time, a buffered press, an uncut launch, a held spring, \
-         a launch in coyote time"
+         a launch in coyote time, across the side seam, climbing across the top seam"
     );
 }
 
@@ -1013,7 +1112,7 @@ fn regenerate_mechanics_vectors() {
         }));
     }
     let doc = json!({
-        "about": "Tick-by-tick states of PHYSICS.md bodies with its extensions (ladders, slopes, coyote time, jump buffering, jump pads and springs): after each input, [x, y, vx, vy, grounded, dead, air_jumps_left, climbing, coyote_left, buffer_left, launched]. Produced by the second implementation in tests/mechanics_vectors.rs, written from PHYSICS.md alone; a conforming Body matches every state (positions and speeds within 1e-9, the rest exactly). Levels are platnav ASCII, top row first; each case starts standing on `start` = [col, row]. Inputs are [move, jump, down] or [move, jump, down, up].",
+        "about": "Tick-by-tick states of PHYSICS.md bodies with its extensions (ladders, slopes, coyote time, jump buffering, jump pads and springs, screen wrap): after each input, [x, y, vx, vy, grounded, dead, air_jumps_left, climbing, coyote_left, buffer_left, launched]. Produced by the second implementation in tests/mechanics_vectors.rs, written from PHYSICS.md alone; a conforming Body matches every state (positions and speeds within 1e-9, the rest exactly). Levels are platnav ASCII, top row first (a first row `@wrap xy` declares that the level's opposite edges meet); each case starts standing on `start` = [col, row]. Inputs are [move, jump, down] or [move, jump, down, up].",
         "levels": levels.iter().map(|(n, rows)| (n.to_string(), json!(rows))).collect::<serde_json::Map<_, _>>(),
         "cases": out,
     });

@@ -1040,3 +1040,76 @@ fn a_reading_that_cannot_be_carried_out_is_no_candidate() {
     .unwrap_err();
     assert!(err.to_string().contains("\"Mystery\""), "{err}");
 }
+
+/// Screen wrap from each place a map can say it: a Tiled map property (a
+/// string, or `true` for `x`), an LDtk level field, the rules file (over
+/// the map), and the loader option (over everything, for every format).
+#[test]
+fn a_wrap_is_read_from_the_map_the_rules_file_and_the_loader_option() {
+    use platnav::Wrap;
+    let with = |props: Value| {
+        let mut v: Value =
+            serde_json::from_str(&tmj(json!([tiles("A", FLOOR)]), json!([]))).unwrap();
+        v["properties"] = props;
+        v.to_string()
+    };
+    let string = with(json!([{"name": "Wrap", "type": "string", "value": "xy"}]));
+    let l = load(&string, &TileMapping::default());
+    assert_eq!(l.level.wrap(), Wrap::XY);
+    assert!(
+        l.rules_used.iter().any(|u| u.contains("wrap xy")),
+        "{:?}",
+        l.rules_used
+    );
+    let yes = with(json!([{"name": "wrap", "type": "bool", "value": true}]));
+    assert_eq!(load(&yes, &TileMapping::default()).level.wrap(), Wrap::X);
+    // The rules file's wrap goes over the map's.
+    assert_eq!(
+        load(&string, &rules(r#"{"wrap": "y"}"#)).level.wrap(),
+        Wrap::Y
+    );
+    assert!(TileMapping::from_json(r#"{"wrap": "diagonal"}"#).is_err());
+    // A value that is no wrap is an error naming it.
+    let bad = with(json!([{"name": "wrap", "type": "string", "value": "sideways"}]));
+    let err = LoadedLevel::from_tmj_str(&bad, None, &TileMapping::default()).unwrap_err();
+    assert!(err.to_string().contains("sideways"), "{err}");
+    // Without one, nothing wraps.
+    let plain = tmj(json!([tiles("A", FLOOR)]), json!([]));
+    assert_eq!(
+        load(&plain, &TileMapping::default()).level.wrap(),
+        Wrap::NONE
+    );
+
+    // TMX: a map property.
+    let tmx = std::fs::read_to_string("levels/small/small.tmx").unwrap();
+    let at = tmx.find("<tileset").unwrap();
+    let tmx = format!(
+        "{}<properties><property name=\"wrap\" value=\"x\"/></properties>\n {}",
+        &tmx[..at],
+        &tmx[at..]
+    );
+    let base = Path::new("levels/small");
+    let l =
+        LoadedLevel::from_tmx_bytes(tmx.as_bytes(), Some(base), &TileMapping::default()).unwrap();
+    assert_eq!(l.level.wrap(), Wrap::X);
+
+    // LDtk: a level field.
+    let mut project: Value =
+        serde_json::from_str(&std::fs::read_to_string("levels/ldtk/small.ldtk").unwrap()).unwrap();
+    project["levels"][0]["fieldInstances"] =
+        json!([{"__identifier": "wrap", "__type": "String", "__value": "y"}]);
+    let dir = TempDir::new("wrap", &[("wrapped.ldtk", project.to_string())]);
+    let path = dir.0.join("wrapped.ldtk");
+    let l = load_level(&path, &LoadOptions::default()).unwrap();
+    assert_eq!(l.level.wrap(), Wrap::Y);
+
+    // The loader option, over the file's own.
+    let l = load_level(&path, &LoadOptions::default().with_wrap(Some(Wrap::NONE))).unwrap();
+    assert_eq!(l.level.wrap(), Wrap::NONE);
+    let l = load_level(
+        Path::new("levels/small/small.txt"),
+        &LoadOptions::default().with_wrap(Some(Wrap::X)),
+    )
+    .unwrap();
+    assert_eq!(l.level.wrap(), Wrap::X);
+}

@@ -1,6 +1,6 @@
 //! Node types per cell for one agent size, in the classic Bosonauts palette.
 
-use crate::level::{Cell, Level, Tile};
+use crate::level::{Cell, Level, Tile, Wrap};
 pub use crate::mechanics::NodeType;
 use crate::mechanics::{self, Active};
 use crate::physics::{Body, Physics};
@@ -10,6 +10,9 @@ use crate::physics::{Body, Physics};
 pub struct Classification {
     width: usize,
     height: usize,
+    /// The level's wrap: a cell across an edge that wraps is the one on
+    /// the map it is.
+    wrap: Wrap,
     types: Vec<NodeType>,
     standable: Vec<bool>,
 }
@@ -155,7 +158,9 @@ impl Classification {
         let fits: Vec<Fit> = (0..w * h)
             .map(|i| fit(level, physics, Cell::new((i % w) as i32, (i / w) as i32)))
             .collect();
+        let wrap = level.wrap();
         let at = |c: i64, r: i64| -> Option<Fit> {
+            let c = if wrap.x { c.rem_euclid(w as i64) } else { c };
             (c >= 0 && c < w as i64 && r >= 0 && r < h as i64)
                 .then(|| fits[r as usize * w + c as usize])
         };
@@ -176,6 +181,7 @@ impl Classification {
         Self {
             width: w,
             height: h,
+            wrap,
             types,
             standable,
         }
@@ -187,6 +193,7 @@ impl Classification {
         Self {
             width: 0,
             height: 0,
+            wrap: Wrap::NONE,
             types: Vec::new(),
             standable: Vec::new(),
         }
@@ -207,6 +214,9 @@ impl Classification {
         lo: Cell,
         hi: Cell,
     ) -> Vec<Cell> {
+        if self.wrap.any() || level.wrap().any() {
+            return self.replace(Self::new(level, physics));
+        }
         let (w, h) = (self.width as i64, self.height as i64);
         // Fits that may change: the body box reaches `ceil(w / 2) + 1`
         // columns to each side of its cell and `ceil(h) + 1` rows above its
@@ -278,6 +288,18 @@ impl Classification {
         changed
     }
 
+    /// Becomes `fresh` (a classification of the same level after an edit)
+    /// and returns the cells whose standability changed: the update of a
+    /// level that wraps, whose edits reach across its edges.
+    fn replace(&mut self, fresh: Self) -> Vec<Cell> {
+        let changed = (0..fresh.standable.len())
+            .filter(|&i| self.standable.get(i) != Some(&fresh.standable[i]))
+            .map(|i| Cell::new((i % fresh.width) as i32, (i / fresh.width) as i32))
+            .collect();
+        *self = fresh;
+        changed
+    }
+
     /// Width in cells.
     #[must_use]
     pub fn width(&self) -> usize {
@@ -291,6 +313,13 @@ impl Classification {
     }
 
     fn index(&self, cell: Cell) -> Option<usize> {
+        let mut cell = cell;
+        if self.wrap.x && self.width > 0 {
+            cell.col = cell.col.rem_euclid(self.width as i32);
+        }
+        if self.wrap.y && self.height > 0 {
+            cell.row = cell.row.rem_euclid(self.height as i32);
+        }
         (cell.col >= 0
             && cell.row >= 0
             && (cell.col as usize) < self.width
@@ -298,7 +327,8 @@ impl Classification {
             .then(|| cell.row as usize * self.width + cell.col as usize)
     }
 
-    /// The node type of `cell`; off the map is [`NodeType::BLOCKED`].
+    /// The node type of `cell`; off the map is [`NodeType::BLOCKED`]
+    /// (across an edge that wraps, the cell on the other side).
     #[must_use]
     pub fn get(&self, cell: Cell) -> NodeType {
         self.index(cell)

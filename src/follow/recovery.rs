@@ -553,6 +553,7 @@ impl Search {
         let bound = self.prune_bound();
         let goal_x = self.goal.map(|g| f64::from(map.cell(g).col) + 0.5);
         let tpc = map.ticks_per_col();
+        let wrap = f64::from(crate::search::wrap_cols(map));
         let end = hold(
             map,
             from,
@@ -563,7 +564,11 @@ impl Search {
             &mut self.spent,
             |t, b| {
                 bound.is_some_and(|c| {
-                    let lb = goal_x.map_or(0.0, |gx| ((gx - b.x).abs() - 2.0).max(0.0) * tpc);
+                    let lb = goal_x.map_or(0.0, |gx| {
+                        let d = (gx - b.x).abs();
+                        let d = if wrap > 0.0 { d.min(wrap - d) } else { d };
+                        (d - 2.0).max(0.0) * tpc
+                    });
                     f64::from(t) + lb.floor() >= f64::from(c)
                 })
             },

@@ -16,6 +16,10 @@
 //! Every row must have the same width. A trailing newline is optional, and
 //! `\r\n` line ends are accepted. [`Level`]'s `Display` writes this format, so
 //! parsing and printing round-trip.
+//!
+//! Lines before the first row that start with `@` set the level's options:
+//! `@wrap x` makes its left and right edges meet (`@wrap y`: top and
+//! bottom, `@wrap xy`: both; [`Wrap`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -23,7 +27,7 @@ use std::str::FromStr;
 use std::path::Path as FsPath;
 
 use crate::io::files::read_text;
-use crate::level::{Level, LevelError, Tile, check_size};
+use crate::level::{Level, LevelError, Tile, Wrap, check_size};
 
 /// Splits text into rows of characters mapped by `map`, checking the size
 /// bound from the line structure before storing any tile.
@@ -81,7 +85,53 @@ impl Level {
     /// [`LevelError::RaggedRow`], [`LevelError::Empty`] or
     /// [`LevelError::TooLarge`].
     pub fn from_ascii(text: &str) -> Result<Self, LevelError> {
-        parse_grid(text, Tile::from_char)
+        let mut wrap = Wrap::NONE;
+        let mut rest = text;
+        let mut skipped = 0;
+        while let Some(line) = rest.strip_prefix('@') {
+            let (line, tail) = line.split_once('\n').unwrap_or((line, ""));
+            skipped += 1;
+            wrap = directive(line.trim_end_matches('\r'), skipped)?;
+            rest = tail;
+        }
+        let level = parse_grid(rest, Tile::from_char).map_err(|e| below(e, skipped))?;
+        Ok(level.with_wrap(wrap))
+    }
+}
+
+/// The option an `@` line (without its `@`) at 1-based `line` sets: the
+/// only one is `wrap`.
+fn directive(text: &str, line: usize) -> Result<Wrap, LevelError> {
+    let bad = |message: String| LevelError::Directive { line, message };
+    match text.split_once(char::is_whitespace) {
+        Some(("wrap", value)) => value
+            .parse()
+            .map_err(|e: crate::level::UnknownWrap| bad(e.to_string())),
+        _ => Err(bad(format!(
+            "unknown option @{} (the ASCII format knows @wrap)",
+            text.chars().take(40).collect::<String>()
+        ))),
+    }
+}
+
+/// `e`, a grid error, with its line moved down past `skipped` option lines.
+fn below(e: LevelError, skipped: usize) -> LevelError {
+    match e {
+        LevelError::UnknownTile { ch, line, column } => LevelError::UnknownTile {
+            ch,
+            line: line + skipped,
+            column,
+        },
+        LevelError::RaggedRow {
+            line,
+            expected,
+            found,
+        } => LevelError::RaggedRow {
+            line: line + skipped,
+            expected,
+            found,
+        },
+        e => e,
     }
 }
 
@@ -95,6 +145,9 @@ impl FromStr for Level {
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.wrap().any() {
+            writeln!(f, "@wrap {}", self.wrap())?;
+        }
         for row in self.tiles().chunks(self.width()) {
             let line: String = row.iter().map(|t| t.to_char()).collect();
             writeln!(f, "{line}")?;

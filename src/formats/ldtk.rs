@@ -62,6 +62,8 @@ struct LdtkLevel {
     px_hei: i64,
     layer_instances: Option<Vec<LayerInstance>>,
     external_rel_path: Option<String>,
+    /// The level's custom fields (a `wrap` field says which edges meet).
+    field_instances: Vec<Field>,
 }
 
 #[derive(Deserialize)]
@@ -316,6 +318,14 @@ fn convert(
         .max(1);
     let g = grid as f64;
     let (w, h) = level_size(&level, g)?;
+    let fields: crate::rules::doc::Props = level
+        .field_instances
+        .iter()
+        .map(|f| {
+            let prop = crate::rules::doc::Prop::from_json(&f.value, None);
+            (f.identifier.clone(), prop)
+        })
+        .collect();
 
     let mut read = LevelLayers {
         grid,
@@ -339,6 +349,7 @@ fn convert(
         tilesets: read.sets.sets,
         objects: read.objects,
         object_layers: read.object_layers,
+        wrap: crate::rules::doc::wrap_property(&fields),
     })
 }
 

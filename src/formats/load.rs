@@ -30,6 +30,9 @@ pub struct LoadOptions {
     pub pixels_per_tile: Option<u32>,
     /// LDtk projects: the level's identifier (default: the first level).
     pub level: Option<String>,
+    /// Which edges of the level meet (`PHYSICS.md`, "Screen wrap"), over
+    /// what the file or the rules file say; `None` keeps theirs.
+    pub wrap: Option<crate::level::Wrap>,
 }
 
 setters!(LoadOptions {
@@ -39,6 +42,7 @@ setters!(LoadOptions {
     with_legend => legend: Option<PathBuf>,
     with_pixels_per_tile => pixels_per_tile: Option<u32>,
     with_level => level: Option<String>,
+    with_wrap => wrap: Option<crate::level::Wrap>,
 });
 
 impl LoadOptions {
@@ -256,6 +260,15 @@ pub fn load_level(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelE
         )
         .in_file(path));
     }
+    let mut loaded = load_format(path, format, opts)?;
+    if let Some(wrap) = opts.wrap {
+        loaded.level.set_wrap(wrap);
+    }
+    Ok(loaded)
+}
+
+/// [`load_level`] for a file of format `format`.
+fn load_format(path: &Path, format: Format, opts: &LoadOptions) -> Result<LoadedLevel, LevelError> {
     match format {
         Format::Tmx => load_tmx(path, opts),
         Format::TiledJson => load_tmj(path, opts),

@@ -979,6 +979,7 @@ fn convert(map: &Map, rules: &TileMapping, firstgids: &[u32]) -> Result<LoadedLe
         tilesets,
         objects: layer_objects(&object_layers),
         object_layers: object_layers.iter().map(|(n, _)| n.clone()).collect(),
+        wrap: crate::rules::doc::wrap_property(&props(&map.properties)),
     };
     rules::resolve(&doc, rules)
 }

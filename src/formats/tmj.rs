@@ -33,6 +33,10 @@ struct TmjMap {
     layers: Vec<TmjLayer>,
     #[serde(default)]
     tilesets: Vec<TmjTileset>,
+    #[serde(default)]
+    properties: TmjProps,
+    #[serde(default)]
+    propertytypes: Option<HashMap<String, String>>,
 }
 
 /// Properties in either Tiled JSON form: an array of `{name, type, value}`
@@ -644,6 +648,7 @@ fn convert(map: TmjMap, base_dir: Option<&Path>) -> Result<Doc, LevelError> {
         tilesets: sets.into_iter().map(|s| s.set).collect(),
         objects,
         object_layers: object_layers.into_iter().map(|(n, _)| n).collect(),
+        wrap: crate::rules::doc::wrap_property(&map.properties.props(map.propertytypes.as_ref())),
     })
 }
 

@@ -130,6 +130,31 @@ impl ReadSets {
         })
     }
 
+    /// [`ReadSets::touched`] on a level of `width` x `height` that wraps
+    /// as `wrap` says: reads are recorded where the body looked, which
+    /// across an edge is a whole number of widths (heights) from the cell
+    /// on the map, so each changed cell is looked for at each of its
+    /// images in node `n`'s box.
+    pub fn touched_across(
+        &self,
+        n: usize,
+        changed: &[Cell],
+        (wrap, width, height): (crate::level::Wrap, i32, i32),
+    ) -> bool {
+        let b = self.boxes[n];
+        if b == ReadBox::ALL {
+            return true;
+        }
+        changed.iter().any(|&c| {
+            images(c.col, b.min_col, b.max_col, wrap.x, width).any(|col| {
+                images(c.row, b.min_row, b.max_row, wrap.y, height).any(|row| {
+                    let at = Cell::new(col, row);
+                    self.touched(n, (at, at), &[at])
+                })
+            })
+        })
+    }
+
     /// Heap bytes held.
     pub fn bytes(&self) -> usize {
         use std::mem::size_of;
@@ -137,6 +162,28 @@ impl ReadSets {
             + self.at.capacity() * size_of::<u32>()
             + self.bits.capacity() * size_of::<u64>()
     }
+}
+
+/// The values `v + k * period` (every whole `k`, or only `k = 0` when
+/// `on` is false) within `lo..=hi`.
+fn images(v: i32, lo: i32, hi: i32, on: bool, period: i32) -> impl Iterator<Item = i32> {
+    let (v, lo, hi, p) = (
+        i64::from(v),
+        i64::from(lo),
+        i64::from(hi),
+        i64::from(period.max(1)),
+    );
+    let (first, last) = if on {
+        (
+            (lo - v).div_euclid(p) + i64::from((lo - v).rem_euclid(p) != 0),
+            (hi - v).div_euclid(p),
+        )
+    } else if (lo..=hi).contains(&v) {
+        (0, 0)
+    } else {
+        (1, 0)
+    };
+    (first..=last).map(move |k| (v + k * p) as i32)
 }
 
 #[cfg(test)]

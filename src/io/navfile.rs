@@ -417,7 +417,7 @@ pub fn verify(map: &NavMap) -> Result<(), NavFileError> {
     for (index, l) in map.links().enumerate() {
         let bad = |reason: String| NavFileError::BadLink { index, reason };
         let (end, jumps) = crate::links::perform(level, physics, l.from, map.inputs(l.id), |_| {});
-        let body = crate::links::in_level(l.from, &end);
+        let body = crate::links::in_level(level, l.from, &end);
         if body.dead || !body.stands_on(l.to) || body.vx != 0.0 {
             return Err(bad(format!(
                 "its tape does not take the body from {} to {}",

@@ -37,6 +37,15 @@ pub enum LevelError {
         /// Width of this row.
         found: usize,
     },
+    /// An option line of the ASCII format (`@wrap x`) that could not be
+    /// read.
+    #[error("line {line}: {message}")]
+    Directive {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
     /// The level is larger than [`MAX_CELLS`] or [`MAX_SIDE`].
     #[error(
         "level of {width} x {height} tiles exceeds the limit ({MAX_SIDE} per side, {MAX_CELLS} cells)"

@@ -11,6 +11,7 @@ mod error;
 mod generate;
 mod loaded;
 mod tile;
+mod wrap;
 
 use std::fmt;
 
@@ -20,6 +21,7 @@ pub use error::{LevelError, SUPPORTED_FORMATS};
 pub use generate::SplitMix64;
 pub use loaded::{LoadedLevel, Unmodelled};
 pub use tile::Tile;
+pub use wrap::{UnknownWrap, Wrap};
 
 /// The largest number of cells a loader accepts (16 Mi cells, 4096 x 4096).
 ///
@@ -48,12 +50,15 @@ pub fn check_size(width: usize, height: usize) -> Result<(), LevelError> {
 /// A rectangular tile level.
 ///
 /// The left, right and top borders behave as solid; below the bottom row is
-/// open (a body that falls out dies). See `PHYSICS.md`.
+/// open (a body that falls out dies); unless the level wraps
+/// ([`Level::wrap`]), when opposite edges meet. See `PHYSICS.md`.
 #[derive(Clone, Eq)]
 pub struct Level {
     width: usize,
     height: usize,
     tiles: Vec<Tile>,
+    /// Which edges meet (none by default).
+    wrap: Wrap,
     /// How many tiles of each kind there are: a summary of `tiles` that
     /// every constructor computes and [`Level::set`] keeps, so the body can
     /// skip the rules of kinds the level does not hold ([`Level::holds`]).
@@ -73,7 +78,10 @@ fn count(tiles: &[Tile]) -> [usize; Tile::COUNT] {
 
 impl PartialEq for Level {
     fn eq(&self, other: &Self) -> bool {
-        self.width == other.width && self.height == other.height && self.tiles == other.tiles
+        self.width == other.width
+            && self.height == other.height
+            && self.wrap == other.wrap
+            && self.tiles == other.tiles
     }
 }
 
@@ -81,6 +89,7 @@ impl std::hash::Hash for Level {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.width.hash(state);
         self.height.hash(state);
+        self.wrap.hash(state);
         self.tiles.hash(state);
     }
 }
@@ -90,6 +99,7 @@ impl fmt::Debug for Level {
         f.debug_struct("Level")
             .field("width", &self.width)
             .field("height", &self.height)
+            .field("wrap", &self.wrap)
             .field("tiles", &self.tiles)
             .finish()
     }
@@ -115,6 +125,7 @@ impl Level {
             height,
             counts: count(&tiles),
             tiles,
+            wrap: Wrap::NONE,
         })
     }
 
@@ -133,6 +144,7 @@ impl Level {
                 c[Tile::EMPTY.index()] = width * height;
                 c
             },
+            wrap: Wrap::NONE,
         })
     }
 
@@ -146,6 +158,42 @@ impl Level {
     #[must_use]
     pub fn height(&self) -> usize {
         self.height
+    }
+
+    /// Which edges of the level meet (`PHYSICS.md`, "Screen wrap").
+    #[must_use]
+    #[inline]
+    pub fn wrap(&self) -> Wrap {
+        self.wrap
+    }
+
+    /// Makes the level's edges meet as `wrap` says.
+    pub fn set_wrap(&mut self, wrap: Wrap) {
+        self.wrap = wrap;
+    }
+
+    /// The level with its edges meeting as `wrap` says.
+    #[must_use]
+    pub fn with_wrap(mut self, wrap: Wrap) -> Self {
+        self.wrap = wrap;
+        self
+    }
+
+    /// The cell of the level that `cell` is: itself, or on a level that
+    /// wraps, the cell a whole number of widths (heights) away that lies
+    /// on the map. Cells off a side that does not wrap are returned as
+    /// they are.
+    #[must_use]
+    #[inline]
+    pub fn wrapped(&self, cell: Cell) -> Cell {
+        let mut c = cell;
+        if self.wrap.x {
+            c.col = c.col.rem_euclid(self.width as i32);
+        }
+        if self.wrap.y {
+            c.row = c.row.rem_euclid(self.height as i32);
+        }
+        c
     }
 
     /// True when `cell` lies on the map.
@@ -165,12 +213,37 @@ impl Level {
     }
 
     /// The tile as the body sees it: borders left, right and above are
-    /// [`Tile::SOLID`], below the bottom row is [`Tile::EMPTY`].
+    /// [`Tile::SOLID`], below the bottom row is [`Tile::EMPTY`]; across an
+    /// edge that wraps, the tile on the other side.
     #[must_use]
     #[inline]
     pub fn tile_at(&self, col: i64, row: i64) -> Tile {
         // One unsigned comparison per axis: negative values wrap above any
         // side (at most `MAX_SIDE`).
+        if (col as u64) < self.width as u64 && (row as u64) < self.height as u64 {
+            self.tiles[row as usize * self.width + col as usize]
+        } else if self.wrap.any() {
+            self.tile_across(col, row)
+        } else if (col as u64) >= self.width as u64 || row < 0 {
+            Tile::SOLID
+        } else {
+            Tile::EMPTY
+        }
+    }
+
+    /// [`Level::tile_at`] off the map on a level that wraps.
+    #[cold]
+    fn tile_across(&self, col: i64, row: i64) -> Tile {
+        let col = if self.wrap.x {
+            col.rem_euclid(self.width as i64)
+        } else {
+            col
+        };
+        let row = if self.wrap.y {
+            row.rem_euclid(self.height as i64)
+        } else {
+            row
+        };
         if (col as u64) < self.width as u64 && (row as u64) < self.height as u64 {
             self.tiles[row as usize * self.width + col as usize]
         } else if (col as u64) >= self.width as u64 || row < 0 {
@@ -252,6 +325,11 @@ impl Level {
         }
         for t in &self.tiles {
             eat(t.index() as u8);
+        }
+        // Only a level that wraps adds to it, so that the fingerprints of
+        // every other level stay what saved maps recorded.
+        if self.wrap.any() {
+            eat(0xF0 | u8::from(self.wrap.x) | (u8::from(self.wrap.y) << 1));
         }
         h
     }

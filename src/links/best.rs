@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::options::Link;
-use crate::level::Cell;
+use crate::level::{Cell, Level};
 use crate::mechanics::LinkKind;
 use crate::physics::Input;
 
@@ -56,15 +56,19 @@ impl Hasher for WordHasher {
 /// Keeps the best link per `(to, kind)` (fewest ticks, then fewest jumps).
 pub(crate) struct Best {
     from: Cell,
+    /// The level's cells across an edge that wraps, as `(wrap, width,
+    /// height)`: targets are kept as the cells on the map they are.
+    seam: (crate::level::Wrap, i32, i32),
     map: FastMap<(Cell, LinkKind), Link>,
     /// Kept links whose tapes are still in the templates, by template node.
     pending: FastMap<(Cell, LinkKind), u32>,
 }
 
 impl Best {
-    pub fn new(from: Cell) -> Self {
+    pub fn new(from: Cell, level: &Level) -> Self {
         Self {
             from,
+            seam: (level.wrap(), level.width() as i32, level.height() as i32),
             map: FastMap::default(),
             pending: FastMap::default(),
         }
@@ -74,12 +78,32 @@ impl Best {
     /// `jumps` jumps could replace the one kept.
     pub fn could_improve(&self, to: Cell, kind: LinkKind, ticks: u32, jumps: u8) -> bool {
         self.map
-            .get(&(to, kind))
+            .get(&(self.on_map(to), kind))
             .is_none_or(|old| (old.ticks, old.jumps) > (ticks, jumps))
     }
 
+    /// `c`, or across an edge that wraps, the cell on the map it is.
+    #[inline]
+    fn on_map(&self, c: Cell) -> Cell {
+        let (wrap, w, h) = self.seam;
+        if !wrap.any() {
+            return c;
+        }
+        Cell::new(
+            if wrap.x { c.col.rem_euclid(w) } else { c.col },
+            if wrap.y { c.row.rem_euclid(h) } else { c.row },
+        )
+    }
+
     pub fn offer(&mut self, link: Option<Link>) {
-        let Some(link) = link else { return };
+        let Some(mut link) = link else { return };
+        if self.seam.0.any() {
+            // A way around the level back to its start is no link.
+            link.to = self.on_map(link.to);
+            if link.to == self.from {
+                return;
+            }
+        }
         let key = (link.to, link.kind);
         if self.could_improve(link.to, link.kind, link.ticks, link.jumps) {
             self.pending.remove(&key);
@@ -98,6 +122,7 @@ impl Best {
         jumps: u8,
         node: u32,
     ) {
+        let to = self.on_map(to);
         if to == self.from || !self.could_improve(to, kind, ticks, jumps) {
             return;
         }

@@ -83,7 +83,7 @@ pub(crate) fn links_recorded(
         reads,
         jumps: opts.jumps,
     };
-    let mut best = Best::new(from);
+    let mut best = Best::new(from, level);
     for family in families::all() {
         if opts.family(family.switch()) && family.applies(level, p) {
             family.generate(&start, worker, &mut best);

@@ -235,23 +235,30 @@ impl<'a> Sim<'a> {
     /// one tick per `ground_accel * dt` of speed, plus the slack.
     pub fn land(self, kind: LinkKind, best: &Best) -> Option<Link> {
         let terrain = landing::InFrame::new(&self.frame, self.classes, self.memo);
-        let (target, braking) = landing::land_target(&terrain, self.p, &self.body)?;
-        let target = self.frame.to_level(target);
+        let (at, braking) = landing::land_target(&terrain, self.p, &self.body)?;
+        let target = self.frame.to_level(at);
         let lower_bound = self.tape.len() as u32 + braking + SETTLE_SLACK;
         if !best.could_improve(target, kind, lower_bound, self.jumps) {
             return None;
         }
-        self.settle_to(target, kind)
+        self.settle_at(at, target, kind)
     }
 
     /// Drives the grounded body to rest at `target`'s centre, then pads with
-    /// [`SETTLE_SLACK`] idle ticks.
-    pub fn settle_to(mut self, target: Cell, kind: LinkKind) -> Option<Link> {
+    /// [`SETTLE_SLACK`] idle ticks. `target` is a level cell, or on a level
+    /// that wraps, a cell off the map across the edge the body crosses.
+    pub fn settle_to(self, target: Cell, kind: LinkKind) -> Option<Link> {
+        let at = self.frame.to_frame(target);
+        let target = self.frame.to_level(at);
+        self.settle_at(at, target, kind)
+    }
+
+    /// [`Sim::settle_to`] frame cell `t`, level cell `target`.
+    fn settle_at(mut self, t: Cell, target: Cell, kind: LinkKind) -> Option<Link> {
         if target == self.from {
             return None;
         }
         let action_ticks = self.tape.len() as u32;
-        let t = self.frame.to_frame(target);
         let terrain = landing::InFrame::new(&self.frame, self.classes, self.memo);
         if !landing::settle(&terrain, self.p, &self.body, t, &mut self.tape) {
             return None;
@@ -337,12 +344,16 @@ pub(super) fn jump_took_effect<T: Tiles + ?Sized>(
 /// A body of a link's frame in level coordinates (exact: positions are on
 /// the grid).
 #[cfg(feature = "serde")]
-pub(crate) fn in_level(from: Cell, b: &Body) -> Body {
-    Body {
+pub(crate) fn in_level(level: &Level, from: Cell, b: &Body) -> Body {
+    use crate::physics::Tiles;
+    let mut body = Body {
         x: b.x + f64::from(from.col),
         y: b.y + f64::from(from.row),
         ..*b
-    }
+    };
+    // Across an edge that wraps, the frame's body is whole widths off the map.
+    level.wrap_feet(&mut body.x, &mut body.y);
+    body
 }
 
 /// A link performed in its start cell's frame, from standing on `from`:

@@ -29,12 +29,22 @@ impl Body {
 
     /// Advances one tick, following `PHYSICS.md` step by step.
     ///
+    /// On a level that wraps, feet that crossed an edge end the tick on
+    /// the other side.
+    ///
     /// On a level that may hold ladders or slopes ([`Tiles::holds`]) the
     /// extended rules apply, which are the plain ones wherever no ladder or
     /// slope is in reach. Where the view allows ([`Tiles::any_order`]), a
     /// tick running on flat ground and a tick in the air with no tile near
     /// take shortcuts that end it in the same state.
     pub fn step<T: Tiles + ?Sized>(&mut self, level: &T, p: &Physics, input: Input) {
+        self.step_rules(level, p, input);
+        // Last: feet that crossed an edge that wraps enter on the other side.
+        level.wrap_feet(&mut self.x, &mut self.y);
+    }
+
+    /// [`Body::step`] up to the screen wrap.
+    fn step_rules<T: Tiles + ?Sized>(&mut self, level: &T, p: &Physics, input: Input) {
         let extended = BodyRuleList::contact(level);
         if self.dead || (!extended && level.any_order() && self.run_on_ground(level, p, input)) {
             return;

@@ -47,6 +47,13 @@ pub trait Tiles {
     fn is_clear(&self, _cols: Range<i64>, _rows: Range<i64>) -> bool {
         false
     }
+    /// Puts feet that crossed an edge that wraps back on the level, at the
+    /// end of a tick (`PHYSICS.md`, "Screen wrap"). The default keeps them
+    /// where they are, as a view in a frame does: its tile lookups wrap,
+    /// and positions a whole number of widths apart behave alike to the
+    /// last bit.
+    #[inline]
+    fn wrap_feet(&self, _x: &mut f64, _y: &mut f64) {}
 }
 
 impl Tiles for Level {
@@ -56,7 +63,25 @@ impl Tiles for Level {
     }
     #[inline]
     fn rows(&self) -> f64 {
-        self.height() as f64
+        if self.wrap().y {
+            f64::INFINITY
+        } else {
+            self.height() as f64
+        }
+    }
+    #[inline]
+    fn wrap_feet(&self, x: &mut f64, y: &mut f64) {
+        let wrap = self.wrap();
+        // `rem_euclid` is exact on the position grid, and within a width
+        // (height) of the map it is step 10's single add or subtract.
+        if wrap.x {
+            *x = x.rem_euclid(self.width() as f64);
+        }
+        if wrap.y {
+            let h = self.height() as f64;
+            let r = y.rem_euclid(h);
+            *y = if r == 0.0 { h } else { r };
+        }
     }
     #[inline]
     fn holds(&self, tile: Tile) -> bool {
@@ -121,13 +146,17 @@ impl<'a> Frame<'a> {
         }
     }
 
-    /// The level cell of a frame cell.
+    /// The level cell of a frame cell (across an edge that wraps, the cell
+    /// on the map it is).
     #[must_use]
     pub fn to_level(&self, c: Cell) -> Cell {
-        Cell::new(c.col + self.col as i32, c.row + self.row as i32)
+        self.level
+            .wrapped(Cell::new(c.col + self.col as i32, c.row + self.row as i32))
     }
 
-    /// The frame cell of a level cell.
+    /// The frame cell of a level cell, by the offset alone (on a level
+    /// that wraps, a cell off the map gives the frame cell across the
+    /// edge it is off).
     #[must_use]
     pub fn to_frame(&self, c: Cell) -> Cell {
         Cell::new(c.col - self.col as i32, c.row - self.row as i32)
@@ -150,7 +179,11 @@ impl Tiles for Frame<'_> {
     }
     #[inline]
     fn rows(&self) -> f64 {
-        (self.level.height() as i64 - self.row) as f64
+        if self.level.wrap().y {
+            f64::INFINITY
+        } else {
+            (self.level.height() as i64 - self.row) as f64
+        }
     }
     #[inline]
     fn holds(&self, tile: Tile) -> bool {

@@ -229,6 +229,8 @@ fn centre(b: &Body, p: &Physics) -> (f32, f32) {
 }
 
 /// Draws a sampled trajectory as a polyline through the bodies' centres.
+/// A tick that crosses the seam of a level that wraps (a step of a tile or
+/// more, which no tick moves) is left out rather than drawn across it.
 pub fn draw_trajectory(
     d: &mut dyn DebugDrawer,
     bodies: &[Body],
@@ -239,6 +241,9 @@ pub fn draw_trajectory(
     for pair in bodies.windows(2) {
         let (x0, y0) = centre(&pair[0], physics);
         let (x1, y1) = centre(&pair[1], physics);
+        if (x1 - x0).abs() >= 1.0 || (y1 - y0).abs() >= 1.0 {
+            continue;
+        }
         if (x0, y0) != (x1, y1) {
             d.line(x0, y0, x1, y1, width, color);
         }
@@ -326,11 +331,37 @@ pub fn draw_cell_outline(d: &mut dyn DebugDrawer, cell: Cell, width: f32, color:
     d.line(x0, y1, x0, y0, width, color);
 }
 
-/// Draws the selected layers of a map, bottom to top: tiles, nodes, links,
-/// path (the path layer only when a path is given).
+/// The colour of the edges of a level that meet ([`draw_seams`]).
+pub const SEAM_COLOR: Rgba = Rgba::rgb(0, 200, 255);
+
+/// Marks the edges of a level that wrap: dashes along each, a dash per
+/// cell, so a reader sees where leaving one side enters the other.
+pub fn draw_seams(d: &mut dyn DebugDrawer, level: &Level) {
+    let (w, h) = (level.width() as f32, level.height() as f32);
+    let wrap = level.wrap();
+    if wrap.x {
+        for r in 0..level.height() {
+            let y = r as f32 + 0.25;
+            d.line(0.05, y, 0.05, y + 0.5, 0.1, SEAM_COLOR);
+            d.line(w - 0.05, y, w - 0.05, y + 0.5, 0.1, SEAM_COLOR);
+        }
+    }
+    if wrap.y {
+        for c in 0..level.width() {
+            let x = c as f32 + 0.25;
+            d.line(x, 0.05, x + 0.5, 0.05, 0.1, SEAM_COLOR);
+            d.line(x, h - 0.05, x + 0.5, h - 0.05, 0.1, SEAM_COLOR);
+        }
+    }
+}
+
+/// Draws the selected layers of a map, bottom to top: tiles (with the
+/// seams of a level that wraps), nodes, links, path (the path layer only
+/// when a path is given).
 pub fn draw_map(d: &mut dyn DebugDrawer, map: &NavMap, path: Option<&Path>, layers: Layers) {
     if layers.tiles {
         draw_tiles(d, map.level());
+        draw_seams(d, map.level());
     } else {
         let (w, h) = (map.level().width() as f32, map.level().height() as f32);
         d.fill_rect(0.0, 0.0, w, h, BACKGROUND);

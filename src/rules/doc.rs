@@ -80,6 +80,21 @@ impl Prop {
 /// Named properties, in file order.
 pub(crate) type Props = Vec<(String, Prop)>;
 
+/// The value of a `wrap` property (any case) among `props`, as text: a
+/// string as written, `true` as `x` and `false` as `none`; another type
+/// as a value no wrap is spelled as, for the reader to refuse by name.
+pub(crate) fn wrap_property(props: &Props) -> Option<String> {
+    let (_, v) = props.iter().find(|(k, _)| k.eq_ignore_ascii_case("wrap"))?;
+    Some(match v {
+        Prop::Str(s) => s.clone(),
+        Prop::Bool(true) => "x".into(),
+        Prop::Bool(false) => "none".into(),
+        Prop::Int(i) => i.to_string(),
+        Prop::Float(f) => f.to_string(),
+        Prop::Other => "(not a string)".into(),
+    })
+}
+
 /// An object's outline in map pixels. Rotation (degrees, clockwise) turns
 /// the shape around `(x, y)`, as Tiled does.
 #[derive(Debug, Clone, PartialEq)]
@@ -256,6 +271,9 @@ pub(crate) struct Doc {
     pub objects: Vec<Object>,
     /// Object layer names, in file order.
     pub object_layers: Vec<String>,
+    /// The map's (LDtk: the level's) `wrap` property, if it has one
+    /// ([`wrap_property`]).
+    pub wrap: Option<String>,
 }
 
 /// A reading error in the variant of the map's format (`format` as in

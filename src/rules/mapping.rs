@@ -138,6 +138,10 @@ impl<'de> serde::Deserialize<'de> for PropRule {
 /// - **`conventions`**: `false` turns every convention off, leaving the
 ///   rules above and the bool tile properties `solid`, `one_way`, `hazard`,
 ///   `ladder`, `slope_right` and `slope_left`.
+/// - **`wrap`**: which edges of the level meet, `"x"` (left and right),
+///   `"y"` (top and bottom), `"xy"` or `"none"`, over the map's own `wrap`
+///   property (a Tiled map property, an LDtk level field; a string as
+///   these, or `true` for `"x"`).
 ///
 /// Kinds are `solid`, `one_way`, `hazard`, `ladder`, `slope_right` (a 45°
 /// slope rising to the right), `slope_left`, `goal`, `spawn` and `empty`.
@@ -181,6 +185,9 @@ pub struct TileMapping {
     pub tiles: BTreeMap<String, TileKind>,
     /// `false` turns the conventions off (`None`: on).
     pub conventions: Option<bool>,
+    /// Which edges of the level meet (`"x"`, `"y"`, `"xy"` or `"none"`),
+    /// over the map's own `wrap` property (`None`: the map's, else none).
+    pub wrap: Option<crate::level::Wrap>,
 }
 
 /// A rules file (the name the CLI and README use for [`TileMapping`]).

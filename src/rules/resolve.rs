@@ -11,7 +11,7 @@ use super::marks::Engine;
 use super::raster::{Budget, area_cells, line_cells};
 use super::reading::{Read, choose_reading};
 use super::unmodelled::unmodelled;
-use crate::level::{Level, LevelError, LoadedLevel, Tile, check_size};
+use crate::level::{Level, LevelError, LoadedLevel, Tile, Wrap, check_size};
 
 /// Turns a map's content into a level by the rules and conventions.
 pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, LevelError> {
@@ -70,6 +70,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
     if !standable {
         return Err(nothing(doc));
     }
+    level.set_wrap(wrap_of(doc, rules, &mut used)?);
     let (spawn_cell, goal_cells) = place_markers(&mut level, spawn.as_ref(), &goals);
     used.extend(special);
     if e.partial_shapes > 0 {
@@ -87,6 +88,26 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         rules_used: used,
         unmodelled,
     })
+}
+
+/// Which edges of the level meet: the rules file's `wrap`, else the map's
+/// `wrap` property (an error naming its value when it is not a wrap),
+/// else none. Notes where a wrap came from.
+fn wrap_of(doc: &Doc, rules: &TileMapping, used: &mut Vec<String>) -> Result<Wrap, LevelError> {
+    let (wrap, from) = match (rules.wrap, &doc.wrap) {
+        (Some(w), _) => (w, "the rules file"),
+        (None, Some(text)) => {
+            let w = text
+                .parse::<Wrap>()
+                .map_err(|e| doc.error(format!("the map's wrap property: {e}")))?;
+            (w, "the map's wrap property")
+        }
+        (None, None) => (Wrap::NONE, ""),
+    };
+    if wrap.any() {
+        used.push(format!("wrap {wrap} ({from})"));
+    }
+    Ok(wrap)
 }
 
 /// Object areas and lines: each object the rules or conventions give a

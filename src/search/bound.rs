@@ -20,6 +20,8 @@ pub(super) struct Ctx<'a> {
     pub(super) goal: GoalBound,
     pub(super) goal_col: i32,
     pub(super) ticks_per_col: f64,
+    /// The level's width when its left and right edges meet, else 0.
+    pub(super) wrap_cols: i32,
 }
 
 impl Ctx<'_> {
@@ -42,7 +44,20 @@ impl Ctx<'_> {
     /// [`Ctx::h`] for a node in column `col`.
     #[inline]
     pub(super) fn h_at(&self, node: u32, col: i32) -> f64 {
-        let across = f64::from((col - self.goal_col).abs()) * self.ticks_per_col;
+        let across = f64::from(cols_apart(col, self.goal_col, self.wrap_cols)) * self.ticks_per_col;
         across.max(f64::from(self.map.landmark_bound(node, &self.goal)))
+    }
+}
+
+/// Columns between columns `a` and `b`: the nearer way round on a level
+/// `wrap_cols` wide whose left and right edges meet, straight across when
+/// `wrap_cols` is 0.
+#[inline]
+pub(crate) fn cols_apart(a: i32, b: i32, wrap_cols: i32) -> u32 {
+    let d = (a - b).unsigned_abs();
+    if wrap_cols > 0 {
+        d.min(wrap_cols.unsigned_abs().saturating_sub(d))
+    } else {
+        d
     }
 }

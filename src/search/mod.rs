@@ -241,6 +241,7 @@ fn search_route_within(
         goal: map.landmark_goal(goal.0),
         goal_col: map.cell(goal).col,
         ticks_per_col: map.ticks_per_col(),
+        wrap_cols: wrap_cols(map),
     };
     with_labels(
         map.labels(),
@@ -268,6 +269,17 @@ pub fn route_ticks(
     let s = endpoint(map, Endpoint::Start, start, options.snap_radius)?;
     let g = endpoint(map, Endpoint::Goal, goal, options.snap_radius)?;
     Ok(search_route(map, s, g, options, &[])?.0.map(|r| r.ticks))
+}
+
+/// The level's width when its left and right edges meet, else 0 (the
+/// search's column bound goes the nearer way round).
+pub(crate) fn wrap_cols(map: &NavMap) -> i32 {
+    let level = map.level();
+    if level.wrap().x {
+        level.width() as i32
+    } else {
+        0
+    }
 }
 
 #[cfg(test)]

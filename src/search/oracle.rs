@@ -16,7 +16,8 @@ pub fn lower_bound_ticks(map: &NavMap, from: NodeId, to: NodeId) -> u32 {
     if from.0 as usize >= map.node_count() || to.0 as usize >= map.node_count() {
         return 0;
     }
-    let cols = (map.cell(from).col - map.cell(to).col).unsigned_abs();
+    let cols =
+        super::bound::cols_apart(map.cell(from).col, map.cell(to).col, super::wrap_cols(map));
     let across = (f64::from(cols) * map.ticks_per_col()).floor() as u32;
     across.max(map.landmark_bound(from.0, &map.landmark_goal(to.0)))
 }

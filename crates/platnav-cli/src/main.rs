@@ -111,6 +111,10 @@ struct SourceArgs {
     /// PNG masks: the side of one tile in pixels.
     #[arg(long)]
     pixels_per_tile: Option<u32>,
+    /// Which edges of the level meet: none, x (left and right), y (top and
+    /// bottom) or xy (over what the level file says).
+    #[arg(long, value_name = "EDGES")]
+    wrap: Option<platnav::Wrap>,
 }
 
 #[derive(Args)]

@@ -17,6 +17,7 @@ pub(crate) fn load_options(args: &SourceArgs) -> LoadOptions {
         .with_legend(args.legend.clone())
         .with_pixels_per_tile(args.pixels_per_tile)
         .with_level(args.level_name.clone())
+        .with_wrap(args.wrap)
 }
 
 /// Loads a level and, for Tiled and LDtk maps, prints on stderr what marked

@@ -69,6 +69,10 @@ pub(crate) struct Best(pub(crate) HashMap<(Cell, LinkKind), NaiveLink>);
 impl Best {
     pub(crate) fn offer(&mut self, link: Option<NaiveLink>) {
         let Some(link) = link else { return };
+        // On a level that wraps, a way around back to the start is no link.
+        if link.to == link.from {
+            return;
+        }
         let key = (link.to, link.kind);
         if self
             .0

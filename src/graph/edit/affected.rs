@@ -53,7 +53,15 @@ impl NavMap {
     /// millisecond at 1024 x 1024, so on large maps on every core the
     /// build uses.
     pub(super) fn touched(&self, rect: (Cell, Cell), changed: &[Cell]) -> Vec<usize> {
-        let is_touched = |&n: &usize| self.reads.touched(n, rect, changed);
+        let l = &self.level;
+        let seam = (l.wrap(), l.width() as i32, l.height() as i32);
+        let is_touched = |&n: &usize| {
+            if seam.0.any() {
+                self.reads.touched_across(n, changed, seam)
+            } else {
+                self.reads.touched(n, rect, changed)
+            }
+        };
         #[cfg(feature = "parallel")]
         if self.nodes.len() >= PARALLEL_SCAN {
             use rayon::prelude::*;

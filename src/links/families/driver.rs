@@ -57,7 +57,7 @@ impl<'a, F: Fn() -> Sim<'a>> Driver for SimDriver<'_, 'a, F> {
 
     fn tile(&self, cell: Cell) -> Option<Tile> {
         self.frame.note(cell);
-        self.level.get(cell)
+        self.level.get(self.level.wrapped(cell))
     }
 
     fn fly(&mut self, program: &mut dyn FnMut(usize, &Body) -> Option<Input>) -> bool {

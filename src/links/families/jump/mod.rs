@@ -110,7 +110,7 @@ mod tests {
         let (mut by_templates, mut exact) = (Vec::new(), Vec::new());
         let mut worker = cache.worker();
         for from in classes.standable_cells() {
-            let mut best = Best::new(from);
+            let mut best = Best::new(from, level);
             let start = Start {
                 level,
                 p,
@@ -121,7 +121,7 @@ mod tests {
             };
             generate(&start, &mut worker, &mut best);
             by_templates.extend(best.into_sorted());
-            let mut best = Best::new(from);
+            let mut best = Best::new(from, level);
             let sim = || Sim::new(level, p, &classes, from);
             for fam in families(p, variety) {
                 run_family(sim(), &fam, &mut best);

@@ -194,7 +194,11 @@ impl Walker<'_> {
 
     /// The level's bottom in the frame, as [`crate::physics::Frame`] has it.
     pub(super) fn rows(&self) -> f64 {
-        self.below as f64
+        if self.level.wrap().y {
+            f64::INFINITY
+        } else {
+            self.below as f64
+        }
     }
 
     /// A cell of the level from a cell of the frame.
