@@ -1,7 +1,8 @@
 //! The map against an exhaustive search of the body's states
 //! (`platnav_naive::exhaustive`): on small seeded levels with ledges, low
 //! ceilings, gaps of 1 to 6 columns, one-way platforms, walls, ladders,
-//! slopes, and jump pads and springs under high ledges, and the `default`,
+//! slopes, and jump pads and springs under high ledges, a quarter of them
+//! wrapping at their edges, and the `default`,
 //! `smb` and `agile` presets, every standing
 //! cell the search comes to rest on from the start is reached by the map,
 //! the map's path there is no slower than the search's first arrival by
@@ -16,7 +17,7 @@ mod common;
 
 use platnav::analysis::reachable_from;
 use platnav::level::SplitMix64;
-use platnav::{Cell, Level, NavMap, Physics, SearchOptions, find_path};
+use platnav::{Cell, Level, NavMap, Physics, SearchOptions, Wrap, find_path};
 use platnav_naive::exhaustive::{self, Merge};
 
 /// Position buckets per tile of the search's merge.
@@ -116,7 +117,14 @@ fn small_level(seed: u64) -> (Level, Cell) {
         row[..3].fill(if r == floor { '#' } else { '.' });
     }
     let text: Vec<String> = g.iter().map(|r| r.iter().collect()).collect();
-    let level: Level = text.join("\n").parse().unwrap();
+    // One level in four wraps: left and right, or every other time all
+    // round, so that falling through the gap comes back in at the top.
+    let wrap = match seed % 8 {
+        3 => Wrap::X,
+        7 => Wrap::XY,
+        _ => Wrap::NONE,
+    };
+    let level = text.join("\n").parse::<Level>().unwrap().with_wrap(wrap);
     (level, Cell::new(1, (floor - 1) as i32))
 }
 

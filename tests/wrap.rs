@@ -219,3 +219,21 @@ fn the_text_format_keeps_the_wrap_and_names_a_bad_option() {
     let err = "@wrap x\n...\n#x#".parse::<Level>().unwrap_err();
     assert!(err.to_string().contains("line 3"), "{err}");
 }
+
+/// A saved map of a level that wraps loads for that level, every link
+/// replaying across the seam, and is refused for the same tiles without
+/// the wrap.
+#[test]
+fn a_saved_map_keeps_its_wrap() {
+    use platnav::io::navfile;
+    let level = tower();
+    let physics = Physics::default();
+    let map = NavMap::build(&level, &physics).unwrap();
+    let bytes = navfile::to_bytes(&map);
+    let loaded = navfile::from_bytes(&bytes, &level, &physics).unwrap();
+    navfile::verify(&loaded).unwrap();
+    assert_eq!(loaded.link_count(), map.link_count());
+    let closed = level.clone().with_wrap(Wrap::NONE);
+    let err = navfile::from_bytes(&bytes, &closed, &physics).unwrap_err();
+    assert!(err.to_string().contains("another level"), "{err}");
+}

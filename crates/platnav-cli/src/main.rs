@@ -419,7 +419,14 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
     };
     if args.json {
         let doc = match &result {
-            Ok(p) => path_to_json(p, map.physics()),
+            Ok(p) => {
+                let mut doc = path_to_json(p, map.physics());
+                // The tape replays only with the level's seams (PHYSICS.md).
+                if map.level().wrap().any() {
+                    doc["wrap"] = map.level().wrap().to_string().into();
+                }
+                doc
+            }
             Err(e) => {
                 let mut doc = path_error_to_json(e);
                 if let Some(d) = &diagnosis {

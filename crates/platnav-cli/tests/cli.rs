@@ -466,3 +466,30 @@ fn every_edge_physics_profile_gives_a_map_or_a_one_line_error() {
         }
     }
 }
+
+/// The tower of `levels/wrap.txt` is climbed through its side; the JSON
+/// says the level wraps, and `--wrap none` closes the seam.
+#[test]
+fn a_level_that_wraps_is_crossed_and_wrap_none_closes_it() {
+    at_root();
+    let out = platnav(&["path", "levels/wrap.txt", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["wrap"], "x");
+    let level = Level::load("levels/wrap.txt".as_ref()).unwrap();
+    let p = Physics::default();
+    let mut body = Body::start(&level, cell(&doc["start"]), &p);
+    for input in tape_from_json(&doc["inputs"]).unwrap() {
+        body.step(&level, &p, input);
+    }
+    assert!(body.stands_on(cell(&doc["goal"])));
+    let out = platnav(&["path", "levels/wrap.txt", "--wrap", "none", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = platnav(&["path", "levels/wrap.txt", "--wrap", "sideways"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sideways"));
+}

@@ -9,17 +9,22 @@ pub(crate) fn links(ctx: &Ctx<'_>, level: &Level, from: Cell, best: &mut Best) {
     if !level.holds(Tile::LADDER) {
         return;
     }
-    let up = level.get(from) == Some(Tile::LADDER);
-    let down = level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::LADDER);
+    // Tiles as the body sees them: across an edge that wraps, the other side.
+    let up = level.get(level.wrapped(from)) == Some(Tile::LADDER);
+    let down = level.get(level.wrapped(Cell::new(from.col, from.row + 1))) == Some(Tile::LADDER);
     // A ladder within 3 columns, from 4 rows above to 1 below.
     let near = (-4..=1).any(|dr| {
-        (-3..=3).any(|dc| level.get(Cell::new(from.col + dc, from.row + dr)) == Some(Tile::LADDER))
+        (-3..=3).any(|dc| {
+            level.get(level.wrapped(Cell::new(from.col + dc, from.row + dr))) == Some(Tile::LADDER)
+        })
     });
     // The ladder's rows from the feet up, and from under the feet down
     // (at most 64 each way).
     let height = |row: i32, step: i32| {
         (0..64)
-            .take_while(|&i| level.get(Cell::new(from.col, row + step * i)) == Some(Tile::LADDER))
+            .take_while(|&i| {
+                level.get(level.wrapped(Cell::new(from.col, row + step * i))) == Some(Tile::LADDER)
+            })
             .count()
     };
     let rungs = (height(from.row, -1), height(from.row + 1, 1));

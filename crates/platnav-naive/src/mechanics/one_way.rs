@@ -7,7 +7,7 @@ use crate::sim::{Best, Ctx};
 
 /// The drops from `from`, when it stands on a one-way tile.
 pub(crate) fn links(ctx: &Ctx<'_>, level: &Level, from: Cell, best: &mut Best) {
-    if level.get(Cell::new(from.col, from.row + 1)) == Some(Tile::ONE_WAY) {
+    if level.get(level.wrapped(Cell::new(from.col, from.row + 1))) == Some(Tile::ONE_WAY) {
         drop_links(ctx, best);
     }
 }
