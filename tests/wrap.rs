@@ -237,3 +237,39 @@ fn a_saved_map_keeps_its_wrap() {
     let err = navfile::from_bytes(&bytes, &closed, &physics).unwrap_err();
     assert!(err.to_string().contains("another level"), "{err}");
 }
+
+/// Two Kid Icarus levels from the VGLC (`levels/kidicarus`), climbed from
+/// the bottom to the top with the default preset: only with the game's
+/// horizontal wrap, and the path replays.
+#[test]
+fn real_kid_icarus_levels_are_climbed_only_through_their_sides() {
+    use platnav::formats::{LoadOptions, load_level};
+    for name in ["kidicarus_1", "kidicarus_2"] {
+        let file = format!("levels/kidicarus/{name}.txt");
+        let opts = LoadOptions::default().with_legend(Some("levels/kidicarus/legend.json".into()));
+        let mut ends = None;
+        for wrap in [Wrap::X, Wrap::NONE] {
+            let level = load_level(file.as_ref(), &opts.clone().with_wrap(Some(wrap)))
+                .unwrap()
+                .level;
+            let physics = Physics::default();
+            let map = NavMap::build(&level, &physics).unwrap();
+            let h = level.height() as i32;
+            let (from, to) = *ends.get_or_insert_with(|| {
+                (
+                    search::snap(&map, Cell::new(8, h - 2), 4).unwrap(),
+                    search::snap(&map, Cell::new(8, 0), 8).unwrap(),
+                )
+            });
+            assert!(to.row < 8 && from.row > h - 8, "{name}: {from} -> {to}");
+            let found = find_path(&map, from, to, &SearchOptions::default());
+            if wrap == Wrap::X {
+                let path = found.unwrap_or_else(|e| panic!("{name}: {e}"));
+                let end = path.replay(&level, &physics);
+                assert!(end.stands_on(to) && !end.dead, "{name}: {end:?}");
+            } else {
+                assert!(found.is_err(), "{name} is finished without the wrap");
+            }
+        }
+    }
+}

@@ -55,7 +55,8 @@ impl fmt::Display for Wrap {
 }
 
 /// A wrap spelling that is not one of `none`, `x`, `y`, `xy` (also
-/// `horizontal`, `vertical`, `both`, `true` for `x`, `false` for `none`).
+/// `horizontal`, `vertical`, `both`; `true`, `on` or `yes` for `x`;
+/// `false`, `off` or `no` for `none`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown wrap {0:?} (expected none, x, y or xy)")]
 pub struct UnknownWrap(pub String);
@@ -65,8 +66,8 @@ impl FromStr for Wrap {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
-            "none" | "false" | "off" | "" => Ok(Self::NONE),
-            "x" | "horizontal" | "true" | "on" => Ok(Self::X),
+            "none" | "false" | "off" | "no" | "" => Ok(Self::NONE),
+            "x" | "horizontal" | "true" | "on" | "yes" => Ok(Self::X),
             "y" | "vertical" => Ok(Self::Y),
             "xy" | "yx" | "both" => Ok(Self::XY),
             _ => Err(UnknownWrap(s.chars().take(40).collect())),
