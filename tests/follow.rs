@@ -29,6 +29,20 @@ fn follow_the_plan(map: &NavMap) -> (platnav::Path, PathFollower, Body, Cell) {
     (planned, f, body, goal)
 }
 
+/// [`follow_the_plan`] with one plan, the tape performed exactly to the
+/// goal; returns the plan's start and goal.
+fn performs_the_plan_exactly(map: &NavMap) -> (Cell, Cell) {
+    let (planned, f, body, goal) = follow_the_plan(map);
+    assert_eq!(f.plans(), 1, "never re-planned");
+    assert_eq!(
+        body,
+        planned.replay(map.level(), map.physics()),
+        "the tape, exactly"
+    );
+    assert!(body.stands_on(goal));
+    (planned.start(), goal)
+}
+
 /// Steps `body` with the follower's inputs until it stands on `goal` or
 /// `limit` ticks pass; returns the ticks used.
 fn follow_to(
@@ -241,15 +255,7 @@ fn a_door_closing_every_way_is_reported_unreachable() {
 fn follower_crosses_slopes_and_climbs_and_recovers_from_a_shove_on_a_slope() {
     let level: Level = include_str!("../levels/mechanics.txt").parse().unwrap();
     let map = NavMap::build(&level, &Physics::default()).unwrap();
-    let (planned, f, body, goal) = follow_the_plan(&map);
-    assert_eq!(f.plans(), 1, "never re-planned");
-    assert_eq!(
-        body,
-        planned.replay(&level, map.physics()),
-        "the tape, exactly"
-    );
-    assert!(body.stands_on(goal));
-    let start = planned.start();
+    let (start, goal) = performs_the_plan_exactly(&map);
 
     let mut f = PathFollower::new(FollowOptions::default());
     let mut body = Body::start(&level, start, map.physics());
@@ -277,16 +283,8 @@ fn follower_crosses_slopes_and_climbs_and_recovers_from_a_shove_on_a_slope() {
 fn follower_crosses_the_seam_of_a_level_that_wraps() {
     let level = Level::load("levels/wrap.txt".as_ref()).unwrap();
     let map = NavMap::build(&level, &Physics::default()).unwrap();
-    let (planned, f, body, goal) = follow_the_plan(&map);
-    assert_eq!(f.plans(), 1, "never re-planned");
-    assert_eq!(
-        body,
-        planned.replay(&level, map.physics()),
-        "the tape, exactly"
-    );
-    assert!(body.stands_on(goal));
+    let (start, goal) = performs_the_plan_exactly(&map);
 
-    let start = level.cells_of(Tile::SPAWN).next().unwrap();
     let mut f = PathFollower::new(FollowOptions::default());
     let mut body = Body::start(&level, start, map.physics());
     let mut shoved = false;
@@ -300,4 +298,21 @@ fn follower_crosses_the_seam_of_a_level_that_wraps() {
     let ticks = follow_to(&map, &mut f, &mut body, goal, 5_000, shove);
     assert!(ticks.is_some(), "never arrived; body at {body:?}");
     assert!(shoved && f.plans() >= 2, "{} plans", f.plans());
+
+    // A game that keeps its own positions off the map and off the grid:
+    // the follower places the body on both, and its plan still holds.
+    let mut f = PathFollower::new(FollowOptions::default());
+    let mut body = Body::start(&level, start, map.physics());
+    let w = level.width() as f64;
+    for _ in 0..3_000 {
+        if body.stands_on(goal) && body.vx == 0.0 {
+            break;
+        }
+        let mut game = body;
+        game.x += w + 1e-13;
+        let input = f.next_input(&map, &game, goal);
+        body.step(&level, map.physics(), input);
+    }
+    assert!(body.stands_on(goal), "never arrived; body at {body:?}");
+    assert_eq!(f.plans(), 1, "re-planned");
 }

@@ -175,16 +175,7 @@ fn generated_ladders_and_slopes() {
             &physics,
         );
         let map = NavMap::build(&level, &physics).unwrap();
-        for l in map.links() {
-            let end = *search::trajectory(&map, l.id).last().unwrap();
-            assert!(
-                !end.dead && end.stands_on(l.to) && end.vx == 0.0,
-                "seed {seed}: {} {} -> {} does not replay: {end:?}",
-                l.kind,
-                l.from,
-                l.to
-            );
-        }
+        common::assert_links_replay(&map, &format!("seed {seed}"));
         let slope = |c: Cell| level.get(c).is_some_and(Tile::is_slope);
         slope_runs += map
             .links()

@@ -178,15 +178,8 @@ fn links_across_the_seam_equal_the_naive_builders() {
         let name = format!("seed {seed}, wrap {wrap}");
         assert_same(&name, &level, &physics);
         let map = NavMap::build(&level, &physics).unwrap();
+        common::assert_links_replay(&map, &name);
         for l in map.links() {
-            let end = *search::trajectory(&map, l.id).last().unwrap();
-            assert!(
-                !end.dead && end.stands_on(l.to) && end.vx == 0.0,
-                "{name}: {} {} -> {} does not replay: {end:?}",
-                l.kind,
-                l.from,
-                l.to
-            );
             across += usize::from(
                 (l.from.col - l.to.col).abs() > 12 || (l.from.row - l.to.row).abs() > 8,
             );

@@ -313,13 +313,8 @@ impl Classification {
     }
 
     fn index(&self, cell: Cell) -> Option<usize> {
-        let mut cell = cell;
-        if self.wrap.x && self.width > 0 {
-            cell.col = cell.col.rem_euclid(self.width as i32);
-        }
-        if self.wrap.y && self.height > 0 {
-            cell.row = cell.row.rem_euclid(self.height as i32);
-        }
+        // (A wrapping classification is never the empty placeholder.)
+        let cell = self.wrap.on_map(cell, self.width, self.height);
         (cell.col >= 0
             && cell.row >= 0
             && (cell.col as usize) < self.width

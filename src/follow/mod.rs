@@ -288,6 +288,11 @@ impl PathFollower {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn next_input(&mut self, map: &NavMap, body: &Body, target: Cell) -> Input {
+        // A game's own body, as PHYSICS.md places a state from outside: on
+        // the position grid, and on a level that wraps, on the map.
+        let mut placed = body.on_grid();
+        crate::physics::Tiles::wrap_feet(map.level(), &mut placed.x, &mut placed.y);
+        let body = &placed;
         self.steps = 0;
         if body.dead {
             self.plan = None;

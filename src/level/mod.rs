@@ -186,14 +186,7 @@ impl Level {
     #[must_use]
     #[inline]
     pub fn wrapped(&self, cell: Cell) -> Cell {
-        let mut c = cell;
-        if self.wrap.x {
-            c.col = c.col.rem_euclid(self.width as i32);
-        }
-        if self.wrap.y {
-            c.row = c.row.rem_euclid(self.height as i32);
-        }
-        c
+        self.wrap.on_map(cell, self.width, self.height)
     }
 
     /// True when `cell` lies on the map.

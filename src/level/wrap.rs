@@ -8,6 +8,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::Cell;
+
 /// Which of a level's edges wrap. The default wraps none, and every rule
 /// is then the plain one: borders left, right and above are solid, below
 /// is open.
@@ -39,6 +41,23 @@ impl Wrap {
     #[inline]
     pub const fn any(self) -> bool {
         self.x || self.y
+    }
+
+    /// On a level of `width` x `height` (both above 0) with these edges
+    /// meeting, the cell on the map that `cell` is: a whole number of
+    /// widths (heights) away across each edge that meets, itself across
+    /// the others.
+    #[must_use]
+    #[inline]
+    pub fn on_map(self, cell: Cell, width: usize, height: usize) -> Cell {
+        let mut c = cell;
+        if self.x {
+            c.col = c.col.rem_euclid(width as i32);
+        }
+        if self.y {
+            c.row = c.row.rem_euclid(height as i32);
+        }
+        c
     }
 }
 

@@ -58,7 +58,7 @@ pub(crate) struct Best {
     from: Cell,
     /// The level's cells across an edge that wraps, as `(wrap, width,
     /// height)`: targets are kept as the cells on the map they are.
-    seam: (crate::level::Wrap, i32, i32),
+    seam: (crate::level::Wrap, usize, usize),
     map: FastMap<(Cell, LinkKind), Link>,
     /// Kept links whose tapes are still in the templates, by template node.
     pending: FastMap<(Cell, LinkKind), u32>,
@@ -68,7 +68,7 @@ impl Best {
     pub fn new(from: Cell, level: &Level) -> Self {
         Self {
             from,
-            seam: (level.wrap(), level.width() as i32, level.height() as i32),
+            seam: (level.wrap(), level.width(), level.height()),
             map: FastMap::default(),
             pending: FastMap::default(),
         }
@@ -86,13 +86,7 @@ impl Best {
     #[inline]
     fn on_map(&self, c: Cell) -> Cell {
         let (wrap, w, h) = self.seam;
-        if !wrap.any() {
-            return c;
-        }
-        Cell::new(
-            if wrap.x { c.col.rem_euclid(w) } else { c.col },
-            if wrap.y { c.row.rem_euclid(h) } else { c.row },
-        )
+        wrap.on_map(c, w, h)
     }
 
     pub fn offer(&mut self, link: Option<Link>) {

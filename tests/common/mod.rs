@@ -98,3 +98,19 @@ pub fn megaman_repro(name: &str) -> (Level, Physics) {
     let physics = Physics::from_json_over(&json, &Physics::default()).unwrap();
     (level, physics)
 }
+
+/// Every link of `map` replays: performed from its start, the body ends
+/// alive, at rest and standing on the link's end (`what` names the map in
+/// a failure).
+pub fn assert_links_replay(map: &NavMap, what: &str) {
+    for l in map.links() {
+        let end = *platnav::search::trajectory(map, l.id).last().unwrap();
+        assert!(
+            !end.dead && end.stands_on(l.to) && end.vx == 0.0,
+            "{what}: {} {} -> {} does not replay: {end:?}",
+            l.kind,
+            l.from,
+            l.to
+        );
+    }
+}
