@@ -266,3 +266,22 @@ fn real_kid_icarus_levels_are_climbed_only_through_their_sides() {
         }
     }
 }
+
+/// On the tower with its seam closed, the diagnosis of the missing path
+/// finds, by building the map so, that the goal is reached with the left
+/// and right edges meeting.
+#[test]
+fn the_diagnosis_names_the_wrap_that_would_reach_the_goal() {
+    use platnav::analysis::{ReportOptions, diagnose};
+    let closed = tower().with_wrap(Wrap::NONE);
+    let map = NavMap::build(&closed, &Physics::default()).unwrap();
+    let (from, to) = (marker(&closed, Tile::SPAWN), marker(&closed, Tile::GOAL));
+    let d = diagnose(&map, from, to, &ReportOptions::default()).unwrap();
+    assert_eq!(d.reached_with_wrap, Some(Wrap::X));
+    // On a level that wraps already, no wrap is tried.
+    let open = tower();
+    let map = NavMap::build(&open, &Physics::default()).unwrap();
+    let far = search::snap(&map, Cell::new(12, 14), 0).unwrap();
+    let d = diagnose(&map, far, far, &ReportOptions::default()).unwrap();
+    assert_eq!(d.reached_with_wrap, None);
+}

@@ -4,7 +4,7 @@
 use super::AnalysisError;
 use super::tune::{Endpoints, Param};
 use crate::graph::{LinkId, NavMap, NodeId};
-use crate::level::Cell;
+use crate::level::{Cell, Wrap};
 use crate::links::LinkKind;
 use crate::search::{SearchOptions, find_path};
 
@@ -88,6 +88,10 @@ pub struct Diagnosis {
     /// The first link of the path at the needed height that the current
     /// physics cannot perform: the closest failed jump.
     pub missing_link: Option<MissingLink>,
+    /// On a level that does not wrap: the first of `x`, `y` and `xy` with
+    /// whose edges meeting the goal is reached, as in Kid Icarus (`None`
+    /// when none does, or the level wraps already).
+    pub reached_with_wrap: Option<Wrap>,
 }
 
 /// One goal of a [`Report`].
@@ -335,6 +339,8 @@ impl<'a> Diagnoser<'a> {
 struct Diagnosers<'a> {
     jump: Diagnoser<'a>,
     run: Diagnoser<'a>,
+    /// The maps of the level with each wrap tried, built as first needed.
+    wraps: Vec<(Wrap, Option<NavMap>)>,
 }
 
 impl<'a> Diagnosers<'a> {
@@ -342,7 +348,31 @@ impl<'a> Diagnosers<'a> {
         Self {
             jump: Diagnoser::new(map, start, Param::JumpHeight, options),
             run: Diagnoser::new(map, start, Param::RunSpeed, options),
+            wraps: Vec::new(),
         }
+    }
+
+    /// The first wrap that reaches `goal` on a level that does not wrap.
+    fn wrap_reaching(&mut self, goal: Cell) -> Option<Wrap> {
+        let (map, start) = (self.jump.map, self.jump.start);
+        if map.level().wrap().any() {
+            return None;
+        }
+        [Wrap::X, Wrap::Y, Wrap::XY].into_iter().find(|&wrap| {
+            let i = match self.wraps.iter().position(|(w, _)| *w == wrap) {
+                Some(i) => i,
+                None => {
+                    let level = map.level().clone().with_wrap(wrap);
+                    let built = super::build_from(&level, map.physics(), Some(start)).ok();
+                    self.wraps.push((wrap, built));
+                    self.wraps.len() - 1
+                }
+            };
+            self.wraps[i].1.as_ref().is_some_and(|m| {
+                let reach = super::reachable_from(m, start);
+                reach.zip(m.node(goal)).is_some_and(|(r, g)| r.contains(g))
+            })
+        })
     }
 
     fn diagnose(&mut self, reach: &super::Reach, goal: Cell) -> Diagnosis {
@@ -358,10 +388,12 @@ impl<'a> Diagnosers<'a> {
             needed_run_speed: None,
             missing_run_speed: None,
             run_speed_tried_up_to: self.run.limit,
+            reached_with_wrap: None,
         };
         if graph_reachable {
             return d;
         }
+        d.reached_with_wrap = self.wrap_reaching(goal);
         if let Some(h) = self.jump.least(goal) {
             d.needed_jump_height = Some(h);
             d.missing_jump_height = Some(h - self.jump.current);

@@ -267,6 +267,9 @@ fn missing(d: &Diagnosis) -> String {
             );
         }
     }
+    if let Some(w) = d.reached_with_wrap {
+        text += &format!("; reached if the level's edges meet (--wrap {w})");
+    }
     text
 }
 

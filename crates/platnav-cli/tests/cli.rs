@@ -489,6 +489,14 @@ fn a_level_that_wraps_is_crossed_and_wrap_none_closes_it() {
     assert!(body.stands_on(cell(&doc["goal"])));
     let out = platnav(&["path", "levels/wrap.txt", "--wrap", "none", "--json"]);
     assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["diagnosis"]["reached_with_wrap"], "x", "{doc}");
+    let out = platnav(&["path", "levels/wrap.txt", "--wrap", "none"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("reached if the level's edges meet (--wrap x)"),
+        "{text}"
+    );
     let out = platnav(&["path", "levels/wrap.txt", "--wrap", "sideways"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("sideways"));
