@@ -905,33 +905,30 @@ fn cases() -> Vec<Case> {
         ),
     ]);
     for (k, seed) in [3u64, 5, 8, 13].into_iter().enumerate() {
+        let exact_or_agile = || {
+            if k % 2 == 0 {
+                exact()
+            } else {
+                Physics::agile()
+            }
+        };
         v.push((
             format!("wrapped: random program {seed}"),
             "wrapped",
             Physics {
                 coyote_ticks: k as u32,
-                ..if k % 2 == 0 {
-                    exact()
-                } else {
-                    Physics::agile()
-                }
+                ..exact_or_agile()
             },
             [[9, 1], [0, 4], [5, 4], [1, 4]][k],
             random_program(seed * 13, 40),
         ));
-    }
-    for (k, seed) in [3u64, 5, 8, 13].into_iter().enumerate() {
         v.push((
             format!("launchers: random program {seed}"),
             "launchers",
             Physics {
                 coyote_ticks: 2 * k as u32,
                 jump_buffer_ticks: k as u32,
-                ..if k % 2 == 0 {
-                    exact()
-                } else {
-                    Physics::agile()
-                }
+                ..exact_or_agile()
             },
             [[1, 7], [7, 7], [11, 7], [6, 1]][k],
             random_program(seed * 11, 40),
@@ -939,11 +936,7 @@ fn cases() -> Vec<Case> {
         v.push((
             format!("ladders: random program {seed}"),
             "ladders",
-            if k % 2 == 0 {
-                exact()
-            } else {
-                Physics::agile()
-            },
+            exact_or_agile(),
             [[4, 9], [10, 9], [16, 4], [2, 4]][k],
             random_program(seed, 30),
         ));
