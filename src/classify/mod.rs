@@ -160,7 +160,7 @@ impl Classification {
             .collect();
         let wrap = level.wrap();
         let at = |c: i64, r: i64| -> Option<Fit> {
-            let c = if wrap.x { c.rem_euclid(w as i64) } else { c };
+            let (c, r) = wrap.fold(c, r, w, h);
             (c >= 0 && c < w as i64 && r >= 0 && r < h as i64)
                 .then(|| fits[r as usize * w + c as usize])
         };
@@ -214,7 +214,7 @@ impl Classification {
         lo: Cell,
         hi: Cell,
     ) -> Vec<Cell> {
-        if self.wrap.any() || level.wrap().any() {
+        if self.wrap.any() {
             return self.replace(Self::new(level, physics));
         }
         let (w, h) = (self.width as i64, self.height as i64);

@@ -130,17 +130,12 @@ impl ReadSets {
         })
     }
 
-    /// [`ReadSets::touched`] on a level of `width` x `height` that wraps
-    /// as `wrap` says: reads are recorded where the body looked, which
+    /// [`ReadSets::touched`] on `level`, which wraps: reads are recorded where the body looked, which
     /// across an edge is a whole number of widths (heights) from the cell
     /// on the map, so each changed cell is looked for at each of its
     /// images in node `n`'s box.
-    pub fn touched_across(
-        &self,
-        n: usize,
-        changed: &[Cell],
-        (wrap, width, height): (crate::level::Wrap, i32, i32),
-    ) -> bool {
+    pub fn touched_across(&self, n: usize, changed: &[Cell], level: &crate::level::Level) -> bool {
+        let (wrap, width, height) = (level.wrap(), level.width() as i32, level.height() as i32);
         let b = self.boxes[n];
         if b == ReadBox::ALL {
             return true;

@@ -227,16 +227,7 @@ impl Level {
     /// [`Level::tile_at`] off the map on a level that wraps.
     #[cold]
     fn tile_across(&self, col: i64, row: i64) -> Tile {
-        let col = if self.wrap.x {
-            col.rem_euclid(self.width as i64)
-        } else {
-            col
-        };
-        let row = if self.wrap.y {
-            row.rem_euclid(self.height as i64)
-        } else {
-            row
-        };
+        let (col, row) = self.wrap.fold(col, row, self.width, self.height);
         if (col as u64) < self.width as u64 && (row as u64) < self.height as u64 {
             self.tiles[row as usize * self.width + col as usize]
         } else if (col as u64) >= self.width as u64 || row < 0 {

@@ -50,14 +50,28 @@ impl Wrap {
     #[must_use]
     #[inline]
     pub fn on_map(self, cell: Cell, width: usize, height: usize) -> Cell {
-        let mut c = cell;
-        if self.x {
-            c.col = c.col.rem_euclid(width as i32);
-        }
-        if self.y {
-            c.row = c.row.rem_euclid(height as i32);
-        }
-        c
+        let (col, row) = self.fold(cell.col.into(), cell.row.into(), width, height);
+        // Folded onto the map (sides below 2^16), or as given: within i32.
+        Cell::new(col as i32, row as i32)
+    }
+
+    /// [`Wrap::on_map`] for a column and row that may lie anywhere (a
+    /// body's tile lookups).
+    #[must_use]
+    #[inline]
+    pub(crate) fn fold(self, col: i64, row: i64, width: usize, height: usize) -> (i64, i64) {
+        (
+            if self.x {
+                col.rem_euclid(width as i64)
+            } else {
+                col
+            },
+            if self.y {
+                row.rem_euclid(height as i64)
+            } else {
+                row
+            },
+        )
     }
 }
 

@@ -53,11 +53,9 @@ impl NavMap {
     /// millisecond at 1024 x 1024, so on large maps on every core the
     /// build uses.
     pub(super) fn touched(&self, rect: (Cell, Cell), changed: &[Cell]) -> Vec<usize> {
-        let l = &self.level;
-        let seam = (l.wrap(), l.width() as i32, l.height() as i32);
         let is_touched = |&n: &usize| {
-            if seam.0.any() {
-                self.reads.touched_across(n, changed, seam)
+            if self.level.wrap().any() {
+                self.reads.touched_across(n, changed, &self.level)
             } else {
                 self.reads.touched(n, rect, changed)
             }
