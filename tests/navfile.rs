@@ -212,11 +212,16 @@ fn a_map_for_another_level_or_physics_is_refused() {
         navfile::from_bytes(&bytes, &level, &Physics::default()),
         Err(NavFileError::PhysicsMismatch { .. })
     ));
-    let newer = json.replacen("\"version\":1", "\"version\":2", 1);
+    let current = format!("\"version\":{}", navfile::NAVMAP_FORMAT_VERSION);
+    let newer = json.replacen(&current, "\"version\":3", 1);
     assert!(matches!(
         navfile::from_json(&newer, &level, &Physics::agile()),
-        Err(NavFileError::Version { found: 2 })
+        Err(NavFileError::Version { found: 3 })
     ));
+    // Version 1 JSON reads the same.
+    let older = json.replacen(&current, "\"version\":1", 1);
+    let loaded = navfile::from_json(&older, &level, &Physics::agile()).unwrap();
+    assert_same_answers(&map, &loaded, 97);
 }
 
 #[test]
@@ -232,12 +237,13 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
             "cut at {cut}"
         );
     }
-    // A changed input byte in the first link's tape: either invalid, or a
-    // tape that no longer performs the link. Loading checks structure
-    // only; `verify` replays, and no query returns a path that does not.
+    // A changed input in the first link's tape (its first run's code,
+    // its length kept): the tape no longer performs the link. Loading
+    // checks structure only; `verify` replays, and no query returns a path
+    // that does not.
     let mut bad = bytes.clone();
-    let tape_start = 8 + 4 + 8 + 8 + 4 + 1 + 16 + 4 + 1 + 4;
-    bad[tape_start + 3] = 10; // move right, jump held
+    let runs_start = 8 + 4 + 8 + 8 + 4 + 1 + 16 + 4 + 1 + 4 + 4;
+    bad[runs_start] = 10 << 4 | (bad[runs_start] & 15); // move right, jump held
     let loaded = navfile::from_bytes(&bad, &level, &p).unwrap();
     let err = navfile::verify(&loaded).unwrap_err();
     assert!(matches!(err, NavFileError::BadLink { .. }), "{err}");
@@ -253,23 +259,25 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
     assert!(err.to_string().contains("does not take the body"), "{err}");
     assert_paths_replay(&loaded, &level, &p);
     assert!(navfile::verify(&map).is_ok());
-    // A tape byte outside the code table (the first past it, or far
-    // past) is refused at load.
-    for byte in [24, 200] {
+    // Runs that are not a tape of the link's ticks are refused at load: a
+    // code past the table (12 and up need the escape byte), an escape
+    // before a code that needs none, runs one tick short or long.
+    let first = bad[runs_start];
+    for run in [0xC0, 0xE3, 0xF0, first.wrapping_sub(1), first + 1] {
         let mut bad = bytes.clone();
-        bad[tape_start + 3] = byte;
+        bad[runs_start] = run;
         assert!(
             matches!(
                 navfile::from_bytes(&bad, &level, &p),
                 Err(NavFileError::BadLink { index: 0, .. })
             ),
-            "{byte}"
+            "{run:#x}"
         );
     }
     assert!(navfile::from_json("{}", &level, &p).is_err());
     assert!(navfile::from_bytes(b"PLATNAV\0\x01\0\0\0", &level, &p).is_err());
     // A huge declared link count is refused before allocating.
-    let mut huge = bytes[..32].to_vec();
+    let mut huge = bytes[..28].to_vec();
     huge.extend_from_slice(&u32::MAX.to_le_bytes());
     assert!(matches!(
         navfile::from_bytes(&huge, &level, &p),
@@ -277,6 +285,70 @@ fn tampered_or_truncated_files_are_errors_not_wrong_maps() {
     ));
     let err = navfile::load(Path::new("no/such/map.pnav"), &level, &p).unwrap_err();
     assert!(err.to_string().starts_with("no/such/map.pnav: "), "{err}");
+}
+
+/// A version 1 binary file, one code byte per tick, as the module docs
+/// describe it.
+fn to_bytes_v1(map: &NavMap) -> Vec<u8> {
+    let bytes = navfile::to_bytes(map);
+    let mut out = bytes[..28].to_vec();
+    out[8..12].copy_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&(map.link_count() as u32).to_le_bytes());
+    for l in map.links() {
+        out.push(l.kind.index() as u8);
+        for v in [l.from.col, l.from.row, l.to.col, l.to.row] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&l.action_ticks.to_le_bytes());
+        out.push(l.jumps);
+        out.extend_from_slice(&l.ticks.to_le_bytes());
+        out.extend(map.inputs(l.id).map(|i| {
+            u8::from(i.up) * 12 + (i.move_x + 1) as u8 * 4 + u8::from(i.jump) * 2 + u8::from(i.down)
+        }));
+    }
+    out
+}
+
+/// Version 1 binary files still load, and the runs of version 2 take a
+/// fraction of their bytes.
+#[test]
+fn version_1_binary_maps_load_and_version_2_is_smaller() {
+    let level = common::demo();
+    let p = Physics::agile();
+    let map = NavMap::build(&level, &p).unwrap();
+    let (v1, v2) = (to_bytes_v1(&map), navfile::to_bytes(&map));
+    let loaded = navfile::from_bytes(&v1, &level, &p).unwrap();
+    assert_same_answers(&map, &loaded, 5);
+    assert!(
+        v2.len() * 2 < v1.len(),
+        "{} vs {} bytes",
+        v2.len(),
+        v1.len()
+    );
+}
+
+/// The size a saved map may have grows with its level: a file over the
+/// 64 MiB that bounds level files is read for a level big enough to need
+/// it (and then refused for what it holds, not for its size), and refused
+/// unread for a small level.
+#[test]
+fn the_bound_on_a_saved_map_grows_with_its_level() {
+    let dir = std::env::temp_dir().join(format!("platnav-navfile-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("big.pnav");
+    let size = platnav::io::files::MAX_FILE_BYTES + 1;
+    let mut bytes = b"PLATNAV\0".to_vec();
+    bytes.resize(size as usize, 0);
+    std::fs::write(&file, &bytes).unwrap();
+    let p = Physics::default();
+    let small = common::demo();
+    let err = navfile::load(&file, &small, &p).unwrap_err().to_string();
+    assert!(err.contains("file size in bytes"), "{err}");
+    let huge = platnav::Level::new(1024, 1024, vec![platnav::Tile::EMPTY; 1 << 20]).unwrap();
+    assert!(navfile::max_file_bytes(&huge) >= 1 << 30);
+    let err = navfile::load(&file, &huge, &p).unwrap_err().to_string();
+    assert!(err.contains("nav map format version 0"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

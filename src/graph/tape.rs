@@ -117,6 +117,31 @@ pub(crate) fn byte_len(runs: &[u8], ticks: usize) -> usize {
     runs.len() - rest.len()
 }
 
+/// The tape of exactly `ticks` ticks that `runs` holds, every byte of it
+/// read, or `None` when `runs` is not such a tape (a bad code, a cut-off
+/// run, runs that end before or after `ticks`, bytes left over): for runs
+/// read from a file.
+pub(crate) fn decode_exact(runs: &[u8], ticks: usize) -> Option<Vec<Input>> {
+    let mut out = Vec::with_capacity(ticks);
+    let mut rest = runs;
+    while let Some((&b, after)) = rest.split_first() {
+        let (c, after) = if b >> 4 == ESCAPE {
+            let (&c, after) = after.split_first()?;
+            (Some(c).filter(|&c| c >= 12), after)
+        } else {
+            (Some(b >> 4).filter(|&c| c < 12), after)
+        };
+        let input = decode(c?)?;
+        let n = usize::from(b & 15) + 1;
+        if out.len() + n > ticks {
+            return None;
+        }
+        out.extend(std::iter::repeat_n(input, n));
+        rest = after;
+    }
+    (out.len() == ticks).then_some(out)
+}
+
 /// The first run of `runs`, which it is moved past.
 #[inline]
 fn next_run(runs: &mut &[u8]) -> Option<(Input, usize)> {
@@ -179,6 +204,10 @@ mod tests {
             .flat_map(|(i, n)| std::iter::repeat_n(i, n))
             .collect();
         assert_eq!(from_runs, inputs);
+        assert_eq!(decode_exact(&out, inputs.len()).as_deref(), Some(inputs));
+        // Runs that hold more or fewer ticks than asked are not the tape.
+        assert_eq!(decode_exact(&out, inputs.len() + 1), None);
+        assert_eq!(decode_exact(&followed, inputs.len()), None);
         out
     }
 

@@ -14,27 +14,36 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// # Errors
 /// [`LevelError::File`] for a missing, unreadable or oversized file.
 pub fn read_bytes(path: &FsPath) -> Result<Vec<u8>, LevelError> {
+    read_bytes_within(path, MAX_FILE_BYTES)
+}
+
+/// [`read_bytes`] with the bound `limit` instead: for files whose size
+/// follows from something already trusted, as a saved map's follows from
+/// its level.
+///
+/// # Errors
+/// [`LevelError::File`] for a missing, unreadable or oversized file.
+pub fn read_bytes_within(path: &FsPath, limit: u64) -> Result<Vec<u8>, LevelError> {
     use std::io::Read;
     let wrap = |e: LevelError| e.in_file(path);
+    let too_big = |value: u64| {
+        wrap(LevelError::Limit {
+            what: "file size in bytes",
+            value,
+            limit,
+        })
+    };
     let file = std::fs::File::open(path).map_err(|e| wrap(LevelError::Io(e)))?;
     let len = file.metadata().map_or(0, |m| m.len());
-    if len > MAX_FILE_BYTES {
-        return Err(wrap(LevelError::Limit {
-            what: "file size in bytes",
-            value: len,
-            limit: MAX_FILE_BYTES,
-        }));
+    if len > limit {
+        return Err(too_big(len));
     }
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
+    file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| wrap(LevelError::Io(e)))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(wrap(LevelError::Limit {
-            what: "file size in bytes",
-            value: bytes.len() as u64,
-            limit: MAX_FILE_BYTES,
-        }));
+    if bytes.len() as u64 > limit {
+        return Err(too_big(bytes.len() as u64));
     }
     Ok(bytes)
 }

@@ -24,14 +24,21 @@
 //! recounts its jumps), for callers that want a bad file refused up front,
 //! as `platnav links --map FILE --verify` does.
 //!
-//! Allocation is bounded by the input: the file size (at most
-//! [`crate::io::files::MAX_FILE_BYTES`] from disk), at most [`MAX_LINKS_PER_NODE`] links
-//! per standable cell, and at most [`MAX_LINK_TICKS`] ticks per link.
+//! Allocation is bounded by the input: the file size (from disk, at most
+//! [`max_file_bytes`] for the level: [`MAP_BYTES_PER_CELL`] a cell of it,
+//! and never less than [`crate::io::files::MAX_FILE_BYTES`]), at most
+//! [`MAX_LINKS_PER_NODE`] links per standable cell, and at most
+//! [`MAX_LINK_TICKS`] ticks per link.
 //!
-//! Tapes are packed one input per byte: `up * 12 + (move + 1) * 4 + jump *
-//! 2 + down`. JSON writes that byte as a letter (`'a' + value`, `'a'` to
-//! `'x'`), so a 60-tick link is a 60-character string. Files written
-//! before `up` existed hold only the values 0 to 11, which read the same.
+//! An input's code is `up * 12 + (move + 1) * 4 + jump * 2 + down`. JSON
+//! writes one letter per tick (`'a' + code`, `'a'` to `'x'`), so a 60-tick
+//! link is a 60-character string. The binary form (version 2) stores a tape
+//! as the map holds it in memory, as runs of one input: a byte of the code
+//! (high nibble) and the run's length less one (low nibble), or for codes
+//! 12 and up the byte `0xF0 | (length - 1)` and then the code; a link of 60
+//! ticks takes about six bytes. Version 1 binary files, one code byte per
+//! tick, still load. Files written before `up` existed hold only the codes
+//! 0 to 11, which read the same.
 
 use std::path::Path as FsPath;
 
@@ -42,8 +49,18 @@ use crate::level::{Cell, Level};
 use crate::links::{Link, LinkKind, SETTLE_SLACK};
 use crate::physics::{Input, Physics};
 
-/// The format version this build writes and reads.
-pub const NAVMAP_FORMAT_VERSION: u32 = 1;
+/// The format version this build writes; it reads this one and version 1
+/// (whose binary tapes hold one byte per tick; its JSON is the same).
+pub const NAVMAP_FORMAT_VERSION: u32 = 2;
+
+/// The oldest format version this build reads.
+const OLDEST_VERSION: u32 = 1;
+
+/// How many bytes a saved map may take per cell of its level (see
+/// [`max_file_bytes`]): a generous multiple of what a built map needs
+/// (about 100 bytes a cell in the binary form, 350 in JSON, on generated
+/// levels).
+pub const MAP_BYTES_PER_CELL: u64 = 1024;
 
 /// The most links a saved map may hold per standable cell.
 pub const MAX_LINKS_PER_NODE: usize = 4096;
@@ -79,7 +96,9 @@ pub enum NavFileError {
     #[error("could not write the map as JSON: {0}")]
     Encode(#[source] serde_json::Error),
     /// A different format version.
-    #[error("nav map format version {found}, this build reads version {NAVMAP_FORMAT_VERSION}")]
+    #[error(
+        "nav map format version {found}, this build reads versions {OLDEST_VERSION} to {NAVMAP_FORMAT_VERSION}"
+    )]
     Version {
         /// The file's version.
         found: u32,
@@ -208,9 +227,7 @@ pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<NavMap,
     if doc.format != FORMAT_NAME {
         return Err(NavFileError::Malformed(format!("format {:?}", doc.format)));
     }
-    if doc.version != NAVMAP_FORMAT_VERSION {
-        return Err(NavFileError::Version { found: doc.version });
-    }
+    check_version(doc.version)?;
     let hex = |s: &str| {
         u64::from_str_radix(s, 16)
             .map_err(|_| NavFileError::Malformed(format!("fingerprint {s:?}")))
@@ -255,8 +272,9 @@ pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<NavMap,
 }
 
 /// The map in the compact binary form: a magic, the version, the
-/// fingerprints, then per link its kind, ends, action ticks, jumps and
-/// packed tape (little-endian).
+/// fingerprints, the link count, then per link its kind, ends, action
+/// ticks, jumps, ticks, and its tape as the byte count of its runs and the
+/// runs (see the module docs; integers little-endian).
 ///
 /// ```
 /// use platnav::io::navfile::{from_bytes, to_bytes};
@@ -274,8 +292,8 @@ pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<NavMap,
 /// ```
 #[must_use]
 pub fn to_bytes(map: &NavMap) -> Vec<u8> {
-    let mut out =
-        Vec::with_capacity(64 + map.links().map(|l| 26 + l.ticks as usize).sum::<usize>());
+    let mut out = Vec::with_capacity(64 + map.link_count() * 40);
+    let mut runs = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&NAVMAP_FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&map.level().fingerprint().to_le_bytes());
@@ -289,7 +307,12 @@ pub fn to_bytes(map: &NavMap) -> Vec<u8> {
         out.extend_from_slice(&l.action_ticks.to_le_bytes());
         out.push(l.jumps);
         out.extend_from_slice(&l.ticks.to_le_bytes());
-        out.extend(map.inputs(l.id).map(pack));
+        runs.clear();
+        let inputs: Vec<Input> = map.inputs(l.id).collect();
+        // A map's tapes hold only inputs with a code.
+        crate::graph::tape::encode(&inputs, &mut runs);
+        out.extend_from_slice(&(runs.len() as u32).to_le_bytes());
+        out.extend_from_slice(&runs);
     }
     out
 }
@@ -304,9 +327,7 @@ pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavM
         return Err(NavFileError::Malformed("bad magic".into()));
     }
     let version = r.u32()?;
-    if version != NAVMAP_FORMAT_VERSION {
-        return Err(NavFileError::Version { found: version });
-    }
+    check_version(version)?;
     let (lp, pp) = (r.u64()?, r.u64()?);
     check_prints(lp, pp, level, physics)?;
     let count = r.u32()? as usize;
@@ -340,14 +361,16 @@ pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavM
                 reason: format!("{n} ticks exceeds {MAX_LINK_TICKS}"),
             });
         }
-        let tape = r.take(n)?;
-        if tape.iter().any(|&b| b >= crate::graph::tape::CODES) {
-            return Err(NavFileError::BadLink {
-                index,
-                reason: "bad input byte".into(),
-            });
-        }
-        let inputs = tape.iter().map(|&b| inputs_of[usize::from(b)]).collect();
+        let inputs = if version == OLDEST_VERSION {
+            tape_v1(r.take(n)?, &inputs_of)
+        } else {
+            let len = r.u32()? as usize;
+            crate::graph::tape::decode_exact(r.take(len)?, n)
+        };
+        let inputs = inputs.ok_or_else(|| NavFileError::BadLink {
+            index,
+            reason: "bad input byte".into(),
+        })?;
         raw.push(RawLink {
             kind,
             from,
@@ -361,6 +384,22 @@ pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavM
         return Err(NavFileError::Malformed("trailing bytes".into()));
     }
     assemble(raw, level, physics)
+}
+
+/// A version 1 tape, one code byte per tick.
+fn tape_v1(tape: &[u8], inputs_of: &[Input; 256]) -> Option<Vec<Input>> {
+    let ok = tape.iter().all(|&b| b < crate::graph::tape::CODES);
+    ok.then(|| tape.iter().map(|&b| inputs_of[usize::from(b)]).collect())
+}
+
+/// The largest saved map [`load`] reads for `level`: [`MAP_BYTES_PER_CELL`]
+/// a cell, and at least [`crate::io::files::MAX_FILE_BYTES`].
+#[must_use]
+pub fn max_file_bytes(level: &Level) -> u64 {
+    let cells = (level.width() as u64).saturating_mul(level.height() as u64);
+    cells
+        .saturating_mul(MAP_BYTES_PER_CELL)
+        .max(crate::io::files::MAX_FILE_BYTES)
 }
 
 /// Saves the map: binary for a `.pnav` file, JSON otherwise, with
@@ -395,7 +434,8 @@ pub fn load(path: &FsPath, level: &Level, physics: &Physics) -> Result<NavMap, N
         path: path.to_path_buf(),
         source: Box::new(e),
     };
-    let bytes = crate::io::files::read_bytes(path).map_err(|e| wrap(NavFileError::Read(e)))?;
+    let bytes = crate::io::files::read_bytes_within(path, max_file_bytes(level))
+        .map_err(|e| wrap(NavFileError::Read(e)))?;
     if path.extension().is_some_and(|e| e == "pnav") {
         from_bytes(&bytes, level, physics).map_err(wrap)
     } else {
@@ -432,6 +472,14 @@ pub fn verify(map: &NavMap) -> Result<(), NavFileError> {
         }
     }
     Ok(())
+}
+
+fn check_version(found: u32) -> Result<(), NavFileError> {
+    if (OLDEST_VERSION..=NAVMAP_FORMAT_VERSION).contains(&found) {
+        Ok(())
+    } else {
+        Err(NavFileError::Version { found })
+    }
 }
 
 fn check_prints(
