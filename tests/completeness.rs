@@ -48,6 +48,32 @@ fn a_jump_that_must_leave_at_the_ledge_is_found() {
     replayed_path(&level, &physics, from, to);
 }
 
+/// A pit of spikes five tiles wide with `sq2`'s slow acceleration: only a
+/// jump from the last few ticks before the spikes clears them. Walking on
+/// kills the body on the tick it leaves the ground, which is the ledge the
+/// edge take-offs look for: they find the jump, and its tape replays.
+#[test]
+fn a_jump_over_spikes_that_must_leave_at_their_edge_is_found() {
+    let rows = [
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "##########^^^^^###############",
+        "##############################",
+    ];
+    let level: Level = rows.join("\n").parse().unwrap();
+    let physics = Physics::sq2();
+    let (from, to) = (Cell::new(8, 5), Cell::new(16, 5));
+    let map = NavMap::build(&level, &physics).unwrap();
+    let node = map.node(from).expect("the start is a standing cell");
+    let across = map.links_from(node).any(|l| l.to.col > 14);
+    assert!(across, "no link from {from} across the spikes");
+    replayed_path(&level, &physics, from, to);
+}
+
 /// `frame.txt`: 15 ticks left then 8 idle from 16,2. The pinned arithmetic
 /// of `PHYSICS.md` (the run's steps 3 and 5 on flat ground, positions on
 /// the `2^-36` grid), written out here, ends a hair left of x = 15: cell

@@ -161,10 +161,8 @@ fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &m
         let mut s = Sim::new(ctx);
         let mut leave = None;
         for t in 0..w {
-            if !s.step(Input::new(dir, false, false)) {
-                break;
-            }
-            if !s.body.grounded {
+            let alive = s.step(Input::new(dir, false, false));
+            if !alive || !s.body.grounded {
                 leave = Some(t);
                 break;
             }

@@ -6,9 +6,11 @@
 //! For `d` = -1 and +1: from standing on the start cell, hold `move = d`
 //! (no jump) for at most `W = min(full + ceil(1 / (run_speed * dt)) + 1,
 //! floor(A / 4))` ticks (`full` the ticks to full run speed, `A` the action
-//! limit): the run to full speed and a tile more. If the body dies first,
-//! or is grounded after each of those ticks, there is no edge take-off.
-//! Else, with `leave` the first tick after which it is not grounded, every
+//! limit): the run to full speed and a tile more. If the body is grounded
+//! and alive after each of those ticks, there is no edge take-off. Else,
+//! with `leave` the first tick after which it is not grounded or is dead
+//! (walking off over spikes kills on the tick the body leaves the ground,
+//! and walking into them ends the run as surely as a ledge does), every
 //! run-up `r` from `max(0, leave + 1 - EDGE_TICKS)` to `leave` that is not
 //! one of the regular run-ups gives a program: `r` ticks of `move = d`,
 //! then the jump held for the apex ticks, steering as the regular jump
@@ -45,13 +47,10 @@ fn walk_ticks(p: &Physics) -> usize {
 }
 
 /// The tick after which a body walking `d` from the start leaves the
-/// ground, when it does within [`walk_ticks`] ticks alive.
+/// ground or dies, when it does within [`walk_ticks`] ticks.
 fn leave_tick(mut s: Sim<'_>, d: i8) -> Option<usize> {
     for t in 0..walk_ticks(s.p) {
-        if !s.step(Input::new(d, false, false)) {
-            return None;
-        }
-        if !s.body.grounded {
+        if !s.step(Input::new(d, false, false)) || !s.body.grounded {
             return Some(t);
         }
     }
