@@ -20,8 +20,10 @@
 //! one corrective nudge (push, release) when it is more than half a nudge
 //! off. Every link of a chain therefore starts within half a nudge of its
 //! cell's centre, errors never accumulate, and the path's tape has exactly
-//! the ticks the search counted. That performance, checked at every link's
-//! end, is the replay that proves the path.
+//! the ticks the search counted. A link that fails from there (a
+//! knife-edge jump) is tried again after another nudge of the slack before
+//! it, from up to one and a half nudges off. That performance, checked at
+//! every link's end, is the replay that proves the path.
 
 mod best;
 mod cache;

@@ -149,11 +149,26 @@ pub fn replay(level: &Level, physics: &Physics, start: Cell, inputs: &[Input]) -
 /// [`crate::links`]). Returns the tape, or the first link that did not end at
 /// rest within the tolerance of its cell's centre.
 ///
+/// A link that fails from where the one before left the body (a knife-edge
+/// jump, performable from the centre but not from a hair beside it) is
+/// tried again after the other nudges of the previous link's slack: the
+/// same ticks, the body a nudge further left or right ([`retry`]).
+///
 /// A link already performed from the bit-identical start state takes its
 /// outcome from the map's memo ([`memo`](crate::graph::memo)), which holds exactly what
 /// performing it computed; every link's end is checked either way.
 pub(crate) fn realize(map: &NavMap, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId> {
     realize_with(map, start, links, Some(map.memo()))
+}
+
+/// A link performed in a chain: where it started and where its slack
+/// begins in the tape, for [`retry`].
+#[derive(Clone, Copy)]
+struct Performed {
+    id: LinkId,
+    before: Body,
+    slack_at: usize,
+    nudge: i8,
 }
 
 /// [`realize`], with or without a memo.
@@ -164,42 +179,19 @@ fn realize_with(
     memo: Option<&LinkMemo>,
 ) -> Result<Vec<Input>, LinkId> {
     let (level, p) = (map.level(), map.physics());
-    let tol = settle_tolerance(p) + 1e-9;
     let mut body = Body::start(level, start, p);
     let mut tape = Vec::with_capacity(links.iter().map(|&l| map.ticks(l) as usize).sum());
+    let mut last: Option<Performed> = None;
     for &id in links {
-        let ticks = map.ticks(id);
-        let to = map.cell(map.target(id));
-        let verbatim = ticks.saturating_sub(SETTLE_SLACK) as usize;
-        let target_x = f64::from(to.col) + 0.5;
-        let nudge = if let Some((end, nudge)) = memo.and_then(|m| m.get(id.0, &body)) {
-            extend_runs(&mut tape, map, id, verbatim);
-            body = end;
-            nudge
-        } else {
-            let before = body;
-            for input in map.inputs(id).take(verbatim) {
-                body.step(level, p, input);
-                tape.push(input);
-            }
-            let err = target_x - body.x;
-            let nudge = if body.vx == 0.0 && err.abs() > tol {
-                if err > 0.0 { 1 } else { -1 }
-            } else {
-                0
-            };
-            for k in 0..SETTLE_SLACK {
-                body.step(level, p, slack_input(k, nudge));
-            }
-            if let Some(m) = memo {
-                m.put(id.0, &before, &body, nudge);
-            }
-            nudge
+        let done = match perform(map, id, body, &mut tape, memo) {
+            Some(done) => Some(done),
+            None => last.and_then(|prev| retry(map, prev, id, &mut tape, memo)),
         };
-        tape.extend((0..SETTLE_SLACK).map(|k| slack_input(k, nudge)));
-        if !body.stands_on(to) || body.vx != 0.0 || (body.x - target_x).abs() > tol {
+        let Some((end, performed)) = done else {
             return Err(id);
-        }
+        };
+        body = end;
+        last = Some(performed);
     }
     // `body` was driven by exactly `tape` from the start state and checked
     // at every link's end: the loop above is the replay that proves the path.
@@ -209,6 +201,104 @@ fn realize_with(
             .is_none_or(|&l| replay(level, p, start, &tape).stands_on(map.cell(map.target(l))))
     );
     Ok(tape)
+}
+
+/// Performs link `id` from `body`, appending its inputs to `tape`: the end
+/// state, when it stands at rest on the link's target within the settle
+/// tolerance of its centre; else `None`, with `tape` as it was.
+fn perform(
+    map: &NavMap,
+    id: LinkId,
+    mut body: Body,
+    tape: &mut Vec<Input>,
+    memo: Option<&LinkMemo>,
+) -> Option<(Body, Performed)> {
+    let (level, p) = (map.level(), map.physics());
+    let tol = settle_tolerance(p) + 1e-9;
+    let to = map.cell(map.target(id));
+    let verbatim = map.ticks(id).saturating_sub(SETTLE_SLACK) as usize;
+    let target_x = f64::from(to.col) + 0.5;
+    let (before, start_len) = (body, tape.len());
+    let nudge = if let Some((end, nudge)) = memo.and_then(|m| m.get(id.0, &body)) {
+        extend_runs(tape, map, id, verbatim);
+        body = end;
+        nudge
+    } else {
+        for input in map.inputs(id).take(verbatim) {
+            body.step(level, p, input);
+            tape.push(input);
+        }
+        let nudge = nudge_toward(&body, target_x, tol);
+        for k in 0..SETTLE_SLACK {
+            body.step(level, p, slack_input(k, nudge));
+        }
+        if let Some(m) = memo {
+            m.put(id.0, &before, &body, nudge);
+        }
+        nudge
+    };
+    let slack_at = tape.len();
+    tape.extend((0..SETTLE_SLACK).map(|k| slack_input(k, nudge)));
+    if !body.stands_on(to) || body.vx != 0.0 || (body.x - target_x).abs() > tol {
+        tape.truncate(start_len);
+        return None;
+    }
+    let performed = Performed {
+        id,
+        before,
+        slack_at,
+        nudge,
+    };
+    Some((body, performed))
+}
+
+/// The nudge the slack holds: a push toward `target_x` when the body is at
+/// rest more than `tol` from it.
+fn nudge_toward(body: &Body, target_x: f64, tol: f64) -> i8 {
+    let err = target_x - body.x;
+    if body.vx == 0.0 && err.abs() > tol {
+        if err > 0.0 { 1 } else { -1 }
+    } else {
+        0
+    }
+}
+
+/// Link `id` failed from where `prev` left the body: performs `prev`'s
+/// slack with each other nudge (the body then rests up to one and a half
+/// nudges off its centre, still on its cell and at rest) and `id` from
+/// there, rewriting `prev`'s slack in `tape` for the first that works.
+/// The tape keeps its ticks: a nudge is one of the slack's.
+fn retry(
+    map: &NavMap,
+    prev: Performed,
+    id: LinkId,
+    tape: &mut Vec<Input>,
+    memo: Option<&LinkMemo>,
+) -> Option<(Body, Performed)> {
+    let (level, p) = (map.level(), map.physics());
+    let mut settled = prev.before;
+    let verbatim = map.ticks(prev.id).saturating_sub(SETTLE_SLACK) as usize;
+    for input in map.inputs(prev.id).take(verbatim) {
+        settled.step(level, p, input);
+    }
+    let to = map.cell(map.target(prev.id));
+    for nudge in [-1, 0, 1].into_iter().filter(|&n| n != prev.nudge) {
+        let mut body = settled;
+        for k in 0..SETTLE_SLACK {
+            body.step(level, p, slack_input(k, nudge));
+        }
+        let off = (body.x - (f64::from(to.col) + 0.5)).abs();
+        if !body.stands_on(to) || body.vx != 0.0 || off > 3.0 * settle_tolerance(p) + 1e-9 {
+            continue;
+        }
+        if let Some(done) = perform(map, id, body, tape, memo) {
+            for k in 0..SETTLE_SLACK {
+                tape[prev.slack_at + k as usize] = slack_input(k, nudge);
+            }
+            return Some(done);
+        }
+    }
+    None
 }
 
 /// Appends the first `n` inputs of link `id`'s tape, run by run.
@@ -238,6 +328,45 @@ mod tests {
     use super::*;
     use crate::graph::NodeId;
     use crate::{SearchOptions, level::SplitMix64};
+
+    /// SMB 1-1 with the `smb` preset, (22,4) to (169,8): one link of the
+    /// route misses from where the link before leaves the body, and is
+    /// performed after another nudge of that link's slack.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn a_link_that_misses_from_the_chain_is_performed_after_another_nudge() {
+        use std::path::Path as FsPath;
+        let dir = FsPath::new(env!("CARGO_MANIFEST_DIR")).join("levels/smb");
+        let legend = crate::formats::VglcLegend::load(&dir.join("legend.json")).unwrap();
+        let level = Level::load_vglc(&dir.join("mario-1-1.txt"), &legend).unwrap();
+        let map = NavMap::build(&level, &Physics::smb()).unwrap();
+        let (s, g) = (
+            map.node(Cell::new(22, 4)).unwrap(),
+            map.node(Cell::new(169, 8)).unwrap(),
+        );
+        let opts = SearchOptions::default();
+        let route = crate::search::search_route(&map, s, g, &opts, &[])
+            .unwrap()
+            .0
+            .unwrap();
+        // Without retries: some link misses.
+        let mut body = Body::start(&level, map.cell(s), map.physics());
+        let mut tape = Vec::new();
+        let missed = route
+            .links
+            .iter()
+            .any(|&id| match perform(&map, id, body, &mut tape, None) {
+                Some((end, _)) => {
+                    body = end;
+                    false
+                }
+                None => true,
+            });
+        assert!(missed, "every link performed without a retry");
+        let tape = realize_with(&map, map.cell(s), &route.links, None).unwrap();
+        assert_eq!(tape.len() as u32, route.ticks);
+        assert!(replay(&level, map.physics(), map.cell(s), &tape).stands_on(map.cell(g)));
+    }
 
     #[test]
     fn memoised_replay_is_bit_identical_to_stepping_every_link() {
