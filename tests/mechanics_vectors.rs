@@ -55,6 +55,7 @@ mod reference {
         pub coyote_left: u32,
         pub buffer_left: u32,
         pub launched: bool,
+        pub boost_tick: u32,
     }
 
     impl State {
@@ -72,6 +73,7 @@ mod reference {
                 coyote_left: 0,
                 buffer_left: 0,
                 launched: false,
+                boost_tick: 0,
             }
         }
     }
@@ -381,6 +383,20 @@ mod reference {
             }
         }
         s.vy = s.vy.min(p.max_fall_speed);
+        // 4b. The jump boost.
+        if p.jump_boost > 0.0 && p.jump_boost_ticks > 0 {
+            if ground_jump {
+                s.boost_tick = 1;
+            } else if s.boost_tick > 0 {
+                if started || !input.jump || s.boost_tick >= p.jump_boost_ticks {
+                    s.boost_tick = 0;
+                } else {
+                    s.boost_tick += 1;
+                    let k = f64::from(s.boost_tick) / f64::from(p.jump_boost_ticks);
+                    s.vy -= (p.jump_boost - p.jump_boost * k) * dt;
+                }
+            }
+        }
         if s.vy >= 0.0 {
             s.launched = false;
         }
@@ -505,6 +521,7 @@ mod reference {
             s.grounded = false;
             s.launched = true;
             s.coyote_left = 0;
+            s.boost_tick = 0;
             s.air_jumps_left = p.air_jumps;
             ground_jump = true;
         }
@@ -579,6 +596,9 @@ mod reference {
         } else {
             s.buffer_left.saturating_sub(1)
         };
+        if s.grounded || s.climbing {
+            s.boost_tick = 0;
+        }
         s.held = input.jump;
     }
 }
@@ -677,6 +697,19 @@ fn exact() -> Physics {
         dt: 1.0 / 64.0,
         climb_speed: 8.0,
         ..Physics::default()
+    }
+}
+
+/// sq2's kind of jump on the exact profile's tick: a jump boost of 28
+/// tiles/s² fading over 30 ticks, and no cut.
+fn boosted() -> Physics {
+    Physics {
+        jump_speed: 9.0,
+        jump_cut_speed: 9.0,
+        gravity: 28.0,
+        jump_boost: 28.0,
+        jump_boost_ticks: 30,
+        ..exact()
     }
 }
 
@@ -904,6 +937,43 @@ fn cases() -> Vec<Case> {
             vec![(0, f, f, t, 200), (0, f, t, f, 120)],
         ),
     ]);
+    v.extend([
+        (
+            "boost: a held jump rises on its fading boost".into(),
+            "launchers",
+            boosted(),
+            [1, 7],
+            vec![(1, t, f, f, 45), (1, f, f, f, 30)],
+        ),
+        (
+            "boost: letting go of the jump ends the boost".into(),
+            "launchers",
+            boosted(),
+            [1, 7],
+            vec![
+                (1, t, f, f, 9),
+                (1, f, f, f, 3),
+                (1, t, f, f, 20),
+                (0, f, f, f, 30),
+            ],
+        ),
+        (
+            "boost: a coyote jump boosts, a buffered one stops when let go".into(),
+            "launchers",
+            Physics {
+                coyote_ticks: 5,
+                jump_buffer_ticks: 6,
+                ..boosted()
+            },
+            [2, 1],
+            vec![
+                (-1, f, f, f, 14),
+                (-1, t, f, f, 25),
+                (0, f, f, f, 10),
+                (0, t, f, f, 40),
+            ],
+        ),
+    ]);
     for (k, seed) in [3u64, 5, 8, 13].into_iter().enumerate() {
         let exact_or_agile = || {
             if k % 2 == 0 {
@@ -932,6 +1002,16 @@ fn cases() -> Vec<Case> {
             },
             [[1, 7], [7, 7], [11, 7], [6, 1]][k],
             random_program(seed * 11, 40),
+        ));
+        v.push((
+            format!("boost: random program {seed} among launchers"),
+            "launchers",
+            Physics {
+                coyote_ticks: k as u32,
+                ..boosted()
+            },
+            [[1, 7], [7, 7], [11, 7], [6, 1]][k],
+            random_program(seed * 17, 40),
         ));
         v.push((
             format!("ladders: random program {seed}"),
@@ -973,7 +1053,8 @@ fn state_of(b: &Body) -> Value {
         b.climbing,
         b.coyote_left,
         b.buffer_left,
-        b.launched
+        b.launched,
+        b.boost_tick
     ])
 }
 
@@ -989,7 +1070,8 @@ fn reference_state(s: &reference::State) -> Value {
         s.climbing,
         s.coyote_left,
         s.buffer_left,
-        s.launched
+        s.launched,
+        s.boost_tick
     ])
 }
 
@@ -1019,7 +1101,7 @@ fn body_and_reference_match_every_mechanics_vector() {
     let cases = doc["cases"].as_array().unwrap();
     assert!(cases.len() >= 20, "expected the full vector set");
     let mut ticks = 0;
-    let mut seen = [false; 9];
+    let mut seen = [false; 10];
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let level = level_of(&doc, case["level"].as_str().unwrap());
@@ -1066,14 +1148,16 @@ fn body_and_reference_match_every_mechanics_vector() {
             // (height) in one tick.
             seen[7] |= (body.x - before.x).abs() > level.width() as f64 / 2.0;
             seen[8] |= (body.y - before.y).abs() > level.height() as f64 / 2.0 && body.climbing;
+            seen[9] |= body.boost_tick > 1;
             ticks += 1;
         }
     }
     assert!(ticks > 2000, "only {ticks} ticks compared");
     assert_eq!(
-        seen, [true; 9],
+        seen, [true; 10],
         "climbing, on a slope, coyote time, a buffered press, an uncut launch, a held spring, \
-         a launch in coyote time, across the side seam, climbing across the top seam"
+         a launch in coyote time, across the side seam, climbing across the top seam, \
+         a boosted rise"
     );
 }
 
@@ -1105,7 +1189,7 @@ fn regenerate_mechanics_vectors() {
         }));
     }
     let doc = json!({
-        "about": "Tick-by-tick states of PHYSICS.md bodies with its extensions (ladders, slopes, coyote time, jump buffering, jump pads and springs, screen wrap): after each input, [x, y, vx, vy, grounded, dead, air_jumps_left, climbing, coyote_left, buffer_left, launched]. Produced by the second implementation in tests/mechanics_vectors.rs, written from PHYSICS.md alone; a conforming Body matches every state (positions and speeds within 1e-9, the rest exactly). Levels are platnav ASCII, top row first (a first row `@wrap xy` declares that the level's opposite edges meet); each case starts standing on `start` = [col, row]. Inputs are [move, jump, down] or [move, jump, down, up].",
+        "about": "Tick-by-tick states of PHYSICS.md bodies with its extensions (ladders, slopes, coyote time, jump buffering, jump boost, jump pads and springs, screen wrap): after each input, [x, y, vx, vy, grounded, dead, air_jumps_left, climbing, coyote_left, buffer_left, launched, boost_tick]. Produced by the second implementation in tests/mechanics_vectors.rs, written from PHYSICS.md alone; a conforming Body matches every state (positions and speeds within 1e-9, the rest exactly). Levels are platnav ASCII, top row first (a first row `@wrap xy` declares that the level's opposite edges meet); each case starts standing on `start` = [col, row]. Inputs are [move, jump, down] or [move, jump, down, up].",
         "levels": levels.iter().map(|(n, rows)| (n.to_string(), json!(rows))).collect::<serde_json::Map<_, _>>(),
         "cases": out,
     });

@@ -229,6 +229,35 @@ fn generated_ladders_and_slopes() {
     assert!(slope_runs > 10 && slope_landings > 10 && from_slopes > 10);
 }
 
+/// The jump boost (`Physics::sq2`, a held jump pushed up for 30 ticks) on
+/// generated levels with ladders, slopes, pads and springs, and with coyote
+/// time and buffering: the real links equal the naive builder's, every one
+/// replays, and the jump links hold the jump for more than one time (the
+/// boost makes the hold matter, as a cut does).
+#[test]
+fn generated_levels_with_the_jump_boost() {
+    let forgiving = Physics {
+        coyote_ticks: 4,
+        jump_buffer_ticks: 3,
+        ..Physics::sq2()
+    };
+    let mut holds = std::collections::BTreeSet::new();
+    for (seed, physics) in [(6, Physics::sq2()), (7, forgiving)] {
+        let level = Level::generate_with_mechanics(32, 24, seed).unwrap();
+        assert_same(
+            &format!("generated 32x24 seed {seed}, sq2"),
+            &level,
+            &physics,
+        );
+        let map = NavMap::build(&level, &physics).unwrap();
+        common::assert_links_replay(&map, &format!("seed {seed}, sq2"));
+        for l in map.links().filter(|l| l.kind == LinkKind::JUMP) {
+            holds.insert(map.inputs(l.id).filter(|i| i.jump).count());
+        }
+    }
+    assert!(holds.len() > 3, "jump holds {holds:?}");
+}
+
 /// A ladder longer than the action limit (`levels/repro/ladder31.txt`, a
 /// Mega Man-like profile): the climb limit lets both builders climb it,
 /// and they agree on every link.

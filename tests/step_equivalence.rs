@@ -83,15 +83,19 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
     } else {
         (false, false)
     };
+    let (mut ground_jump, mut started) = (false, false);
     if pressed {
         if b.grounded {
             b.vy = -p.jump_speed;
+            (ground_jump, started) = (true, true);
         } else if let (Some(wj), true) = (&p.wall_jump, wall_left || wall_right) {
             b.vy = -wj.speed_y;
             b.vx = if wall_left { wj.speed_x } else { -wj.speed_x };
+            started = true;
         } else if b.air_jumps_left > 0 {
             b.vy = -p.jump_speed;
             b.air_jumps_left -= 1;
+            started = true;
         }
     }
     if !input.jump && b.vy < -p.jump_cut_speed {
@@ -112,6 +116,20 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
         }
     }
     b.vy = b.vy.min(p.max_fall_speed);
+    // The jump boost (PHYSICS.md, "Jump boost").
+    if p.boosts() {
+        if ground_jump {
+            b.boost_tick = 1;
+        } else if b.boost_tick > 0 {
+            if started || !input.jump || b.boost_tick >= p.jump_boost_ticks {
+                b.boost_tick = 0;
+            } else {
+                b.boost_tick += 1;
+                let k = f64::from(b.boost_tick) / f64::from(p.jump_boost_ticks);
+                b.vy -= (p.jump_boost - p.jump_boost * k) * dt;
+            }
+        }
+    }
 
     b.x += snap(b.vx * dt);
     {
@@ -191,6 +209,7 @@ fn plain_step<T: Tiles + ?Sized>(b: &mut Body, level: &T, p: &Physics, input: In
     }
     if b.grounded {
         b.air_jumps_left = p.air_jumps;
+        b.boost_tick = 0;
     }
     if b.y - p.box_h() > level.rows() || overlaps_kind(b, level, p, Tile::HAZARD) {
         b.dead = true;

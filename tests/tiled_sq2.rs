@@ -50,16 +50,18 @@ fn sq2_layer_option_picks_the_collision_layer() {
 /// sq2's level_01 with the game's own movement (`Physics::sq2`): from the
 /// spawn the player drops into the pit under the start room, whose only
 /// way out is the ladder at column 43 (rows 35 to 40); the path to the
-/// ladder's top climbs it and replays. Further east, from the top of the
-/// ladder at column 56 the body jumps, catches the one at column 58 and
-/// jumps off it to the ledge at 60 to 63,29 (a low ceiling leaves no other
-/// way),
-/// and runs on east to column 154, before six spikes wider than its jump.
+/// ladder's top climbs it and replays. Further east, six spikes (columns
+/// 155 to 160) are wider than a jump carries the body unless, as in the
+/// game, holding the jump keeps boosting it (`jump_boost`): with the boost
+/// the route runs on past them to 163,37 and replays; with a jump of the
+/// same height and no boost (the preset's fit before the boost was
+/// modelled) it stops at column 154.
 #[test]
-fn sq2_level_01_climbs_out_of_the_pit_and_runs_east() {
-    use platnav::{LinkKind, NavMap, Physics, SearchOptions};
+fn sq2_level_01_climbs_out_of_the_pit_and_clears_the_spikes_on_the_boost() {
+    use platnav::{LinkKind, NavMap, PathError, Physics, SearchOptions};
     let loaded = sq2();
-    let map = NavMap::build(&loaded.level, &Physics::sq2()).unwrap();
+    let physics = Physics::sq2();
+    let map = NavMap::build(&loaded.level, &physics).unwrap();
     let start = search::snap(&map, loaded.spawn.unwrap(), 8).unwrap();
     let out = find_path(&map, start, Cell::new(43, 34), &SearchOptions::default()).unwrap();
     assert!(
@@ -70,41 +72,72 @@ fn sq2_level_01_climbs_out_of_the_pit_and_runs_east() {
         out.replay(map.level(), map.physics())
             .stands_on(Cell::new(43, 34))
     );
-    let ledge = Cell::new(60, 29);
-    let catch = find_path(&map, Cell::new(56, 28), ledge, &SearchOptions::default()).unwrap();
-    assert_eq!(
-        catch.steps()[0].kind,
-        LinkKind::CLIMB,
-        "{:?}",
-        catch.steps()
-    );
-    let east = Cell::new(154, 38);
+    let east = Cell::new(163, 37);
     let far = find_path(&map, start, east, &SearchOptions::default()).unwrap();
     assert!(far.replay(map.level(), map.physics()).stands_on(east));
-    let beyond = find_path(&map, start, Cell::new(215, 37), &SearchOptions::default());
+
+    let px = |v: f64| v / 18.0;
+    let unboosted = Physics {
+        jump_speed: px(233.25),
+        jump_cut_speed: px(150.0),
+        jump_boost: 0.0,
+        jump_boost_ticks: 0,
+        ..physics
+    };
+    // The game's held jump tops out 52.463 px up (150 px/s, then its
+    // boost ticks, summed as `JumpLogic` runs them); the unboosted fit's
+    // ticked apex is 52.462 px, the boosted one's the game's own.
+    assert!((physics.jump_height() * 18.0 - 52.463).abs() < 1e-3);
+    let map = NavMap::build(&loaded.level, &unboosted).unwrap();
+    let start = search::snap(&map, loaded.spawn.unwrap(), 8).unwrap();
+    let stopped = find_path(&map, start, east, &SearchOptions::default());
     assert!(
-        matches!(beyond, Err(platnav::PathError::Unreachable { .. })),
-        "{beyond:?}"
+        matches!(stopped, Err(PathError::Unreachable { .. })),
+        "{stopped:?}"
     );
+    assert!(find_path(&map, start, Cell::new(154, 38), &SearchOptions::default()).is_ok());
 }
 
-/// At 8 tiles/s the route runs east across the level to its far right,
-/// where the jump pad at 215,37 (a `JumpPad` tile, launching at the game's
-/// 300 px/s) takes the player up beside the ladder at column 214 to the
-/// ledges above: the path to 204,18 rides the pad, and replays. Without
-/// the pad (read as empty) that ledge is out of reach, and the goal stays
-/// out of reach either way.
+/// sq2's level_01 is finished with the game's own movement: from the
+/// spawn to the goal trigger at the top left, the path (climbing out of
+/// the pit, over the spikes on the boosted jump, east to the far right,
+/// up the pad and the ledges, and back west along the top) replays.
+#[test]
+fn sq2_level_01_is_finished_from_spawn_to_goal() {
+    use platnav::{NavMap, Physics, SearchOptions};
+    let loaded = sq2();
+    let map = NavMap::build(&loaded.level, &Physics::sq2()).unwrap();
+    let start = search::snap(&map, loaded.spawn.unwrap(), 8).unwrap();
+    let goals: Vec<Cell> = loaded
+        .goals
+        .iter()
+        .copied()
+        .filter(|&g| map.node(g).is_some())
+        .collect();
+    assert!(!goals.is_empty(), "no goal cell is a standing cell");
+    let path = goals
+        .iter()
+        .find_map(|&g| find_path(&map, start, g, &SearchOptions::default()).ok())
+        .expect("some goal cell is reached");
+    let end = path.replay(map.level(), map.physics());
+    assert!(end.stands_on(path.goal()), "{end:?}");
+    assert!(loaded.goals.contains(&path.goal()));
+    assert!(path.steps().len() > 30, "{} links", path.steps().len());
+}
+
+/// East of the spikes the route runs to the level's far right, where the
+/// jump pad at 215,37 (a `JumpPad` tile, launching at the game's 300 px/s)
+/// takes the player up beside the ladder at column 214 to the ledges above:
+/// the path to 208,18 rides the pad, and replays. Without the pad (read as
+/// empty) that ledge is out of reach.
 #[test]
 fn sq2_level_01_rides_the_jump_pad_up_the_far_right() {
     use platnav::{NavMap, PathError, Physics, SearchOptions};
     let loaded = sq2();
-    let physics = Physics {
-        run_speed: 8.0,
-        ..Physics::sq2()
-    };
+    let physics = Physics::sq2();
     assert_eq!(loaded.level.get(Cell::new(215, 37)), Some(Tile::PAD));
     let search = SearchOptions::default();
-    let ledge = Cell::new(204, 18);
+    let ledge = Cell::new(208, 18);
     let map = NavMap::build(&loaded.level, &physics).unwrap();
     let start = search::snap(&map, loaded.spawn.unwrap(), 8).unwrap();
     let path = find_path(&map, start, ledge, &search).unwrap();
@@ -116,11 +149,6 @@ fn sq2_level_01_rides_the_jump_pad_up_the_far_right() {
         body.launched
     });
     assert!(launched, "the path never rides the pad");
-    let goal = find_path(&map, start, loaded.goals[0], &search);
-    assert!(
-        matches!(goal, Err(PathError::Unreachable { .. })),
-        "{goal:?}"
-    );
 
     let mut flat = loaded.level.clone();
     for pad in loaded.level.cells_of(Tile::PAD).collect::<Vec<_>>() {

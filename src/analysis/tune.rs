@@ -65,11 +65,15 @@ pub enum Param {
     SpringSpeed,
     /// A spring's launch speed with jump held (tiles/s).
     SpringJumpSpeed,
+    /// The jump boost's upward acceleration (tiles/s²).
+    JumpBoost,
+    /// The ticks the jump boost fades over (rounded to a whole number).
+    JumpBoostTicks,
 }
 
 impl Param {
     /// Every parameter.
-    pub const ALL: [Param; 21] = [
+    pub const ALL: [Param; 23] = [
         Param::JumpHeight,
         Param::RunSpeed,
         Param::Gravity,
@@ -91,6 +95,8 @@ impl Param {
         Param::PadSpeed,
         Param::SpringSpeed,
         Param::SpringJumpSpeed,
+        Param::JumpBoost,
+        Param::JumpBoostTicks,
     ];
 
     /// The snake-case name (`jump_height`, `run_speed`, ...).
@@ -118,6 +124,8 @@ impl Param {
             Param::PadSpeed => "pad_speed",
             Param::SpringSpeed => "spring_speed",
             Param::SpringJumpSpeed => "spring_jump_speed",
+            Param::JumpBoost => "jump_boost",
+            Param::JumpBoostTicks => "jump_boost_ticks",
         }
     }
 
@@ -146,6 +154,8 @@ impl Param {
             Param::PadSpeed => physics.pad_launch(),
             Param::SpringSpeed => physics.spring_launch(false),
             Param::SpringJumpSpeed => physics.spring_launch(true),
+            Param::JumpBoost => physics.jump_boost,
+            Param::JumpBoostTicks => f64::from(physics.jump_boost_ticks),
         }
     }
 
@@ -185,6 +195,8 @@ impl Param {
             Param::PadSpeed => p.pad_speed = Some(value),
             Param::SpringSpeed => p.spring_speed = Some(value),
             Param::SpringJumpSpeed => p.spring_jump_speed = Some(value),
+            Param::JumpBoost => p.jump_boost = value,
+            Param::JumpBoostTicks => p.jump_boost_ticks = count(value),
         }
         p
     }
@@ -201,7 +213,7 @@ impl Param {
     pub const fn is_count(self) -> bool {
         matches!(
             self,
-            Param::AirJumps | Param::CoyoteTicks | Param::JumpBufferTicks
+            Param::AirJumps | Param::CoyoteTicks | Param::JumpBufferTicks | Param::JumpBoostTicks
         )
     }
 }

@@ -196,13 +196,14 @@ fn close(a: &Body, b: &Body, tol: f64) -> bool {
 }
 
 /// [`close`], and the same jump state (recovery programs press the jump),
-/// coyote time and jump buffer included.
+/// coyote time, jump buffer and jump boost included.
 fn same_state(a: &Body, b: &Body, tol: f64) -> bool {
     close(a, b, tol)
         && a.air_jumps_left == b.air_jumps_left
         && a.jump_held_last_tick == b.jump_held_last_tick
         && a.coyote_left == b.coyote_left
         && a.buffer_left == b.buffer_left
+        && a.boost_tick == b.boost_tick
         && a.launched == b.launched
 }
 

@@ -48,8 +48,8 @@ struct Entry {
 
 /// A body state in 40 bytes, bit for bit (`-0.0` differs from `0.0`): the
 /// four floats, then one word of flags (bits 0 to 4), coyote time (bits 8
-/// to 15), the jump buffer (bits 16 to 23) and the air jumps left (bits 32
-/// to 63). A state whose timers do not fit (no valid physics gives one) is
+/// to 15), the jump buffer (bits 16 to 23), the jump boost's tick (bits 24
+/// to 31) and the air jumps left (bits 32 to 63). A state whose timers do not fit (no valid physics gives one) is
 /// not cached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Packed([u64; 5]);
@@ -58,6 +58,7 @@ impl Packed {
     fn of(b: &Body) -> Option<Self> {
         let coyote = u8::try_from(b.coyote_left).ok()?;
         let buffer = u8::try_from(b.buffer_left).ok()?;
+        let boost = u8::try_from(b.boost_tick).ok()?;
         let flags = u64::from(b.grounded)
             | u64::from(b.jump_held_last_tick) << 1
             | u64::from(b.dead) << 2
@@ -65,6 +66,7 @@ impl Packed {
             | u64::from(b.launched) << 4
             | u64::from(coyote) << 8
             | u64::from(buffer) << 16
+            | u64::from(boost) << 24
             | u64::from(b.air_jumps_left) << 32;
         Some(Self([
             b.x.to_bits(),
@@ -90,6 +92,7 @@ impl Packed {
             coyote_left: (flags >> 8 & 0xff) as u32,
             buffer_left: (flags >> 16 & 0xff) as u32,
             air_jumps_left: (flags >> 32) as u32,
+            boost_tick: (flags >> 24 & 0xff) as u32,
         }
     }
 }

@@ -192,7 +192,9 @@ fn key<T: Tiles + ?Sized>(body: &Body, target: Option<Cell>, tiles: &T) -> Key {
         | u64::from(Active::of(tiles).bits()) << 6
         | u64::from(body.launched) << 14
         | u64::from(body.air_jumps_left) << 32;
-    let timers = u64::from(body.coyote_left) | u64::from(body.buffer_left) << 32;
+    let timers = u64::from(body.coyote_left)
+        | u64::from(body.boost_tick) << 16
+        | u64::from(body.buffer_left) << 32;
     let t = target.map_or(0, |c| {
         u64::from(c.col as u32) << 32 | u64::from(c.row as u32)
     });

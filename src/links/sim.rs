@@ -408,15 +408,21 @@ pub(crate) fn sweep_cells(
 }
 
 /// The ticks to reach the apex of a full jump, `ceil(jump_speed / (gravity
-/// dt))`, at least 1 and at most [`action_limit`] (which it is without
-/// gravity).
+/// dt))`, or with the jump boost on at least `jump_boost_ticks` (the whole
+/// boost is held); at least 1 and at most [`action_limit`] (which it is
+/// without gravity).
 pub(crate) fn apex_ticks(p: &Physics) -> usize {
     let limit = action_limit(p);
     let per_tick = p.gravity * p.dt;
     if per_tick <= 0.0 {
         return limit;
     }
-    let ticks = (p.jump_speed / per_tick).ceil();
+    let boost = if p.boosts() {
+        f64::from(p.jump_boost_ticks)
+    } else {
+        0.0
+    };
+    let ticks = (p.jump_speed / per_tick).ceil().max(boost);
     if ticks >= limit as f64 {
         limit
     } else {

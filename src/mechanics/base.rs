@@ -295,6 +295,8 @@ impl Body {
         if !self.grounded
             || self.vy != 0.0
             || self.launched
+            // A boost pushes even a body on the ground (placed there).
+            || self.boost_tick != 0
             || pressed
             || BodyRuleList::press_waiting(self)
         {
@@ -659,6 +661,7 @@ impl Body {
         if started {
             self.launched = false;
         }
+        jumped.started = started;
 
         // 2. Jump cut, which a launch's rise does not take.
         if !input.jump && !self.launched && self.vy < -p.jump_cut_speed {
@@ -683,6 +686,8 @@ impl Body {
             }
         }
         self.vy = self.vy.min(p.max_fall_speed);
+        // 4b. The mechanics' part (a held ground jump's boost).
+        BodyRuleList::after_fall(self, p, input, jumped);
         // A launch's rise ends at its apex.
         if self.vy >= 0.0 {
             self.launched = false;

@@ -167,6 +167,7 @@ impl BodyRules for LaunchRules {
         b.grounded = false;
         b.launched = true;
         b.coyote_left = 0;
+        b.boost_tick = 0;
         b.air_jumps_left = p.air_jumps;
         true
     }

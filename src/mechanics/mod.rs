@@ -12,6 +12,7 @@
 
 mod active;
 mod base;
+mod boost;
 mod contact;
 mod hazard;
 mod ladder;
@@ -35,11 +36,12 @@ use seam::{Family, Mechanic, NodeSpec, TileSpec};
 
 /// Every mechanic, in the order their tiles, node types and families are
 /// listed and their decorations are added to a generated level.
-pub(crate) const ALL: [&Mechanic; 7] = [
+pub(crate) const ALL: [&Mechanic; 8] = [
     &base::BASE,
     &one_way::ONE_WAY,
     &hazard::HAZARD,
     &timers::TIMERS,
+    &boost::BOOST,
     &slope::SLOPE,
     &ladder::LADDER,
     &launch::LAUNCH,
@@ -72,7 +74,10 @@ type BodyRuleList = (
     ladder::LadderRules,
     (
         slope::SlopeRules,
-        (timers::TimerRules, (launch::LaunchRules, ())),
+        (
+            timers::TimerRules,
+            (boost::BoostRules, (launch::LaunchRules, ())),
+        ),
     ),
 );
 

@@ -355,6 +355,11 @@ pub(crate) trait BodyRules {
     /// and how step 1 jumped.
     #[inline]
     fn end_tick(_body: &mut Body, _p: &Physics, _was_grounded: bool, _jumped: Jumped) {}
+
+    /// Step 4b, after the fall's cap: what the rule adds to the speeds,
+    /// knowing how step 1 jumped (the jump boost).
+    #[inline]
+    fn after_fall(_body: &mut Body, _p: &Physics, _input: Input, _jumped: Jumped) {}
 }
 
 /// How step 1 started a jump, for the rules that end the tick
@@ -366,6 +371,8 @@ pub(crate) struct Jumped {
     pub ground: bool,
     /// A press that started nothing and is kept ([`BodyRules::keeps_press`]).
     pub buffered: bool,
+    /// Any jump started: a ground, wall or air jump.
+    pub started: bool,
 }
 
 /// A list of [`BodyRules`], `(A, (B, ()))`, applied in order, each only
@@ -402,6 +409,8 @@ pub(crate) trait RuleList {
     fn touch<T: Tiles + ?Sized>(body: &mut Body, level: &T, p: &Physics, input: Input) -> bool;
     /// [`BodyRules::end_tick`] of each rule.
     fn end_tick(body: &mut Body, p: &Physics, was_grounded: bool, jumped: Jumped);
+    /// [`BodyRules::after_fall`] of each rule.
+    fn after_fall(body: &mut Body, p: &Physics, input: Input, jumped: Jumped);
 }
 
 impl RuleList for () {
@@ -453,6 +462,8 @@ impl RuleList for () {
     }
     #[inline]
     fn end_tick(_: &mut Body, _: &Physics, _: bool, _: Jumped) {}
+    #[inline]
+    fn after_fall(_: &mut Body, _: &Physics, _: Input, _: Jumped) {}
 }
 
 impl<A: BodyRules, B: RuleList> RuleList for (A, B) {
@@ -532,5 +543,11 @@ impl<A: BodyRules, B: RuleList> RuleList for (A, B) {
     fn end_tick(body: &mut Body, p: &Physics, was_grounded: bool, jumped: Jumped) {
         A::end_tick(body, p, was_grounded, jumped);
         B::end_tick(body, p, was_grounded, jumped);
+    }
+
+    #[inline]
+    fn after_fall(body: &mut Body, p: &Physics, input: Input, jumped: Jumped) {
+        A::after_fall(body, p, input, jumped);
+        B::after_fall(body, p, input, jumped);
     }
 }

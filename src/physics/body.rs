@@ -135,6 +135,10 @@ pub struct Body {
     /// Rising from the launch of a jump pad or spring, which the jump cut
     /// does not shorten (`PHYSICS.md`, "Jump pads and springs").
     pub launched: bool,
+    /// The jump boost's tick (`PHYSICS.md`, "Jump boost"): 1 on the tick a
+    /// ground jump starts, counting up while jump is held, 0 when no boost
+    /// runs.
+    pub boost_tick: u32,
 }
 
 /// How far from a row's top and bottom feet standing on a slope must be
@@ -159,7 +163,7 @@ impl Body {
                 [b.x.to_bits(), b.y.to_bits(), b.vx.to_bits(), b.vy.to_bits()],
                 (b.grounded, b.jump_held_last_tick, b.dead, b.climbing),
                 b.launched,
-                (b.air_jumps_left, b.coyote_left, b.buffer_left),
+                (b.air_jumps_left, b.coyote_left, b.buffer_left, b.boost_tick),
             )
         };
         bits(self) == bits(other)
@@ -194,6 +198,7 @@ impl Body {
             coyote_left: 0,
             buffer_left: 0,
             launched: false,
+            boost_tick: 0,
         }
     }
 

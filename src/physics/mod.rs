@@ -113,6 +113,17 @@ pub struct Physics {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub spring_jump_speed: Option<f64>,
+    /// The jump boost (`PHYSICS.md`, "Jump boost"): an upward acceleration
+    /// (tiles/s²) added while jump is held after a ground jump, fading
+    /// linearly to nothing over [`Physics::jump_boost_ticks`] ticks, as
+    /// games that lengthen a held jump do (sq2). 0, the default, turns it
+    /// off.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero_f64"))]
+    pub jump_boost: f64,
+    /// The ticks over which [`Physics::jump_boost`] fades; 0, the default,
+    /// turns it off.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub jump_boost_ticks: u32,
 }
 
 #[cfg(feature = "serde")]
@@ -130,6 +141,12 @@ fn is_default_climb_speed(v: &f64) -> bool {
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
 fn is_zero(v: &u32) -> bool {
     *v == 0
+}
+
+#[cfg(feature = "serde")]
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero_f64(v: &f64) -> bool {
+    v.to_bits() == 0
 }
 
 impl Default for Physics {
@@ -155,6 +172,8 @@ impl Default for Physics {
             pad_speed: None,
             spring_speed: None,
             spring_jump_speed: None,
+            jump_boost: 0.0,
+            jump_boost_ticks: 0,
         }
     }
 }
@@ -258,10 +277,27 @@ impl Physics {
     }
 
     /// The height of a full-hold jump, `jump_speed² / (2 gravity)`, in tiles
-    /// (continuous-time; the ticked body differs by under a percent).
+    /// (continuous-time; the ticked body differs by under a percent). With
+    /// the jump boost on, the apex of the ticked rise with jump held.
     #[must_use]
     pub fn jump_height(&self) -> f64 {
-        self.jump_speed * self.jump_speed / (2.0 * self.gravity)
+        if !self.boosts() || self.gravity <= 0.0 {
+            return self.jump_speed * self.jump_speed / (2.0 * self.gravity);
+        }
+        // Steps 4 and 6 of the rise alone: gravity, then the boost.
+        let (mut vy, mut y, mut top) = (-self.jump_speed, 0.0f64, 0.0f64);
+        let mut tick = 1;
+        while (vy < 0.0 || tick <= self.jump_boost_ticks) && tick < 1_000_000 {
+            vy += self.gravity * self.dt;
+            if tick > 1 && tick <= self.jump_boost_ticks {
+                let k = f64::from(tick) / f64::from(self.jump_boost_ticks);
+                vy -= (self.jump_boost - self.jump_boost * k) * self.dt;
+            }
+            y += vy * self.dt;
+            top = top.min(y);
+            tick += 1;
+        }
+        -top
     }
 
     /// A named preset: `default` ([`Physics::default`]), `agile`
@@ -301,10 +337,13 @@ impl Physics {
     ///   and turns at 450 px/s², which one acceleration cannot hold);
     /// - `gravity` 500 px/s², `max_fall_speed` 200 px/s (`Movement.cs`);
     /// - the jump (`JumpLogic`) starts at 150 px/s and, while held, adds a
-    ///   boost that fades over 30 ticks, for a 52.5 px apex: `jump_speed`
-    ///   233.25 px/s gives that apex under the game's gravity, and
-    ///   `jump_cut_speed` 150 px/s the apex of a tap (one profile cannot
-    ///   hold the fading boost; the held and tapped heights are its ends);
+    ///   boost of `500 * (1 - k / 30)` px/s² on its ticks `k` = 2 to 30, for
+    ///   a 52.5 px apex: `jump_boost` 500 px/s² over `jump_boost_ticks` 30
+    ///   (`PHYSICS.md`, "Jump boost"). The game sets the jump's speed after
+    ///   that tick's gravity, platnav before it, so `jump_speed` is 150 px/s
+    ///   plus a tick of gravity (`500 / 60`), and the body rises tick for
+    ///   tick as the game's does. Releasing the jump ends the boost and
+    ///   cuts nothing (`jump_cut_speed` = `jump_speed`);
     /// - `climb_speed` 40 px/s (`ClimbLadderLogic`);
     /// - `pad_speed` 300 px/s, the jump pad's boost (`JumpPadComponent.cs`;
     ///   the game waits 3 ticks on the pad before it, platnav launches at
@@ -319,8 +358,10 @@ impl Physics {
             ground_accel: px(250.0),
             air_accel: px(250.0),
             gravity: px(500.0),
-            jump_speed: px(233.25),
-            jump_cut_speed: px(150.0),
+            jump_speed: px(150.0 + 500.0 / 60.0),
+            jump_cut_speed: px(150.0 + 500.0 / 60.0),
+            jump_boost: px(500.0),
+            jump_boost_ticks: 30,
             max_fall_speed: px(200.0),
             climb_speed: px(40.0),
             pad_speed: Some(px(300.0)),
@@ -368,6 +409,8 @@ impl Physics {
             pad_speed: None,
             spring_speed: None,
             spring_jump_speed: None,
+            jump_boost: 0.0,
+            jump_boost_ticks: 0,
         }
         .with_jump(5.2, time_to_apex)
     }
@@ -405,6 +448,7 @@ impl Physics {
             ("max_fall_speed", self.max_fall_speed),
             ("dt", self.dt),
             ("climb_speed", self.climb_speed),
+            ("jump_boost", self.jump_boost),
         ];
         for (param, value) in [
             ("pad_speed", self.pad_speed),
@@ -456,6 +500,7 @@ impl Physics {
         for (param, value) in [
             ("coyote_ticks", self.coyote_ticks),
             ("jump_buffer_ticks", self.jump_buffer_ticks),
+            ("jump_boost_ticks", self.jump_boost_ticks),
         ] {
             if value > Self::MAX_GRACE_TICKS {
                 return bad(param, f64::from(value), "at most 255 ticks");
@@ -473,7 +518,25 @@ impl Physics {
                 );
             }
         }
+        // The boost adds at most `jump_boost * dt` a tick for
+        // `jump_boost_ticks` ticks to a jump's rise.
+        let boosted =
+            self.jump_speed + self.jump_boost * self.dt * f64::from(self.jump_boost_ticks);
+        if self.boosts() && boosted * self.dt >= 1.0 {
+            return bad(
+                "jump_boost",
+                self.jump_boost,
+                "jump_speed plus the whole boost, times dt, must be under 1 tile (no tunnelling)",
+            );
+        }
         Ok(())
+    }
+
+    /// Whether the jump boost is on: [`Physics::jump_boost`] and
+    /// [`Physics::jump_boost_ticks`] both above 0.
+    #[must_use]
+    pub fn boosts(&self) -> bool {
+        self.jump_boost > 0.0 && self.jump_boost_ticks > 0
     }
 
     /// The fastest horizontal speed the body can reach (tiles/s).
@@ -488,7 +551,8 @@ impl Physics {
     /// A 64-bit fingerprint of every parameter, for caches and saved maps.
     ///
     /// The extension parameters (`climb_speed`, `coyote_ticks`,
-    /// `jump_buffer_ticks`, and the launch speeds of pads and springs)
+    /// `jump_buffer_ticks`, the launch speeds of pads and springs, and the
+    /// jump boost)
     /// enter it only when one differs from its
     /// default, so a profile that leaves them alone keeps the fingerprint
     /// it had before they existed (and its saved maps stay valid).
@@ -537,18 +601,26 @@ impl Physics {
                 eat(v.map_or(u64::MAX, f64::to_bits));
             }
         }
+        if self.jump_boost.to_bits() != 0 || self.jump_boost_ticks != 0 {
+            eat(4);
+            eat(self.jump_boost.to_bits());
+            eat(u64::from(self.jump_boost_ticks));
+        }
         h
     }
 
     /// Whether the extension parameters are at their defaults: the climb
     /// speed [`Physics::DEFAULT_CLIMB_SPEED`], no coyote time, no jump
-    /// buffering, and the default launch speeds of pads and springs.
+    /// buffering, the default launch speeds of pads and springs, and no
+    /// jump boost.
     #[must_use]
     pub fn extensions_default(&self) -> bool {
         self.climb_speed.to_bits() == Self::DEFAULT_CLIMB_SPEED.to_bits()
             && self.coyote_ticks == 0
             && self.jump_buffer_ticks == 0
             && self.launchers_default()
+            && self.jump_boost.to_bits() == 0
+            && self.jump_boost_ticks == 0
     }
 
     /// Whether the launch speeds of pads and springs are left to their

@@ -58,6 +58,8 @@ struct PhysicsFile {
     pad_speed: Option<f64>,
     spring_speed: Option<f64>,
     spring_jump_speed: Option<f64>,
+    jump_boost: Option<f64>,
+    jump_boost_ticks: Option<u32>,
     jump_height: Option<f64>,
     time_to_apex: Option<f64>,
 }
@@ -81,8 +83,8 @@ impl Physics {
     /// pixels per second and accelerations in pixels per second squared,
     /// or, with `"per": "frame"` and `"fps": F`, in pixels per frame and
     /// per frame squared (`v px/frame = v * F px/s`, `a px/frame² = a * F²
-    /// px/s²`). `dt` is always in seconds, and `coyote_ticks` and
-    /// `jump_buffer_ticks` in ticks. `jump_height` with
+    /// px/s²`). `dt` is always in seconds, and `coyote_ticks`,
+    /// `jump_buffer_ticks` and `jump_boost_ticks` in ticks. `jump_height` with
     /// `time_to_apex` (seconds) sets `gravity` and `jump_speed` as
     /// [`Physics::with_jump`] does. The result is validated.
     ///
@@ -225,6 +227,7 @@ impl Units {
         set(&mut p.max_fall_speed, f.max_fall_speed, &speed);
         set(&mut p.dt, f.dt, &|v| v);
         set(&mut p.climb_speed, f.climb_speed, &speed);
+        set(&mut p.jump_boost, f.jump_boost, &accel);
         for (slot, v) in [
             (&mut p.pad_speed, f.pad_speed),
             (&mut p.spring_speed, f.spring_speed),
@@ -242,6 +245,9 @@ impl Units {
         }
         if let Some(n) = f.jump_buffer_ticks {
             p.jump_buffer_ticks = n;
+        }
+        if let Some(n) = f.jump_boost_ticks {
+            p.jump_boost_ticks = n;
         }
     }
 

@@ -130,7 +130,7 @@ struct MapArgs {
     /// ground_accel, air_accel, jump_cut_speed, max_fall_speed, dt,
     /// climb_speed, coyote_ticks, jump_buffer_ticks, wall_jump.speed_x,
     /// wall_jump.speed_y, wall_jump.slide_speed, pad_speed, spring_speed,
-    /// spring_jump_speed (tiles and seconds).
+    /// spring_jump_speed, jump_boost, jump_boost_ticks (tiles and seconds).
     #[arg(long = "param", value_parser = source::parse_set, value_name = "NAME=VALUE")]
     params: Vec<(platnav::analysis::Param, f64)>,
     /// Load the nav map from this file (saved by `links --save`) instead of

@@ -115,7 +115,7 @@ fn key(b: &Body, merge: Merge) -> [u64; 6] {
         vx,
         vy,
         flags | u64::from(b.air_jumps_left) << 8,
-        u64::from(b.coyote_left) | u64::from(b.buffer_left) << 32,
+        u64::from(b.coyote_left) | u64::from(b.boost_tick) << 16 | u64::from(b.buffer_left) << 32,
     ]
 }
 

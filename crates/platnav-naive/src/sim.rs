@@ -302,7 +302,13 @@ pub(crate) fn apex_ticks(p: &Physics) -> usize {
     if per_tick <= 0.0 {
         return action_limit(p);
     }
-    ((p.jump_speed / per_tick).ceil() as usize).clamp(1, action_limit(p))
+    let rise = (p.jump_speed / per_tick).ceil() as usize;
+    let boost = if p.boosts() {
+        p.jump_boost_ticks as usize
+    } else {
+        0
+    };
+    rise.max(boost).clamp(1, action_limit(p))
 }
 
 pub(crate) fn full_speed_ticks(p: &Physics) -> usize {

@@ -102,7 +102,7 @@ fn coyote_delays(p: &Physics) -> Vec<usize> {
 /// How long coyote jumps and bounces hold the jump.
 fn forgiving_holds(p: &Physics) -> Vec<usize> {
     let apex = apex_ticks(p);
-    if p.jump_cut_speed >= p.jump_speed {
+    if p.jump_cut_speed >= p.jump_speed && !p.boosts() {
         vec![apex]
     } else {
         tick_set([4, apex], apex)

@@ -55,7 +55,7 @@ pub(crate) fn fall_links(ctx: &Ctx<'_>, best: &mut Best) {
 pub(crate) fn forgiving_links(ctx: &Ctx<'_>, best: &mut Best) {
     let p = ctx.p;
     let apex = apex_ticks(p);
-    let holds = if p.jump_cut_speed >= p.jump_speed {
+    let holds = if p.jump_cut_speed >= p.jump_speed && !p.boosts() {
         vec![apex]
     } else {
         tick_set([4, apex], apex)

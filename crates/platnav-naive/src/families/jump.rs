@@ -84,7 +84,7 @@ pub(crate) fn jump_links(ctx: &Ctx<'_>, best: &mut Best) {
     let apex = apex_ticks(p);
     let full = full_speed_ticks(p);
     let coarse = ctx.jumps == JumpVariety::Coarse;
-    let holds = if p.jump_cut_speed >= p.jump_speed {
+    let holds = if p.jump_cut_speed >= p.jump_speed && !p.boosts() {
         vec![apex]
     } else if coarse {
         tick_set([4, 11, apex], apex)

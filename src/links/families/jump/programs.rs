@@ -8,7 +8,7 @@
 //!   for `d = 0`);
 //! - hold: the jump is held for `H` ticks (2, 4, 7, 11, 16 and the apex tick
 //!   count [4, 11 and the apex tick count]), giving variable height when
-//!   `jump_cut_speed` is lower than `jump_speed`;
+//!   `jump_cut_speed` is lower than `jump_speed` or the jump boost is on;
 //! - steering: `move = d` in the air, or after `k` flight ticks (3, 8, half
 //!   the apex ticks, the apex ticks, 1.5 times them [8, the apex ticks, 1.5
 //!   times them]) switch to idle or to `-d` (for `d = 0`: to -1 or +1);
@@ -139,7 +139,7 @@ pub(crate) fn families(p: &Physics, variety: JumpVariety) -> Vec<Steered> {
     let apex = apex_ticks(p);
     let full = full_speed_ticks(p);
     let coarse = variety == JumpVariety::Coarse;
-    let holds = if p.jump_cut_speed >= p.jump_speed {
+    let holds = if p.jump_cut_speed >= p.jump_speed && !p.boosts() {
         vec![apex]
     } else if coarse {
         tick_set([4, 11, apex], apex)
