@@ -121,6 +121,7 @@ pub(crate) fn byte_len(runs: &[u8], ticks: usize) -> usize {
 /// read, or `None` when `runs` is not such a tape (a bad code, a cut-off
 /// run, runs that end before or after `ticks`, bytes left over): for runs
 /// read from a file.
+#[cfg(feature = "serde")]
 pub(crate) fn decode_exact(runs: &[u8], ticks: usize) -> Option<Vec<Input>> {
     let mut out = Vec::with_capacity(ticks);
     let mut rest = runs;
@@ -204,10 +205,13 @@ mod tests {
             .flat_map(|(i, n)| std::iter::repeat_n(i, n))
             .collect();
         assert_eq!(from_runs, inputs);
-        assert_eq!(decode_exact(&out, inputs.len()).as_deref(), Some(inputs));
-        // Runs that hold more or fewer ticks than asked are not the tape.
-        assert_eq!(decode_exact(&out, inputs.len() + 1), None);
-        assert_eq!(decode_exact(&followed, inputs.len()), None);
+        #[cfg(feature = "serde")]
+        {
+            assert_eq!(decode_exact(&out, inputs.len()).as_deref(), Some(inputs));
+            // Runs that hold more or fewer ticks than asked are not the tape.
+            assert_eq!(decode_exact(&out, inputs.len() + 1), None);
+            assert_eq!(decode_exact(&followed, inputs.len()), None);
+        }
         out
     }
 

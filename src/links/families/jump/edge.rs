@@ -49,12 +49,7 @@ fn walk_ticks(p: &Physics) -> usize {
 /// The tick after which a body walking `d` from the start leaves the
 /// ground or dies, when it does within [`walk_ticks`] ticks.
 fn leave_tick(mut s: Sim<'_>, d: i8) -> Option<usize> {
-    for t in 0..walk_ticks(s.p) {
-        if !s.step(Input::new(d, false, false)) || !s.body.grounded {
-            return Some(t);
-        }
-    }
-    None
+    (0..walk_ticks(s.p)).find(|_| !s.step(Input::new(d, false, false)) || !s.body.grounded)
 }
 
 /// The edge take-off programs from the start of `sim` (a fresh sim on the
