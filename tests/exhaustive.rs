@@ -1,9 +1,10 @@
 //! The map against an exhaustive search of the body's states
 //! (`platnav_naive::exhaustive`): on small seeded levels with ledges, low
-//! ceilings, gaps of 1 to 6 columns, one-way platforms, walls, ladders,
+//! ceilings, gaps of 1 to 6 columns (open, or floored with spikes),
+//! one-way platforms, walls, ladders,
 //! slopes, and jump pads and springs under high ledges, a quarter of them
-//! wrapping at their edges, and the `default`,
-//! `smb` and `agile` presets, every standing
+//! wrapping at their edges, and the `default`, `smb`, `agile` and `sq2`
+//! presets (the last with its jump boost and slow run-up), every standing
 //! cell the search comes to rest on from the start is reached by the map,
 //! the map's path there is no slower than the search's first arrival by
 //! more than [`TOLERANCE`], and every link equals the naive builder's.
@@ -39,11 +40,14 @@ fn small_level(seed: u64) -> (Level, Cell) {
             g[r][c] = t;
         }
     };
-    // A gap of 1 to 6 columns, somewhere right of the start.
+    // A gap of 1 to 6 columns, somewhere right of the start: open, or
+    // one time in three a floor of spikes (a body walking off dies on the
+    // tick it leaves the ground).
     let gap = 1 + rng.below(6) as usize;
     let at = 3 + rng.below((w - 4) as u64) as usize;
+    let pit = if rng.chance(1.0 / 3.0) { '^' } else { '.' };
     for c in at..(at + gap).min(w - 1) {
-        put(&mut g, c, floor, '.');
+        put(&mut g, c, floor, pit);
     }
     for _ in 0..2 + rng.below(3) {
         let c = 3 + rng.below((w - 4) as u64) as usize;
@@ -188,9 +192,10 @@ fn the_map_reaches_every_cell_the_exhaustive_search_rests_on() {
         ("default", Physics::default()),
         ("smb", Physics::smb()),
         ("agile", Physics::agile()),
+        ("sq2", Physics::sq2()),
     ];
     let jobs: Vec<(u64, usize)> = (0..levels)
-        .flat_map(|s| (0..3).map(move |p| (s, p)))
+        .flat_map(|s| (0..presets.len()).map(move |p| (s, p)))
         .collect();
     let workers = std::thread::available_parallelism()
         .map_or(1, usize::from)

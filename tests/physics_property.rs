@@ -2,7 +2,8 @@
 //! performs: a property test over seeded random profiles across every
 //! parameter's range, edges included (no gravity, no acceleration, no jump,
 //! no fall speed, a wall slide of 0, ticks from 1/1000 to 1/15 s, bodies
-//! from 0.05 tiles to several tiles, up to 255 air jumps), and the named
+//! from 0.05 tiles to several tiles, up to 255 air jumps, a jump boost one
+//! time in four), and the named
 //! edge profiles of `tests/physics-edges/` on the demo and SMB 1-1.
 //!
 //! Checked for each: the build neither panics nor fails, every link's tape
@@ -86,7 +87,7 @@ fn random_physics(rng: &mut SplitMix64) -> Physics {
             speed(rng, dt, 10.0)
         },
     });
-    Physics {
+    let mut p = Physics {
         w: side(rng),
         h: side(rng),
         run_speed: speed(rng, dt, 20.0),
@@ -108,7 +109,17 @@ fn random_physics(rng: &mut SplitMix64) -> Physics {
         wall_jump,
         dt,
         ..Physics::default()
+    };
+    // A jump boost one time in four, within what validation allows: the
+    // whole boost on top of the jump under a tile a tick.
+    if rng.chance(0.25) {
+        let most = if rng.chance(0.1) { 255 } else { 60 };
+        let ticks = 1 + rng.below(most) as u32;
+        let room = (0.999 / dt - p.jump_speed).max(0.0) / (dt * f64::from(ticks));
+        p.jump_boost = uniform(rng, 0.0, room.min(1e4));
+        p.jump_boost_ticks = ticks;
     }
+    p
 }
 
 /// Performs every link of `map` on the reference body in its start's
