@@ -467,7 +467,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
                 }
                 outln!(
                     "see `platnav check {}` for what the start reaches and what each goal needs",
-                    args.map.level.display()
+                    args.map.typed()
                 );
             }
         }

@@ -83,3 +83,74 @@ pub(crate) fn parse_set(s: &str) -> Result<(Param, f64), String> {
         .ok_or_else(|| format!("{value:?} in {s:?} is not a number"))?;
     Ok((param, v))
 }
+
+impl super::MapArgs {
+    /// The level and the options that choose its map, as they would be
+    /// typed again: for a hint that names another command on the same map.
+    pub(crate) fn typed(&self) -> String {
+        let s = &self.source;
+        let path = |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        let options = [
+            ("--preset", s.preset.clone()),
+            ("--physics", path(&s.physics)),
+            ("--legend", path(&s.legend)),
+            ("--layer", s.layer.clone()),
+            ("--rules", path(&s.rules)),
+            ("--level", s.level_name.clone()),
+            (
+                "--pixels-per-tile",
+                s.pixels_per_tile.map(|n| n.to_string()),
+            ),
+            ("--wrap", s.wrap.map(|w| w.to_string())),
+            ("--map", path(&self.map)),
+        ];
+        let mut words = vec![shell_word(&self.level.display().to_string())];
+        for (flag, value) in options {
+            if let Some(v) = value {
+                words.extend([flag.to_string(), shell_word(&v)]);
+            }
+        }
+        for (param, v) in &self.params {
+            words.extend([
+                "--param".to_string(),
+                shell_word(&format!("{}={v}", param.name())),
+            ]);
+        }
+        if self.verify {
+            words.push("--verify".into());
+        }
+        if self.jumps != platnav::JumpVariety::Full {
+            words.extend(["--jumps".to_string(), self.jumps.name().to_string()]);
+        }
+        words.join(" ")
+    }
+}
+
+/// `s` as one word of a POSIX shell command: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+fn shell_word(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./,=:+@%".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn words_a_shell_would_split_or_expand_are_quoted() {
+        assert_eq!(
+            shell_word("levels/sq2/level_01.tmx"),
+            "levels/sq2/level_01.tmx"
+        );
+        assert_eq!(shell_word("run_speed=4.5"), "run_speed=4.5");
+        assert_eq!(shell_word("my level.txt"), "'my level.txt'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word("$HOME"), "'$HOME'");
+        assert_eq!(shell_word(""), "''");
+    }
+}

@@ -234,6 +234,21 @@ fn path_without_markers_uses_checks_start_and_goals_and_no_path_gives_hints() {
             && text.contains("not reachable even with a"),
         "{text}"
     );
+    // The hint names `check` with the options that chose the map, so that
+    // it reports on the same map.
+    let w = walled.to_str().unwrap();
+    let out = platnav(&[
+        "path",
+        w,
+        "--preset",
+        "agile",
+        "--param",
+        "run_speed=4",
+        "--wrap",
+        "x",
+    ]);
+    let want = format!("platnav check {w} --preset agile --wrap x --param run_speed=4`");
+    assert!(stdout(&out).contains(&want), "{}", stdout(&out));
     // A ledge a little too high: the diagnosis names the jump that reaches it.
     let ledge = "..............\n..............\n.........#####\n.........#####\n\
                  .........#####\n..............\n..............\n##############\n";
