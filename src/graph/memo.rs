@@ -250,7 +250,7 @@ mod tests {
         let mut signed = start;
         signed.vx = -0.0;
         assert_eq!(memo.get(7, &signed), None);
-        // So do the extension state's timers and climbing.
+        // So do the extension state's timers, the boost and climbing.
         for changed in [
             Body {
                 coyote_left: 1,
@@ -258,6 +258,10 @@ mod tests {
             },
             Body {
                 buffer_left: 2,
+                ..start
+            },
+            Body {
+                boost_tick: 4,
                 ..start
             },
             Body {
@@ -270,12 +274,13 @@ mod tests {
         let timers = Body {
             coyote_left: 5,
             buffer_left: 3,
+            boost_tick: 30,
             air_jumps_left: 255,
             ..start
         };
         memo.put(9, &timers, &timers, -1);
         assert_eq!(memo.get(9, &timers), Some((timers, -1)));
-        assert_eq!(memo.counts(), (2, 6));
+        assert_eq!(memo.counts(), (2, 7));
         assert!(memo.bytes() > 0 && memo.bytes() <= 1_600_000);
         // A clone starts empty.
         assert_eq!(memo.clone().counts(), (0, 0));
