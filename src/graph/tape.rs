@@ -125,38 +125,41 @@ pub(crate) fn byte_len(runs: &[u8], ticks: usize) -> usize {
 pub(crate) fn decode_exact(runs: &[u8], ticks: usize) -> Option<Vec<Input>> {
     let mut out = Vec::with_capacity(ticks);
     let mut rest = runs;
-    while let Some((&b, after)) = rest.split_first() {
-        let (c, after) = if b >> 4 == ESCAPE {
-            let (&c, after) = after.split_first()?;
-            (Some(c).filter(|&c| c >= 12), after)
-        } else {
-            (Some(b >> 4).filter(|&c| c < 12), after)
-        };
-        let input = decode(c?)?;
-        let n = usize::from(b & 15) + 1;
-        if out.len() + n > ticks {
+    while !rest.is_empty() {
+        let (c, escaped, n) = split_run(&mut rest)?;
+        // Codes 12 and up take the escape byte, and only they do.
+        if escaped != (c >= 12) || out.len() + n > ticks {
             return None;
         }
-        out.extend(std::iter::repeat_n(input, n));
-        rest = after;
+        out.extend(std::iter::repeat_n(decode(c)?, n));
     }
     (out.len() == ticks).then_some(out)
 }
 
-/// The first run of `runs`, which it is moved past.
+/// The first run of `runs`, which it is moved past: its code, whether the
+/// code came after the escape byte, and its length; `None` when `runs`
+/// ends inside a run.
 #[inline]
-fn next_run(runs: &mut &[u8]) -> Option<(Input, usize)> {
+fn split_run(runs: &mut &[u8]) -> Option<(u8, bool, usize)> {
     let (&b, rest) = runs.split_first()?;
     *runs = rest;
-    let c = if b >> 4 == ESCAPE {
+    let escaped = b >> 4 == ESCAPE;
+    let c = if escaped {
         let (&c, rest) = runs.split_first()?;
         *runs = rest;
         c
     } else {
         b >> 4
     };
+    Some((c, escaped, usize::from(b & 15) + 1))
+}
+
+/// The first run of `runs`, which it is moved past.
+#[inline]
+fn next_run(runs: &mut &[u8]) -> Option<(Input, usize)> {
+    let (c, _, n) = split_run(runs)?;
     // Runs are validated when stored: a bad code cannot occur.
-    Some((decode(c).unwrap_or(Input::IDLE), usize::from(b & 15) + 1))
+    Some((decode(c).unwrap_or(Input::IDLE), n))
 }
 
 impl Iterator for Tape<'_> {

@@ -293,7 +293,6 @@ pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<NavMap,
 #[must_use]
 pub fn to_bytes(map: &NavMap) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + map.link_count() * 40);
-    let mut runs = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&NAVMAP_FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&map.level().fingerprint().to_le_bytes());
@@ -307,12 +306,10 @@ pub fn to_bytes(map: &NavMap) -> Vec<u8> {
         out.extend_from_slice(&l.action_ticks.to_le_bytes());
         out.push(l.jumps);
         out.extend_from_slice(&l.ticks.to_le_bytes());
-        runs.clear();
-        let inputs: Vec<Input> = map.inputs(l.id).collect();
-        // A map's tapes hold only inputs with a code.
-        crate::graph::tape::encode(&inputs, &mut runs);
+        // The runs as the map holds them.
+        let runs = map.tape_bytes(l.id.index());
         out.extend_from_slice(&(runs.len() as u32).to_le_bytes());
-        out.extend_from_slice(&runs);
+        out.extend_from_slice(runs);
     }
     out
 }

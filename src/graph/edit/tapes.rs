@@ -22,8 +22,8 @@ impl NavMap {
             .collect()
     }
 
-    /// Link `l`'s tape, in `tapes`.
-    pub(super) fn tape_bytes(&self, l: usize) -> &[u8] {
+    /// Link `l`'s tape, in `tapes`: its runs (`graph::tape`).
+    pub(crate) fn tape_bytes(&self, l: usize) -> &[u8] {
         let runs = &self.tapes[self.tape_at[l] as usize..];
         &runs[..crate::graph::tape::byte_len(runs, usize::from(self.edges[l].ticks))]
     }
