@@ -48,8 +48,7 @@ impl BodyRules for BoostRules {
                 b.boost_tick = 0;
             } else {
                 b.boost_tick += 1;
-                let k = f64::from(b.boost_tick) / f64::from(p.jump_boost_ticks);
-                b.vy -= (p.jump_boost - p.jump_boost * k) * p.dt;
+                b.vy -= p.boost_push(b.boost_tick);
             }
         }
     }

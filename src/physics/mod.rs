@@ -290,8 +290,7 @@ impl Physics {
         while (vy < 0.0 || tick <= self.jump_boost_ticks) && tick < 1_000_000 {
             vy += self.gravity * self.dt;
             if tick > 1 && tick <= self.jump_boost_ticks {
-                let k = f64::from(tick) / f64::from(self.jump_boost_ticks);
-                vy -= (self.jump_boost - self.jump_boost * k) * self.dt;
+                vy -= self.boost_push(tick);
             }
             y += vy * self.dt;
             top = top.min(y);
@@ -539,6 +538,20 @@ impl Physics {
         self.jump_boost > 0.0 && self.jump_boost_ticks > 0
     }
 
+    /// The upward speed the jump boost adds on the tick its count reaches
+    /// `tick` (`PHYSICS.md`, "Jump boost"): `(jump_boost - jump_boost * k)
+    /// * dt` with `k = tick / jump_boost_ticks`, in that order.
+    #[must_use]
+    pub(crate) fn boost_push(&self, tick: u32) -> f64 {
+        let k = f64::from(tick) / f64::from(self.jump_boost_ticks);
+        (self.jump_boost - self.jump_boost * k) * self.dt
+    }
+
+    /// Whether the jump boost is left at its default: off, both values 0.
+    fn boost_default(&self) -> bool {
+        self.jump_boost.to_bits() == 0 && self.jump_boost_ticks == 0
+    }
+
     /// The fastest horizontal speed the body can reach (tiles/s).
     #[must_use]
     pub fn max_speed_x(&self) -> f64 {
@@ -601,7 +614,7 @@ impl Physics {
                 eat(v.map_or(u64::MAX, f64::to_bits));
             }
         }
-        if self.jump_boost.to_bits() != 0 || self.jump_boost_ticks != 0 {
+        if !self.boost_default() {
             eat(4);
             eat(self.jump_boost.to_bits());
             eat(u64::from(self.jump_boost_ticks));
@@ -619,8 +632,7 @@ impl Physics {
             && self.coyote_ticks == 0
             && self.jump_buffer_ticks == 0
             && self.launchers_default()
-            && self.jump_boost.to_bits() == 0
-            && self.jump_boost_ticks == 0
+            && self.boost_default()
     }
 
     /// Whether the launch speeds of pads and springs are left to their
