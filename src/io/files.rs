@@ -38,7 +38,10 @@ pub fn read_bytes_within(path: &FsPath, limit: u64) -> Result<Vec<u8>, LevelErro
     if len > limit {
         return Err(too_big(len));
     }
-    let mut bytes = Vec::new();
+    // Sized to the file as it is (at most `limit`): growing by doubling
+    // would hold up to twice the file, and for a huge saved map that is
+    // the load's peak.
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| wrap(LevelError::Io(e)))?;
