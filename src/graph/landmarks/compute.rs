@@ -77,6 +77,34 @@ impl Landmarks {
             }
             pick = next as u32;
         }
+        // The narrow table when every route fits it, written straight from
+        // the measured routes (the wide one would double the build's peak
+        // memory for a moment).
+        let fits = |d: u32| d == FAR || d < u32::from(FAR16);
+        if from_l
+            .iter()
+            .chain(&to_l)
+            .all(|col| col.iter().all(|&d| fits(d)))
+        {
+            let narrow = (0..n)
+                .map(|v| {
+                    let mut b = Narrow {
+                        from: [FAR16; MAX_LANDMARKS],
+                        to1: [0; MAX_LANDMARKS],
+                    };
+                    for (l, (f, t)) in from_l.iter().zip(&to_l).enumerate() {
+                        // `fits` above: every finite route is below FAR16.
+                        b.from[l] = u16::try_from(f[v]).unwrap_or(FAR16);
+                        b.to1[l] = if t[v] == FAR { 0 } else { (t[v] + 1) as u16 };
+                    }
+                    b
+                })
+                .collect();
+            return Self {
+                narrow,
+                ..Self::default()
+            };
+        }
         let mut blocks = vec![
             Block {
                 from: [FAR; MAX_LANDMARKS],
@@ -90,30 +118,8 @@ impl Landmarks {
                 b.to[l] = t[v];
             }
         }
-        let fits = |d: u32| d == FAR || d < u32::from(FAR16);
-        if !blocks
-            .iter()
-            .all(|b| b.from.iter().chain(&b.to).all(|&d| fits(d)))
-        {
-            return Self {
-                blocks,
-                ..Self::default()
-            };
-        }
-        let narrow = blocks
-            .iter()
-            .map(|b| {
-                let n = |d: u32| u16::try_from(d).unwrap_or(FAR16);
-                let plus1 = |d: u32| if d == FAR { 0 } else { n(d + 1) };
-                Narrow {
-                    from: b.from.map(n),
-                    to1: b.to.map(plus1),
-                }
-            })
-            .collect();
         Self {
-            blocks: Vec::new(),
-            narrow,
+            blocks,
             ..Self::default()
         }
     }
