@@ -3,6 +3,8 @@
 use std::sync::Arc;
 
 use super::chunk::Chunk;
+#[cfg(feature = "serde")]
+use super::chunk::EncodedLink;
 use super::landmarks::Landmarks;
 use super::memo::LinkMemo;
 use super::{NavMap, lookup, node_table, reduce};
@@ -157,23 +159,48 @@ impl NavMap {
         ))
     }
 
-    /// A map from already validated links, in any order.
+    /// A map from already validated links with encoded tapes (a saved
+    /// map's), in any order; their runs are kept as they are, so no tape
+    /// is decoded.
     #[cfg(feature = "serde")]
-    pub(crate) fn from_links(
+    pub(crate) fn from_encoded(
         level: Level,
         physics: Physics,
         classes: Classification,
         nodes: Vec<Cell>,
-        links: Vec<Link>,
+        links: &[EncodedLink<'_>],
     ) -> Self {
-        let mut per_node: Vec<Vec<Link>> = vec![Vec::new(); nodes.len()];
         let node_at = node_table(&level, &nodes);
-        for l in links {
-            if let Some(i) = lookup(&node_at, level.width(), level.height(), l.from) {
-                per_node[i as usize].push(l);
-            }
+        let node_of = |c: Cell| lookup(&node_at, level.width(), level.height(), c);
+        // Each link's node, then the links in node order (a stable sort
+        // keeps a node's links in the order given).
+        let mut order: Vec<(u32, u32)> = links
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| Some((node_of(l.from)?, i as u32)))
+            .collect();
+        order.sort_by_key(|&(node, _)| node);
+        let mut chunk = Chunk::default();
+        let mut at = 0;
+        for node in 0..nodes.len() as u32 {
+            let end = at + order[at..].partition_point(|&(n, _)| n == node);
+            let group = order[at..end].iter().map(|&(_, i)| &links[i as usize]);
+            chunk.push_encoded(group, node_of);
+            // What these links read is unknown: the first edit rebuilds
+            // every node.
+            chunk.reads.push_unknown();
+            at = end;
         }
-        Self::assemble(level, physics, classes, nodes, per_node)
+        Self::from_chunks(
+            level,
+            physics,
+            classes,
+            nodes,
+            node_at,
+            vec![chunk],
+            LinkOptions::default(),
+            Arc::new(BuildCache::new()),
+        )
     }
 
     /// A map from each node's links (`per_node[i]` leave `nodes[i]`).

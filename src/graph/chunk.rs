@@ -3,7 +3,7 @@
 use super::reads::ReadSets;
 use super::{Edge, tape};
 use crate::level::Cell;
-use crate::links::Link;
+use crate::links::{Link, LinkKind};
 
 /// The links of some nodes in compact form, before they are concatenated.
 #[derive(Default)]
@@ -43,30 +43,102 @@ impl Chunk {
     pub(super) fn push_node(&mut self, links: Vec<Link>, node_of: impl Fn(Cell) -> Option<u32>) {
         let mut n = 0;
         for l in links {
-            let (Some(target), Ok(ticks), Ok(action)) = (
-                node_of(l.to),
-                u16::try_from(l.ticks),
-                u16::try_from(l.action_ticks),
-            ) else {
-                continue;
-            };
             if l.inputs.len() != l.ticks as usize {
                 continue;
             }
-            let before = self.tapes.len();
-            if !tape::encode(&l.inputs, &mut self.tapes) {
-                continue;
-            }
-            self.tape_lens.push((self.tapes.len() - before) as u32);
-            self.edges.push(Edge {
-                target,
-                ticks,
-                kind: l.kind,
-                jumps: l.jumps,
-            });
-            self.action.push(action);
-            n += 1;
+            let head = Head::of(&l);
+            n += u32::from(self.push_link(head, &node_of, |out| tape::encode(&l.inputs, out)));
         }
         self.counts.push(n);
     }
+
+    /// As [`Chunk::push_node`] for links whose tapes are already encoded:
+    /// their runs are kept as they are.
+    #[cfg(feature = "serde")]
+    pub(super) fn push_encoded<'a>(
+        &mut self,
+        links: impl Iterator<Item = &'a EncodedLink<'a>>,
+        node_of: impl Fn(Cell) -> Option<u32>,
+    ) {
+        let mut n = 0;
+        for l in links {
+            let head = Head {
+                kind: l.kind,
+                to: l.to,
+                ticks: l.ticks,
+                action_ticks: l.action_ticks,
+                jumps: l.jumps,
+            };
+            n += u32::from(self.push_link(head, &node_of, |out| {
+                out.extend_from_slice(&l.tape);
+                true
+            }));
+        }
+        self.counts.push(n);
+    }
+
+    /// Appends one link whose tape `write` appends; `false` (nothing
+    /// appended) when it does not fit the records or `write` fails.
+    fn push_link(
+        &mut self,
+        head: Head,
+        node_of: impl Fn(Cell) -> Option<u32>,
+        write: impl FnOnce(&mut Vec<u8>) -> bool,
+    ) -> bool {
+        let (Some(target), Ok(ticks), Ok(action)) = (
+            node_of(head.to),
+            u16::try_from(head.ticks),
+            u16::try_from(head.action_ticks),
+        ) else {
+            return false;
+        };
+        let before = self.tapes.len();
+        if !write(&mut self.tapes) {
+            self.tapes.truncate(before);
+            return false;
+        }
+        self.tape_lens.push((self.tapes.len() - before) as u32);
+        self.edges.push(Edge {
+            target,
+            ticks,
+            kind: head.kind,
+            jumps: head.jumps,
+        });
+        self.action.push(action);
+        true
+    }
+}
+
+/// What a link's record holds besides its tape.
+struct Head {
+    kind: LinkKind,
+    to: Cell,
+    ticks: u32,
+    action_ticks: u32,
+    jumps: u8,
+}
+
+impl Head {
+    fn of(l: &Link) -> Self {
+        Self {
+            kind: l.kind,
+            to: l.to,
+            ticks: l.ticks,
+            action_ticks: l.action_ticks,
+            jumps: l.jumps,
+        }
+    }
+}
+
+/// A link whose tape is already run-length encoded (`graph::tape`): a
+/// saved map's, its runs checked with `tape::is_exact`.
+#[cfg(feature = "serde")]
+pub(crate) struct EncodedLink<'a> {
+    pub kind: LinkKind,
+    pub from: Cell,
+    pub to: Cell,
+    pub ticks: u32,
+    pub action_ticks: u32,
+    pub jumps: u8,
+    pub tape: std::borrow::Cow<'a, [u8]>,
 }

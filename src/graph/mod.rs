@@ -36,6 +36,8 @@ pub use info::{LinkInfo, Links};
 pub use tape::Tape;
 
 use chunk::Chunk;
+#[cfg(feature = "serde")]
+pub(crate) use chunk::EncodedLink;
 pub(crate) use hops::Hop;
 use hops::{reduce, reduce_node};
 

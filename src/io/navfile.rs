@@ -40,13 +40,14 @@
 //! tick, still load. Files written before `up` existed hold only the codes
 //! 0 to 11, which read the same.
 
+use std::borrow::Cow;
 use std::path::Path as FsPath;
 
 use serde::{Deserialize, Serialize};
 
-use crate::graph::NavMap;
+use crate::graph::{EncodedLink, NavMap};
 use crate::level::{Cell, Level};
-use crate::links::{Link, LinkKind, SETTLE_SLACK};
+use crate::links::{LinkKind, SETTLE_SLACK};
 use crate::physics::{Input, Physics};
 
 /// The format version this build writes; it reads this one and version 1
@@ -176,14 +177,12 @@ fn unpack(b: u8) -> Option<Input> {
     crate::graph::tape::decode(b)
 }
 
-/// A link as read from a file, before validation.
-struct RawLink {
-    kind: LinkKind,
-    from: Cell,
-    to: Cell,
-    action_ticks: u32,
-    jumps: u8,
-    inputs: Vec<Input>,
+/// The run-length encoding of inputs decoded from a file (every one has a
+/// code).
+fn encoded(inputs: &[Input]) -> Cow<'static, [u8]> {
+    let mut out = Vec::new();
+    crate::graph::tape::encode(inputs, &mut out);
+    Cow::Owned(out)
 }
 
 /// The map as JSON (see the module docs).
@@ -258,13 +257,14 @@ pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<NavMap,
                     index,
                     reason: "inputs hold a character outside 'a'..='x'".into(),
                 })?;
-            Ok(RawLink {
+            Ok(EncodedLink {
                 kind: l.kind,
                 from: l.from.into(),
                 to: l.to.into(),
+                ticks: inputs.len() as u32,
                 action_ticks: l.action_ticks,
                 jumps: l.jumps,
-                inputs,
+                tape: encoded(&inputs),
             })
         })
         .collect::<Result<Vec<_>, NavFileError>>()?;
@@ -358,23 +358,25 @@ pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavM
                 reason: format!("{n} ticks exceeds {MAX_LINK_TICKS}"),
             });
         }
-        let inputs = if version == OLDEST_VERSION {
-            tape_v1(r.take(n)?, &inputs_of)
+        let tape = if version == OLDEST_VERSION {
+            tape_v1(r.take(n)?, &inputs_of).map(|inputs| encoded(&inputs))
         } else {
             let len = r.u32()? as usize;
-            crate::graph::tape::decode_exact(r.take(len)?, n)
+            let runs = r.take(len)?;
+            crate::graph::tape::is_exact(runs, n).then_some(Cow::Borrowed(runs))
         };
-        let inputs = inputs.ok_or_else(|| NavFileError::BadLink {
+        let tape = tape.ok_or_else(|| NavFileError::BadLink {
             index,
             reason: "bad input byte".into(),
         })?;
-        raw.push(RawLink {
+        raw.push(EncodedLink {
             kind,
             from,
             to,
+            ticks: n as u32,
             action_ticks,
             jumps,
-            inputs,
+            tape,
         });
     }
     if r.at != bytes.len() {
@@ -503,7 +505,11 @@ fn check_prints(
 /// Validates raw links against the level (bounds, standable ends, tick
 /// counts; not their tapes: see the module's trust model) and builds the
 /// map.
-fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMap, NavFileError> {
+fn assemble(
+    raw: Vec<EncodedLink<'_>>,
+    level: &Level,
+    physics: &Physics,
+) -> Result<NavMap, NavFileError> {
     physics.validate()?;
     let classes = crate::classify::Classification::new(level, physics);
     let nodes: Vec<Cell> = classes.standable_cells().collect();
@@ -514,8 +520,7 @@ fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMa
             nodes.len()
         )));
     }
-    let mut links = Vec::with_capacity(raw.len());
-    for (index, r) in raw.into_iter().enumerate() {
+    for (index, r) in raw.iter().enumerate() {
         let bad = |reason: String| NavFileError::BadLink { index, reason };
         if !classes.is_standable(r.from) || !classes.is_standable(r.to) {
             return Err(bad(format!(
@@ -523,7 +528,7 @@ fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMa
                 r.from, r.to
             )));
         }
-        let ticks = r.inputs.len();
+        let ticks = r.ticks as usize;
         if ticks > MAX_LINK_TICKS
             || ticks < SETTLE_SLACK as usize
             || r.action_ticks as usize > ticks - SETTLE_SLACK as usize
@@ -536,22 +541,13 @@ fn assemble(raw: Vec<RawLink>, level: &Level, physics: &Physics) -> Result<NavMa
         if usize::from(r.jumps) > ticks {
             return Err(bad(format!("{} jumps in {ticks} ticks", r.jumps)));
         }
-        links.push(Link {
-            kind: r.kind,
-            from: r.from,
-            to: r.to,
-            ticks: ticks as u32,
-            action_ticks: r.action_ticks,
-            jumps: r.jumps,
-            inputs: r.inputs,
-        });
     }
-    Ok(NavMap::from_links(
+    Ok(NavMap::from_encoded(
         level.clone(),
         physics.clone(),
         classes,
         nodes,
-        links,
+        &raw,
     ))
 }
 
