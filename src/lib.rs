@@ -71,7 +71,7 @@ pub mod search;
 
 pub use classify::{Classification, NodeType};
 pub use follow::PathFollower;
-pub use graph::{BuildError, EditError, EditReport, LinkId, NavMap, NodeId};
+pub use graph::{BuildError, EditError, EditReport, LazyMap, LinkId, NavMap, NodeId};
 pub use level::{Cell, Level, LevelError, Tile, Wrap};
 pub use links::{BuildCache, BuildProgress, JumpVariety, LinkKind, LinkOptions};
 pub use physics::{Body, Input, Physics, PhysicsError};

@@ -23,6 +23,7 @@ mod hops;
 mod ids;
 mod info;
 pub(crate) mod landmarks;
+mod lazy;
 pub(crate) mod memo;
 pub(crate) mod pool;
 pub(crate) mod reads;
@@ -33,6 +34,7 @@ pub use build::BuildError;
 pub use edit::{EditError, EditReport};
 pub use ids::{LinkId, NodeId};
 pub use info::{LinkInfo, Links};
+pub use lazy::LazyMap;
 pub use tape::Tape;
 
 use chunk::Chunk;

@@ -19,6 +19,7 @@ mod beam;
 mod bound;
 mod exact;
 mod labels;
+mod lazy;
 mod options;
 mod oracle;
 mod outcome;
@@ -28,12 +29,14 @@ mod queue;
 pub use options::SearchOptions;
 pub use oracle::{dijkstra, lower_bound_ticks, replay_memo_counts, sweep, trajectory};
 pub use outcome::{Endpoint, PathError, SearchStats};
+use path::Chain;
 pub(crate) use path::realize;
 pub use path::{Path, PathStep, replay};
 
 use crate::graph::{LinkId, NavMap, NodeId};
 use crate::level::Cell;
 use crate::links::LinkKind;
+use crate::physics::Input;
 
 use beam::beam;
 use bound::Ctx;
@@ -53,11 +56,21 @@ type Found = Result<(Option<Route>, SearchStats), PathError>;
 /// when there is none. A standable cell is returned as is.
 #[must_use]
 pub fn snap(map: &NavMap, cell: Cell, radius: u32) -> Option<Cell> {
-    if map.node(cell).is_some() {
+    snap_by(map.level(), |c| map.node(c).is_some(), cell, radius)
+}
+
+/// [`snap`] on `level`, a cell being standable when `standable` says so.
+pub(crate) fn snap_by(
+    level: &crate::Level,
+    standable: impl Fn(Cell) -> bool,
+    cell: Cell,
+    radius: u32,
+) -> Option<Cell> {
+    if standable(cell) {
         return Some(cell);
     }
     // Past the level's extent a ring holds no new cells: bound the work.
-    let extent = map.level().width() + map.level().height();
+    let extent = level.width() + level.height();
     let r = radius.min(u32::try_from(extent).unwrap_or(u32::MAX)) as i32;
     let r = r.max(0);
     let mut best: Option<(i64, i32, i32, Cell)> = None;
@@ -74,7 +87,7 @@ pub fn snap(map: &NavMap, cell: Cell, radius: u32) -> Option<Cell> {
                     continue;
                 }
                 let c = Cell::new(cell.col.saturating_add(dc), cell.row.saturating_add(dr));
-                if map.node(c).is_some() {
+                if standable(c) {
                     let d2 = i64::from(dc) * i64::from(dc) + i64::from(dr) * i64::from(dr);
                     let k = (d2, -dr, dc, c);
                     if best.is_none_or(|b| (k.0, k.1, k.2) < (b.0, b.1, b.2)) {
@@ -128,12 +141,84 @@ pub fn find_path(
 ) -> Result<Path, PathError> {
     let s = endpoint(map, Endpoint::Start, start, options.snap_radius)?;
     let g = endpoint(map, Endpoint::Goal, goal, options.snap_radius)?;
+    plan(&mut Full(map), s, g, options)
+}
+
+/// A map a path is planned on: the routes its search finds, and the links
+/// they chain, performed to prove them.
+pub(crate) trait Planner {
+    /// The map holding the links.
+    type Links: Chain;
+    /// The links' map.
+    fn links(&self) -> &Self::Links;
+    /// A node's cell.
+    fn cell(&self, node: NodeId) -> Cell;
+    /// A link's target.
+    fn target(&self, id: LinkId) -> NodeId;
+    /// A link's kind.
+    fn kind(&self, id: LinkId) -> LinkKind;
+    /// The search's route from `start` to `goal`, avoiding `banned`,
+    /// expanding at most `budget` nodes.
+    fn route(
+        &mut self,
+        start: NodeId,
+        goal: NodeId,
+        opts: &SearchOptions,
+        banned: &[LinkId],
+        budget: usize,
+    ) -> Found;
+    /// The route's tape, performed from standing on `start`, or the link
+    /// that missed.
+    fn realize(&self, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId>;
+}
+
+/// A built map as a [`Planner`].
+struct Full<'a>(&'a NavMap);
+
+impl Planner for Full<'_> {
+    type Links = NavMap;
+    fn links(&self) -> &NavMap {
+        self.0
+    }
+    fn cell(&self, node: NodeId) -> Cell {
+        self.0.cell(node)
+    }
+    fn target(&self, id: LinkId) -> NodeId {
+        self.0.target(id)
+    }
+    fn kind(&self, id: LinkId) -> LinkKind {
+        self.0.kind(id)
+    }
+    fn route(
+        &mut self,
+        start: NodeId,
+        goal: NodeId,
+        opts: &SearchOptions,
+        banned: &[LinkId],
+        budget: usize,
+    ) -> Found {
+        search_route_within(self.0, start, goal, opts, banned, budget)
+    }
+    fn realize(&self, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId> {
+        realize(self.0, start, links)
+    }
+}
+
+/// Plans a path from node `s` to node `g`: a route, performed; a link that
+/// misses is banned and the route planned again, within the options'
+/// budgets.
+pub(crate) fn plan(
+    map: &mut impl Planner,
+    s: NodeId,
+    g: NodeId,
+    options: &SearchOptions,
+) -> Result<Path, PathError> {
     let mut banned: Vec<LinkId> = Vec::new();
     let mut total = SearchStats::default();
     loop {
         // The expansion budget is the whole call's, re-plans included.
         let budget = options.max_expansions.saturating_sub(total.expanded);
-        let (route, stats) = match search_route_within(map, s, g, options, &banned, budget) {
+        let (route, stats) = match map.route(s, g, options, &banned, budget) {
             Ok(found) => found,
             Err(PathError::BudgetExhausted { limit, stats }) => {
                 return Err(PathError::BudgetExhausted {
@@ -156,38 +241,8 @@ pub fn find_path(
                 stats: total,
             });
         };
-        match realize(map, map.cell(s), &route.links) {
-            Ok(inputs) => {
-                // Each link starts where the previous one ended (the
-                // route is a chain of parents), so no link's source
-                // needs looking up.
-                let mut from = s;
-                let steps = route
-                    .links
-                    .iter()
-                    .map(|&id| {
-                        let to = map.target(id);
-                        let step = PathStep {
-                            link: id,
-                            kind: map.kind(id),
-                            from: map.cell(from),
-                            to: map.cell(to),
-                            ticks: map.ticks(id),
-                        };
-                        from = to;
-                        step
-                    })
-                    .collect();
-                return Ok(Path::new(
-                    map.cell(s),
-                    map.cell(g),
-                    steps,
-                    route.ticks,
-                    map.physics().dt,
-                    inputs,
-                    total,
-                ));
-            }
+        match map.realize(map.cell(s), &route.links) {
+            Ok(inputs) => return Ok(path_of(map, (s, g), &route, inputs, total)),
             Err(failed) => {
                 if let Err(at) = banned.binary_search(&failed) {
                     banned.insert(at, failed);
@@ -204,6 +259,45 @@ pub fn find_path(
             }
         }
     }
+}
+
+/// The path of a performed `route` from `s` to `g`.
+fn path_of(
+    map: &impl Planner,
+    (s, g): (NodeId, NodeId),
+    route: &Route,
+    inputs: Vec<Input>,
+    stats: SearchStats,
+) -> Path {
+    // Each link starts where the previous one ended (the route is a chain
+    // of parents), so no link's source needs looking up.
+    let mut from = s;
+    let steps = route
+        .links
+        .iter()
+        .map(|&id| {
+            let to = map.target(id);
+            let step = PathStep {
+                link: id,
+                kind: map.kind(id),
+                from: map.cell(from),
+                to: map.cell(to),
+                ticks: map.links().ticks(id),
+            };
+            from = to;
+            step
+        })
+        .collect();
+    let dt = map.links().physics().dt;
+    Path::new(
+        map.cell(s),
+        map.cell(g),
+        steps,
+        route.ticks,
+        dt,
+        inputs,
+        stats,
+    )
 }
 
 /// The graph search alone: the cheapest route (exact mode) or the beam's

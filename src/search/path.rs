@@ -3,7 +3,7 @@
 //! ([`Tape`](crate::graph::Tape)); and [`replay`], which performs a tape on the reference body.
 
 use crate::graph::memo::LinkMemo;
-use crate::graph::{LinkId, NavMap};
+use crate::graph::{LazyMap, LinkId, NavMap, Tape};
 use crate::level::{Cell, Level};
 use crate::links::{LinkKind, SETTLE_SLACK, settle_tolerance};
 use crate::physics::{Body, Input, Physics};
@@ -143,6 +143,58 @@ pub fn replay(level: &Level, physics: &Physics, start: Cell, inputs: &[Input]) -
     body
 }
 
+/// What performing a chain of links reads from the map that holds them: a
+/// [`NavMap`], or a [`LazyMap`](crate::LazyMap) for the links it has
+/// generated.
+pub(crate) trait Chain {
+    /// The level the links were generated on.
+    fn level(&self) -> &Level;
+    /// The physics they were generated with.
+    fn physics(&self) -> &Physics;
+    /// Link `id`'s ticks.
+    fn ticks(&self, id: LinkId) -> u32;
+    /// The cell link `id` ends on.
+    fn end(&self, id: LinkId) -> Cell;
+    /// Link `id`'s inputs.
+    fn tape(&self, id: LinkId) -> Tape<'_>;
+}
+
+impl Chain for NavMap {
+    fn level(&self) -> &Level {
+        NavMap::level(self)
+    }
+    fn physics(&self) -> &Physics {
+        NavMap::physics(self)
+    }
+    fn ticks(&self, id: LinkId) -> u32 {
+        NavMap::ticks(self, id)
+    }
+    fn end(&self, id: LinkId) -> Cell {
+        self.cell(self.target(id))
+    }
+    fn tape(&self, id: LinkId) -> Tape<'_> {
+        self.inputs(id)
+    }
+}
+
+impl Chain for LazyMap {
+    fn level(&self) -> &Level {
+        LazyMap::level(self)
+    }
+    fn physics(&self) -> &Physics {
+        LazyMap::physics(self)
+    }
+    fn ticks(&self, id: LinkId) -> u32 {
+        LazyMap::ticks(self, id)
+    }
+    fn end(&self, id: LinkId) -> Cell {
+        self.cell(self.target(id))
+    }
+    fn tape(&self, id: LinkId) -> Tape<'_> {
+        self.inputs(id)
+    }
+}
+
 /// Performs a chain of links from standing on `start`: each tape verbatim
 /// up to its [`SETTLE_SLACK`] ticks, which hold one corrective nudge when the
 /// body is more than the settle tolerance off the cell centre (see
@@ -172,8 +224,8 @@ struct Performed {
 }
 
 /// [`realize`], with or without a memo.
-fn realize_with(
-    map: &NavMap,
+pub(super) fn realize_with(
+    map: &impl Chain,
     start: Cell,
     links: &[LinkId],
     memo: Option<&LinkMemo>,
@@ -198,7 +250,7 @@ fn realize_with(
     debug_assert!(
         links
             .last()
-            .is_none_or(|&l| replay(level, p, start, &tape).stands_on(map.cell(map.target(l))))
+            .is_none_or(|&l| replay(level, p, start, &tape).stands_on(map.end(l)))
     );
     Ok(tape)
 }
@@ -207,7 +259,7 @@ fn realize_with(
 /// state, when it stands at rest on the link's target within the settle
 /// tolerance of its centre; else `None`, with `tape` as it was.
 fn perform(
-    map: &NavMap,
+    map: &impl Chain,
     id: LinkId,
     mut body: Body,
     tape: &mut Vec<Input>,
@@ -215,7 +267,7 @@ fn perform(
 ) -> Option<(Body, Performed)> {
     let (level, p) = (map.level(), map.physics());
     let tol = settle_tolerance(p) + 1e-9;
-    let to = map.cell(map.target(id));
+    let to = map.end(id);
     let verbatim = map.ticks(id).saturating_sub(SETTLE_SLACK) as usize;
     let target_x = f64::from(to.col) + 0.5;
     let (before, start_len) = (body, tape.len());
@@ -224,7 +276,7 @@ fn perform(
         body = end;
         nudge
     } else {
-        for input in map.inputs(id).take(verbatim) {
+        for input in map.tape(id).take(verbatim) {
             body.step(level, p, input);
             tape.push(input);
         }
@@ -269,7 +321,7 @@ fn nudge_toward(body: &Body, target_x: f64, tol: f64) -> i8 {
 /// there, rewriting `prev`'s slack in `tape` for the first that works.
 /// The tape keeps its ticks: a nudge is one of the slack's.
 fn retry(
-    map: &NavMap,
+    map: &impl Chain,
     prev: Performed,
     id: LinkId,
     tape: &mut Vec<Input>,
@@ -278,10 +330,10 @@ fn retry(
     let (level, p) = (map.level(), map.physics());
     let mut settled = prev.before;
     let verbatim = map.ticks(prev.id).saturating_sub(SETTLE_SLACK) as usize;
-    for input in map.inputs(prev.id).take(verbatim) {
+    for input in map.tape(prev.id).take(verbatim) {
         settled.step(level, p, input);
     }
-    let to = map.cell(map.target(prev.id));
+    let to = map.end(prev.id);
     for nudge in [-1, 0, 1].into_iter().filter(|&n| n != prev.nudge) {
         let mut body = settled;
         for k in 0..SETTLE_SLACK {
@@ -302,8 +354,8 @@ fn retry(
 }
 
 /// Appends the first `n` inputs of link `id`'s tape, run by run.
-fn extend_runs(tape: &mut Vec<Input>, map: &NavMap, id: LinkId, mut n: usize) {
-    for (input, len) in map.inputs(id).runs() {
+fn extend_runs(tape: &mut Vec<Input>, map: &impl Chain, id: LinkId, mut n: usize) {
+    for (input, len) in map.tape(id).runs() {
         let len = len.min(n);
         tape.extend(std::iter::repeat_n(input, len));
         n -= len;

@@ -1,0 +1,127 @@
+//! Lazy maps: paths before the map is built, of the cost a full build's
+//! exact search finds, with the links a full build gives.
+
+mod common;
+
+use platnav::level::SplitMix64;
+use platnav::{
+    Cell, LazyMap, Level, LinkKind, NavMap, NodeId, PathError, Physics, SearchOptions, Wrap,
+    find_path,
+};
+
+/// Random pairs of standing cells of `map`.
+fn pairs(map: &NavMap, n: usize, seed: u64) -> Vec<(Cell, Cell)> {
+    let mut rng = SplitMix64::new(seed);
+    let count = map.node_count() as u64;
+    (0..n)
+        .map(|_| {
+            let a = map.cell(NodeId::new(rng.below(count) as u32));
+            let b = map.cell(NodeId::new(rng.below(count) as u32));
+            (a, b)
+        })
+        .collect()
+}
+
+/// Every query on the lazy map costs what it costs on the full map (or
+/// fails alike), and every lazy path replays; then every node the lazy map
+/// built has the full map's links. Returns the paths found.
+fn compare(level: &Level, physics: &Physics, opts: &SearchOptions, seed: u64) -> usize {
+    let full = NavMap::build(level, physics).unwrap();
+    let mut lazy = LazyMap::new(level, physics).unwrap();
+    assert_eq!(lazy.node_count(), full.node_count());
+    let mut found = 0;
+    for (s, g) in pairs(&full, 24, seed) {
+        match (lazy.find_path(s, g, opts), find_path(&full, s, g, opts)) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.ticks(), b.ticks(), "{s} -> {g}");
+                assert!(a.replay(level, physics).stands_on(a.goal()), "{s} -> {g}");
+                assert_eq!(a.inputs().len() as u32, a.ticks());
+                found += 1;
+            }
+            (Err(PathError::Unreachable { .. }), Err(PathError::Unreachable { .. })) => {}
+            (a, b) => panic!(
+                "{s} -> {g}: lazy {:?}, full {:?}",
+                a.map(|p| p.ticks()),
+                b.map(|p| p.ticks())
+            ),
+        }
+    }
+    assert_same_links(&lazy, &full);
+    found
+}
+
+/// The lazy map's built nodes hold exactly the full map's links.
+fn assert_same_links(lazy: &LazyMap, full: &NavMap) {
+    let mut built = 0;
+    for (i, &cell) in full.nodes().iter().enumerate() {
+        let node = NodeId::new(i as u32);
+        assert_eq!(lazy.node(cell), Some(node));
+        if !lazy.is_built(node) {
+            continue;
+        }
+        built += 1;
+        let theirs: Vec<_> = full.links_from(node).collect();
+        let ours: Vec<_> = lazy.link_ids_from(node).collect();
+        assert_eq!(ours.len(), theirs.len(), "{cell}");
+        for (&id, l) in ours.iter().zip(&theirs) {
+            assert_eq!(lazy.kind(id), l.kind, "{cell}");
+            assert_eq!(lazy.cell(lazy.target(id)), l.to, "{cell}");
+            assert_eq!(lazy.ticks(id), l.ticks, "{cell}");
+            assert!(lazy.inputs(id).eq(full.inputs(l.id)), "{cell}");
+        }
+    }
+    assert!(built > 0, "the searches built nothing");
+}
+
+#[test]
+fn lazy_paths_cost_what_full_maps_find_on_generated_levels() {
+    let presets = [
+        ("default", Physics::default()),
+        ("smb", Physics::smb()),
+        ("agile", Physics::agile()),
+    ];
+    let mut found = 0;
+    for seed in 0..common::runs("PLATNAV_LAZY_LEVELS", 3, 12) {
+        let level = Level::generate(40, 32, seed).unwrap();
+        let (_, physics) = &presets[seed as usize % presets.len()];
+        found += compare(&level, physics, &SearchOptions::default(), seed);
+    }
+    assert!(found > 10, "only {found} paths found");
+}
+
+#[test]
+fn lazy_paths_honour_jump_caps_forbidden_kinds_and_wrap() {
+    let level = Level::generate(40, 32, 7).unwrap();
+    let capped = SearchOptions::default().with_max_jumps(Some(1));
+    let no_jumps = SearchOptions::default().with_forbid(vec![LinkKind::JUMP]);
+    assert!(compare(&level, &Physics::default(), &capped, 1) > 0);
+    assert!(compare(&level, &Physics::default(), &no_jumps, 2) > 0);
+    let wrapped = Level::generate(40, 32, 9)
+        .unwrap()
+        .with_wrap(Wrap { x: true, y: false });
+    assert!(compare(&wrapped, &Physics::default(), &SearchOptions::default(), 3) > 0);
+}
+
+#[test]
+fn nothing_is_built_up_front_and_a_bad_endpoint_builds_nothing() {
+    let level = common::demo();
+    let mut lazy = LazyMap::new(&level, &Physics::default()).unwrap();
+    assert_eq!((lazy.built_count(), lazy.link_count()), (0, 0));
+    let opts = SearchOptions::default().with_snap_radius(0);
+    let err = lazy.find_path(Cell::new(-5, -5), Cell::new(1, 1), &opts);
+    assert!(
+        matches!(err, Err(PathError::InvalidEndpoint { .. })),
+        "{err:?}"
+    );
+    assert_eq!(lazy.built_count(), 0);
+    // A budget of one expansion builds one node and stops.
+    let full = NavMap::build(&level, &Physics::default()).unwrap();
+    let (s, g) = (full.nodes()[0], full.nodes()[full.node_count() - 1]);
+    let tight = SearchOptions::default().with_max_expansions(1);
+    let err = lazy.find_path(s, g, &tight);
+    assert!(
+        matches!(err, Err(PathError::BudgetExhausted { .. })),
+        "{err:?}"
+    );
+    assert_eq!(lazy.built_count(), 1);
+}
