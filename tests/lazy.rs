@@ -125,3 +125,81 @@ fn nothing_is_built_up_front_and_a_bad_endpoint_builds_nothing() {
     );
     assert_eq!(lazy.built_count(), 1);
 }
+
+/// `a` and `b` hold the same nodes and links, tapes included.
+fn assert_same_maps(a: &NavMap, b: &NavMap) {
+    assert_eq!(a.nodes(), b.nodes());
+    assert_eq!(a.link_count(), b.link_count());
+    for (la, lb) in a.links().zip(b.links()) {
+        assert_eq!(la, lb);
+        assert!(a.inputs(la.id).eq(b.inputs(lb.id)), "{la:?}");
+    }
+}
+
+#[test]
+fn a_lazy_map_completed_is_the_full_build_and_edits_alike() {
+    let level = Level::generate(48, 32, 5).unwrap();
+    let physics = Physics::default();
+    let full = NavMap::build(&level, &physics).unwrap();
+    // Some nodes built by queries, the rest by the completion.
+    let mut lazy = LazyMap::new(&level, &physics).unwrap();
+    for (s, g) in pairs(&full, 6, 11) {
+        let _ = lazy.find_path(s, g, &SearchOptions::default());
+    }
+    assert!(lazy.built_count() > 0 && !lazy.is_complete());
+    let mut done = lazy.into_map().unwrap();
+    assert_same_maps(&done, &full);
+    // What each node read came along: an edit rebuilds what it touches,
+    // as on the full build, and gives the same map.
+    let mut edited = full.clone();
+    let cell = full.nodes()[full.node_count() / 2];
+    let change = [(Cell::new(cell.col, cell.row + 1), platnav::Tile::EMPTY)];
+    let (a, b) = (done.edit(&change).unwrap(), edited.edit(&change).unwrap());
+    assert_eq!(a.nodes_rebuilt, b.nodes_rebuilt);
+    assert!(a.nodes_rebuilt < full.node_count() / 2, "{a:?}");
+    assert_same_maps(&done, &edited);
+}
+
+#[test]
+fn the_background_build_fills_the_map_in_while_queries_go_on() {
+    let level = Level::generate(64, 48, 8).unwrap();
+    let physics = Physics::smb();
+    let full = NavMap::build(&level, &physics).unwrap();
+    let progress = std::sync::Arc::new(platnav::BuildProgress::new());
+    let opts = platnav::LinkOptions::default().with_progress(Some(progress.clone()));
+    let mut lazy = LazyMap::with_options(&level, &physics, &opts).unwrap();
+    lazy.build_in_background();
+    for (s, g) in pairs(&full, 8, 4) {
+        match (
+            lazy.find_path(s, g, &SearchOptions::default()),
+            find_path(&full, s, g, &SearchOptions::default()),
+        ) {
+            (Ok(a), Ok(b)) => assert_eq!(a.ticks(), b.ticks()),
+            (Err(_), Err(_)) => {}
+            (a, b) => panic!(
+                "{s} -> {g}: {:?} vs {:?}",
+                a.map(|p| p.ticks()),
+                b.map(|p| p.ticks())
+            ),
+        }
+    }
+    // Every chunk handed over and taken in: the map is complete.
+    lazy.wait_for_background();
+    assert!(lazy.is_complete(), "{lazy:?}");
+    assert_eq!(progress.total(), full.node_count());
+    assert_same_maps(&lazy.into_map().unwrap(), &full);
+}
+
+#[test]
+fn a_cancelled_lazy_map_is_not_completed() {
+    let level = Level::generate(48, 32, 6).unwrap();
+    let progress = std::sync::Arc::new(platnav::BuildProgress::new());
+    let opts = platnav::LinkOptions::default().with_progress(Some(progress.clone()));
+    let mut lazy = LazyMap::with_options(&level, &Physics::default(), &opts).unwrap();
+    lazy.build_in_background();
+    progress.cancel();
+    assert!(matches!(
+        lazy.into_map(),
+        Err(platnav::BuildError::Cancelled)
+    ));
+}

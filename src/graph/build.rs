@@ -236,7 +236,7 @@ impl NavMap {
     /// The map of `chunks` (each node's links, in node order), with its
     /// landmark bounds measured.
     #[allow(clippy::too_many_arguments)]
-    fn from_chunks(
+    pub(super) fn from_chunks(
         level: Level,
         physics: Physics,
         classes: Classification,

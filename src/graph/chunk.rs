@@ -37,6 +37,24 @@ impl Chunk {
         out
     }
 
+    /// Appends a node of `other`: its links `links` (their tapes, end to
+    /// end, are `tapes` of `other.tapes`) and its reads, node `n` of
+    /// `other.reads`.
+    pub(super) fn push_node_from(
+        &mut self,
+        other: &Chunk,
+        links: std::ops::Range<usize>,
+        tapes: std::ops::Range<usize>,
+        n: usize,
+    ) {
+        self.counts.push(links.len() as u32);
+        self.edges.extend_from_slice(&other.edges[links.clone()]);
+        self.action.extend_from_slice(&other.action[links.clone()]);
+        self.tape_lens.extend_from_slice(&other.tape_lens[links]);
+        self.tapes.extend_from_slice(&other.tapes[tapes]);
+        self.reads.push_from(&other.reads, n);
+    }
+
     /// Appends one node's links. Generators only end links on standable
     /// cells with tapes of `ticks` inputs; a link that does not (or that
     /// does not fit the compact records) is dropped.

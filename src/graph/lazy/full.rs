@@ -1,0 +1,70 @@
+//! A lazy map's links, completed, as a [`NavMap`].
+
+use std::sync::Arc;
+
+use super::Shared;
+use super::store::{Store, generate_into};
+use crate::graph::chunk::Chunk;
+use crate::graph::{BuildError, NavMap};
+use crate::links::BuildProgress;
+
+/// Nodes generated per task when the rest is built.
+const CHUNK: usize = 64;
+
+/// Builds every node `store` lacks and assembles the map, its nodes' links
+/// in node order as a full build lays them out.
+pub(super) fn into_map(shared: Arc<Shared>, mut store: Store) -> Result<NavMap, BuildError> {
+    let cancelled = || {
+        shared
+            .options
+            .progress
+            .as_deref()
+            .is_some_and(BuildProgress::is_cancelled)
+    };
+    let n = shared.nodes.len() as u32;
+    let missing: Vec<u32> = (0..n).filter(|&v| !store.is_built(v)).collect();
+    let generate = |nodes: &[u32]| {
+        let mut chunk = Chunk::default();
+        let mut worker = shared.cache.worker();
+        for &v in nodes {
+            if cancelled() {
+                break;
+            }
+            generate_into(&shared, v, &mut chunk, &mut worker);
+        }
+        (nodes.to_vec(), chunk)
+    };
+    #[cfg(feature = "parallel")]
+    let rest: Vec<(Vec<u32>, Chunk)> = {
+        use rayon::prelude::*;
+        missing.par_chunks(CHUNK).map(generate).collect()
+    };
+    #[cfg(not(feature = "parallel"))]
+    let rest: Vec<(Vec<u32>, Chunk)> = missing.chunks(CHUNK).map(generate).collect();
+    if cancelled() {
+        return Err(BuildError::Cancelled);
+    }
+    for (nodes, chunk) in &rest {
+        store.absorb(nodes, chunk);
+    }
+    drop(rest);
+    let mut chunk = Chunk::default();
+    for v in 0..n {
+        if let Some((links, tapes, place)) = store.node_links(v) {
+            chunk.push_node_from(store.links(), links, tapes, place);
+        }
+    }
+    drop(store);
+    // The background threads are done: the shared part is ours alone.
+    let shared = Arc::try_unwrap(shared).unwrap_or_else(|s| s.duplicate());
+    Ok(NavMap::from_chunks(
+        shared.level,
+        shared.physics,
+        shared.classes,
+        shared.nodes,
+        shared.node_at,
+        vec![chunk],
+        shared.options.with_progress(None),
+        shared.cache,
+    ))
+}

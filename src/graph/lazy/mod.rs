@@ -1,0 +1,311 @@
+//! A map that answers queries before it is built: each standing cell's
+//! links are generated the first time a search needs them, and kept; a
+//! background build on the other cores fills in the rest, and the whole
+//! becomes a [`NavMap`].
+//!
+//! [`LazyMap::new`] classifies the level and generates nothing; its
+//! search (`LazyMap::find_path`, in `search/lazy.rs`) generates the links
+//! of each node it expands. A node's links are exactly those
+//! [`NavMap::build`] gives it (the same generator, the same compact
+//! records), so a lazy map's paths cost what a full map's do. The parts:
+//! this file (the map and its accessors), `store.rs` (the links generated
+//! so far, in the order they were), `background.rs` (the background
+//! build) and `full.rs` (the map it becomes).
+
+mod background;
+mod full;
+mod store;
+
+use std::sync::Arc;
+
+use super::tape::Tape;
+use super::{BuildError, Edge, LinkId, NavMap, NodeId, lookup, node_table};
+use crate::classify::Classification;
+use crate::level::{Cell, Level};
+use crate::links::{BuildCache, LinkKind, LinkOptions};
+use crate::physics::Physics;
+use background::Background;
+use store::Store;
+
+/// What never changes once a lazy map is made, shared with its background
+/// build.
+struct Shared {
+    level: Level,
+    physics: Physics,
+    classes: Classification,
+    nodes: Vec<Cell>,
+    /// Row-major: the node on each cell, or none.
+    node_at: Vec<u32>,
+    options: LinkOptions,
+    cache: Arc<BuildCache>,
+}
+
+impl Shared {
+    /// A copy, for a map whose background threads still hold the shared
+    /// part.
+    fn duplicate(&self) -> Self {
+        Self {
+            level: self.level.clone(),
+            physics: self.physics.clone(),
+            classes: self.classes.clone(),
+            nodes: self.nodes.clone(),
+            node_at: self.node_at.clone(),
+            options: self.options.clone(),
+            cache: Arc::clone(&self.cache),
+        }
+    }
+
+    fn node_of(&self, c: Cell) -> Option<u32> {
+        lookup(&self.node_at, self.level.width(), self.level.height(), c)
+    }
+}
+
+/// A navigation map whose links are generated on demand (see the module
+/// docs).
+///
+/// ```
+/// use platnav::{Cell, LazyMap, Level, NavMap, Physics, SearchOptions, find_path};
+///
+/// let level: Level = "..........\n..........\n.S..##..G.\n##########".parse()?;
+/// let physics = Physics::default();
+/// let mut lazy = LazyMap::new(&level, &physics)?;
+/// assert_eq!(lazy.built_count(), 0, "nothing is generated up front");
+/// let opts = SearchOptions::default();
+/// let path = lazy.find_path(Cell::new(1, 2), Cell::new(8, 2), &opts)?;
+/// // The same cost as on the full map.
+/// let full = NavMap::build(&level, &physics)?;
+/// assert_eq!(path.ticks(), find_path(&full, Cell::new(1, 2), Cell::new(8, 2), &opts)?.ticks());
+/// assert!(lazy.built_count() > 0);
+/// // The rest, built, is the full map.
+/// assert_eq!(lazy.into_map()?.link_count(), full.link_count());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct LazyMap {
+    shared: Arc<Shared>,
+    store: Store,
+    background: Option<Background>,
+    ticks_per_col: f64,
+}
+
+impl std::fmt::Debug for LazyMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyMap")
+            .field("width", &self.shared.level.width())
+            .field("height", &self.shared.level.height())
+            .field("nodes", &self.shared.nodes.len())
+            .field("built", &self.built_count())
+            .field("links", &self.link_count())
+            .finish_non_exhaustive()
+    }
+}
+
+impl LazyMap {
+    /// Classifies the level for `physics`; no link is generated yet.
+    ///
+    /// # Errors
+    /// [`BuildError::Physics`] when `physics` fails [`Physics::validate`].
+    pub fn new(level: &Level, physics: &Physics) -> Result<Self, BuildError> {
+        Self::with_options(level, physics, &LinkOptions::default())
+    }
+
+    /// As [`LazyMap::new`], generating links with `options`, whose
+    /// progress handle counts and cancels the background build
+    /// ([`LazyMap::build_in_background`]).
+    ///
+    /// # Errors
+    /// As [`LazyMap::new`].
+    pub fn with_options(
+        level: &Level,
+        physics: &Physics,
+        options: &LinkOptions,
+    ) -> Result<Self, BuildError> {
+        physics.validate()?;
+        let classes = Classification::new(level, physics);
+        let nodes: Vec<Cell> = classes.standable_cells().collect();
+        let node_at = node_table(level, &nodes);
+        let store = Store::new(nodes.len());
+        Ok(Self {
+            shared: Arc::new(Shared {
+                level: level.clone(),
+                physics: physics.clone(),
+                classes,
+                nodes,
+                node_at,
+                options: options.clone(),
+                cache: Arc::new(BuildCache::new()),
+            }),
+            store,
+            background: None,
+            ticks_per_col: crate::physics::ticks_per_col(physics),
+        })
+    }
+
+    /// The level.
+    #[must_use]
+    pub fn level(&self) -> &Level {
+        &self.shared.level
+    }
+
+    /// The physics profile.
+    #[must_use]
+    pub fn physics(&self) -> &Physics {
+        &self.shared.physics
+    }
+
+    /// The node standing on `cell`, if it is standable.
+    #[must_use]
+    pub fn node(&self, cell: Cell) -> Option<NodeId> {
+        self.shared.node_of(cell).map(NodeId)
+    }
+
+    /// The cell of a node.
+    ///
+    /// # Panics
+    /// If `node` is not one of this map's.
+    #[must_use]
+    pub fn cell(&self, node: NodeId) -> Cell {
+        self.shared.nodes[node.0 as usize]
+    }
+
+    /// Standing cells: every node, built or not.
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        self.shared.nodes.len()
+    }
+
+    /// Nodes whose links have been generated (and taken in from the
+    /// background build).
+    #[must_use]
+    pub fn built_count(&self) -> usize {
+        self.store.built()
+    }
+
+    /// Links generated so far.
+    #[must_use]
+    pub fn link_count(&self) -> usize {
+        self.store.link_count()
+    }
+
+    /// Heap bytes held by the generated links, their read sets and the
+    /// node tables.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.store.bytes()
+            + self.shared.node_at.capacity() * 4
+            + self.shared.nodes.capacity() * size_of::<Cell>()
+    }
+
+    /// Whether `node`'s links have been generated.
+    #[must_use]
+    pub fn is_built(&self, node: NodeId) -> bool {
+        self.store.is_built(node.0)
+    }
+
+    /// Generates `node`'s links unless they already are, after taking in
+    /// what the background build has finished.
+    pub fn build_node(&mut self, node: NodeId) {
+        self.absorb();
+        self.store.build(&self.shared, node.0);
+    }
+
+    /// The ids of the links leaving `node`, in the order a built map holds
+    /// them (none until it is built: see [`LazyMap::build_node`]).
+    pub fn link_ids_from(&self, node: NodeId) -> impl ExactSizeIterator<Item = LinkId> + use<> {
+        self.store.link_ids(node.0).map(LinkId)
+    }
+
+    /// The raw ids of `node`'s links (none until it is built).
+    pub(crate) fn link_ids(&self, node: u32) -> std::ops::Range<u32> {
+        self.store.link_ids(node)
+    }
+
+    /// A generated link's search record.
+    pub(crate) fn edge(&self, id: LinkId) -> Edge {
+        self.store.edge(id.0)
+    }
+
+    /// A generated link's kind.
+    #[must_use]
+    pub fn kind(&self, id: LinkId) -> LinkKind {
+        self.edge(id).kind
+    }
+
+    /// A generated link's target node.
+    #[must_use]
+    pub fn target(&self, id: LinkId) -> NodeId {
+        NodeId(self.edge(id).target)
+    }
+
+    /// A generated link's duration in ticks.
+    #[must_use]
+    pub fn ticks(&self, id: LinkId) -> u32 {
+        u32::from(self.edge(id).ticks)
+    }
+
+    /// A generated link's per-tick inputs, performed from standing on its
+    /// source cell.
+    #[must_use]
+    pub fn inputs(&self, id: LinkId) -> Tape<'_> {
+        self.store.tape(id.0)
+    }
+
+    /// The search's bound per column crossed.
+    pub(crate) fn ticks_per_col(&self) -> f64 {
+        self.ticks_per_col
+    }
+
+    /// Starts building every node in the background, on all cores but
+    /// one (at least one thread), reporting to the options' progress
+    /// handle, which also cancels it. Queries go on meanwhile and take in
+    /// what it has finished; [`LazyMap::into_map`] waits for it. Calling
+    /// it again while it runs does nothing.
+    pub fn build_in_background(&mut self) {
+        if self.background.is_none() {
+            self.background = Some(Background::start(&self.shared));
+        }
+    }
+
+    /// Takes in the nodes the background build has finished; returns how
+    /// many were new.
+    pub fn absorb(&mut self) -> usize {
+        let Some(bg) = &self.background else {
+            return 0;
+        };
+        let mut added = 0;
+        while let Some((nodes, chunk)) = bg.try_next() {
+            added += self.store.absorb(&nodes, &chunk);
+        }
+        added
+    }
+
+    /// Waits for the background build, if one runs, and takes in
+    /// everything it built: then the map [`is_complete`](Self::is_complete)
+    /// unless the build was cancelled.
+    pub fn wait_for_background(&mut self) {
+        if let Some(bg) = self.background.take() {
+            for (nodes, chunk) in bg.finish() {
+                self.store.absorb(&nodes, &chunk);
+            }
+        }
+    }
+
+    /// Whether every node's links have been generated.
+    #[must_use]
+    pub fn is_complete(&self) -> bool {
+        self.store.built() == self.shared.nodes.len()
+    }
+
+    /// The built map: every node not yet built is built (on every core the
+    /// build uses, after the background build, if one runs, has finished),
+    /// and the links are assembled with their landmark bounds measured.
+    /// The map equals [`NavMap::build_with`]'s for the same level,
+    /// physics and options.
+    ///
+    /// # Errors
+    /// [`BuildError::Cancelled`] when the options' progress handle was
+    /// cancelled.
+    pub fn into_map(mut self) -> Result<NavMap, BuildError> {
+        self.wait_for_background();
+        full::into_map(self.shared, self.store)
+    }
+}
