@@ -89,6 +89,8 @@ mod doc_examples {
     struct Following;
     #[doc = include_str!("../docs/live-edits.md")]
     struct LiveEdits;
+    #[doc = include_str!("../docs/huge-worlds.md")]
+    struct HugeWorlds;
     #[cfg(feature = "fly")]
     #[doc = include_str!("../docs/flying.md")]
     struct Flying;

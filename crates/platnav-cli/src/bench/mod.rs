@@ -28,6 +28,9 @@ mod scaling;
 /// The `fly` rows (free space, any-angle paths, the `polyanya` peer).
 mod fly;
 
+/// The huge-world rows (a lazy map of a 4,200 x 1,200 world).
+mod huge;
+
 #[derive(Args)]
 pub(crate) struct BenchArgs {
     /// Skip the 1024 x 1024 and 4096 x 256 levels and take fewer samples.
@@ -36,6 +39,10 @@ pub(crate) struct BenchArgs {
     /// Only the `fly` rows (flying and top-down agents).
     #[arg(long)]
     fly: bool,
+    /// Also build the 4,200 x 1,200 world whole in the background and
+    /// measure its memory (minutes on two cores).
+    #[arg(long)]
+    huge: bool,
     /// The folder of the SMB levels (with their legend.json).
     #[arg(long, default_value = "levels/smb")]
     smb: PathBuf,
@@ -223,6 +230,9 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     rows.extend(knock::rows(smb11_level.as_ref())?);
     reference::rows(&mut rows, smb11_level, &smb_run.physics, args.quick)?;
     scaling::rows(&mut rows, samples, args.quick)?;
+    if !args.quick || args.huge {
+        huge::rows(&mut rows, args.huge)?;
+    }
     fly::rows(&mut rows, args.quick)?;
     print(&rows, t_all)
 }
