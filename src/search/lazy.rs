@@ -92,6 +92,10 @@ struct Label {
 
 const NO_PARENT: u32 = u32::MAX;
 
+/// Queue entries [`Search::build_ahead`] looks through for nodes to build
+/// alongside the one expanded.
+const LOOK_AHEAD: usize = 64;
+
 /// One lazy search: its options and the labels it has made.
 struct Search<'a> {
     map: &'a mut LazyMap,
@@ -162,7 +166,9 @@ impl<'a> Search<'a> {
                 });
             }
             self.stats.expanded += 1;
-            self.map.build_node(NodeId(node));
+            if !self.map.is_built(NodeId(node)) {
+                self.build_ahead(&heap, node);
+            }
             for id in self.map.link_ids(node) {
                 if let Some((f, g2, next)) = self.relax(at, jumps, g, LinkId(id)) {
                     heap.push(key(f), g2, next);
@@ -170,6 +176,32 @@ impl<'a> Search<'a> {
             }
         }
         Ok((None, self.stats))
+    }
+
+    /// Builds `node` together with the next nodes the queue will expand
+    /// that are not built yet, one a core: the search expands most of them
+    /// next (entries the queue drops as stale, and the goal, are left
+    /// out).
+    fn build_ahead(&mut self, heap: &BucketQueue, node: u32) {
+        let width = LazyMap::build_width();
+        let mut nodes = vec![NodeId(node)];
+        if width > 1 {
+            for (g, at) in heap.peek(LOOK_AHEAD) {
+                let l = &self.labels[at as usize];
+                let next = NodeId(l.node);
+                if g == l.g
+                    && next != self.goal
+                    && !self.map.is_built(next)
+                    && !nodes.contains(&next)
+                {
+                    nodes.push(next);
+                    if nodes.len() == width {
+                        break;
+                    }
+                }
+            }
+        }
+        self.map.build_nodes(&nodes);
     }
 
     /// Relaxes link `id` out of label `at` (`jumps` used, reached at `g`):

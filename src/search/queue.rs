@@ -111,6 +111,24 @@ impl BucketQueue {
         Some((last, g, state))
     }
 
+    /// Up to `n` of the entries the next pops return first, in that order,
+    /// left in place; entries beyond the ring are not looked at.
+    pub(super) fn peek(&self, n: usize) -> Vec<(u32, u32)> {
+        let mut out = Vec::with_capacity(n);
+        if self.ring.is_empty() {
+            return out;
+        }
+        for key in self.last..self.last + Self::RING {
+            for &entry in self.ring[(key % Self::RING) as usize].iter().rev() {
+                if out.len() == n {
+                    return out;
+                }
+                out.push(entry);
+            }
+        }
+        out
+    }
+
     /// Moves the overflow entries the ring now spans into their stacks, in
     /// push order. Their stacks are empty: a stack's previous key is below
     /// `last`, and no key they hold has been pushed into the ring yet.
@@ -281,5 +299,23 @@ mod tests {
         assert!(popped.windows(2).all(|w| w[0] <= w[1]));
         heap.clear();
         assert!(heap.pop().is_none());
+    }
+
+    #[test]
+    fn peek_shows_what_the_next_pops_return_and_leaves_it() {
+        let mut q = BucketQueue::new();
+        assert!(q.peek(3).is_empty());
+        q.clear();
+        for (k, s) in [(5, 1), (3, 2), (5, 3), (4, 4), (900, 5)] {
+            q.push(k, 0, s);
+        }
+        let peeked = q.peek(4);
+        let popped: Vec<(u32, u32)> = (0..4)
+            .map(|_| q.pop().map(|(_, g, s)| (g, s)).unwrap())
+            .collect();
+        assert_eq!(peeked, popped);
+        // The far key waits beyond the ring: not peeked, still popped.
+        assert!(q.peek(4).is_empty());
+        assert_eq!(q.pop().map(|e| e.2), Some(5));
     }
 }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::Shared;
-use super::store::{Store, generate_into};
+use super::store::{Store, generate_nodes};
 use crate::graph::chunk::Chunk;
 use crate::graph::{BuildError, NavMap};
 use crate::links::BuildProgress;
@@ -23,24 +23,7 @@ pub(super) fn into_map(shared: Arc<Shared>, mut store: Store) -> Result<NavMap, 
     };
     let n = shared.nodes.len() as u32;
     let missing: Vec<u32> = (0..n).filter(|&v| !store.is_built(v)).collect();
-    let generate = |nodes: &[u32]| {
-        let mut chunk = Chunk::default();
-        let mut worker = shared.cache.worker();
-        for &v in nodes {
-            if cancelled() {
-                break;
-            }
-            generate_into(&shared, v, &mut chunk, &mut worker);
-        }
-        (nodes.to_vec(), chunk)
-    };
-    #[cfg(feature = "parallel")]
-    let rest: Vec<(Vec<u32>, Chunk)> = {
-        use rayon::prelude::*;
-        missing.par_chunks(CHUNK).map(generate).collect()
-    };
-    #[cfg(not(feature = "parallel"))]
-    let rest: Vec<(Vec<u32>, Chunk)> = missing.chunks(CHUNK).map(generate).collect();
+    let rest = generate_nodes(&shared, &missing, CHUNK, &cancelled);
     if cancelled() {
         return Err(BuildError::Cancelled);
     }

@@ -208,6 +208,36 @@ impl LazyMap {
         self.store.build(&self.shared, node.0);
     }
 
+    /// Generates the links of those of `nodes` not built yet, one node a
+    /// task on every core the build uses (all at once is faster than one
+    /// after the other when there are cores to spare).
+    pub fn build_nodes(&mut self, nodes: &[NodeId]) {
+        self.absorb();
+        let mut todo: Vec<u32> = nodes
+            .iter()
+            .map(|n| n.0)
+            .filter(|&v| !self.store.is_built(v))
+            .collect();
+        todo.sort_unstable();
+        todo.dedup();
+        for (nodes, chunk) in store::generate_nodes(&self.shared, &todo, 1, &|| false) {
+            self.store.absorb(&nodes, &chunk);
+        }
+    }
+
+    /// How many nodes [`LazyMap::build_nodes`] builds at once: the build's
+    /// threads.
+    pub(crate) fn build_width() -> usize {
+        #[cfg(feature = "parallel")]
+        {
+            rayon::current_num_threads()
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            1
+        }
+    }
+
     /// The ids of the links leaving `node`, in the order a built map holds
     /// them (none until it is built: see [`LazyMap::build_node`]).
     pub fn link_ids_from(&self, node: NodeId) -> impl ExactSizeIterator<Item = LinkId> + use<> {

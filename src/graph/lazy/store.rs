@@ -48,6 +48,37 @@ pub(super) fn generate_into(
     chunk.reads.push(&reads);
 }
 
+/// Generates the links of `nodes`, `per_task` nodes a task, on every core
+/// the build uses; a task stops early once `halt` says so (its chunk then
+/// holds fewer nodes than it names, and must not be taken in).
+pub(super) fn generate_nodes(
+    shared: &Shared,
+    nodes: &[u32],
+    per_task: usize,
+    halt: &(impl Fn() -> bool + Sync),
+) -> Vec<(Vec<u32>, Chunk)> {
+    let generate = |nodes: &[u32]| {
+        let mut chunk = Chunk::default();
+        let mut worker = shared.cache.worker();
+        for &v in nodes {
+            if halt() {
+                break;
+            }
+            generate_into(shared, v, &mut chunk, &mut worker);
+        }
+        (nodes.to_vec(), chunk)
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        nodes.par_chunks(per_task.max(1)).map(generate).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        nodes.chunks(per_task.max(1)).map(generate).collect()
+    }
+}
+
 impl Store {
     pub(super) fn new(nodes: usize) -> Self {
         Self {

@@ -204,8 +204,8 @@ fn cpu_model() -> Option<String> {
 }
 
 /// Runs the sections in turn (SMB levels, knock chases, the naive
-/// reference, generated levels, `fly`), or only `fly`, and prints the
-/// table.
+/// reference, generated levels, the huge world, `fly`), or only `fly`,
+/// and prints the table.
 pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let t_all = Instant::now();
     let mut rows = Vec::new();
