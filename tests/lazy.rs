@@ -203,3 +203,19 @@ fn a_cancelled_lazy_map_is_not_completed() {
         Err(platnav::BuildError::Cancelled)
     ));
 }
+
+#[test]
+fn a_level_with_nowhere_to_stand_gives_an_empty_lazy_map() {
+    let level = common::level(&["....", "....", "...."]);
+    let mut lazy = LazyMap::new(&level, &Physics::default()).unwrap();
+    assert_eq!(lazy.node_count(), 0);
+    lazy.build_in_background();
+    let err = lazy.find_path(Cell::new(0, 0), Cell::new(3, 2), &SearchOptions::default());
+    assert!(
+        matches!(err, Err(PathError::InvalidEndpoint { .. })),
+        "{err:?}"
+    );
+    assert!(lazy.is_complete());
+    let map = lazy.into_map().unwrap();
+    assert_eq!((map.node_count(), map.link_count()), (0, 0));
+}

@@ -196,6 +196,9 @@ impl LazyMap {
     }
 
     /// Whether `node`'s links have been generated.
+    ///
+    /// # Panics
+    /// If a node is not one of this map's.
     #[must_use]
     pub fn is_built(&self, node: NodeId) -> bool {
         self.store.is_built(node.0)
@@ -203,6 +206,9 @@ impl LazyMap {
 
     /// Generates `node`'s links unless they already are, after taking in
     /// what the background build has finished.
+    ///
+    /// # Panics
+    /// If a node is not one of this map's.
     pub fn build_node(&mut self, node: NodeId) {
         self.absorb();
         self.store.build(&self.shared, node.0);
@@ -211,6 +217,9 @@ impl LazyMap {
     /// Generates the links of those of `nodes` not built yet, one node a
     /// task on every core the build uses (all at once is faster than one
     /// after the other when there are cores to spare).
+    ///
+    /// # Panics
+    /// If a node is not one of this map's.
     pub fn build_nodes(&mut self, nodes: &[NodeId]) {
         self.absorb();
         let mut todo: Vec<u32> = nodes
@@ -240,6 +249,9 @@ impl LazyMap {
 
     /// The ids of the links leaving `node`, in the order a built map holds
     /// them (none until it is built: see [`LazyMap::build_node`]).
+    ///
+    /// # Panics
+    /// If `node` is not one of this map's.
     pub fn link_ids_from(&self, node: NodeId) -> impl ExactSizeIterator<Item = LinkId> + use<> {
         self.store.link_ids(node.0).map(LinkId)
     }
