@@ -219,3 +219,58 @@ fn a_level_with_nowhere_to_stand_gives_an_empty_lazy_map() {
     let map = lazy.into_map().unwrap();
     assert_eq!((map.node_count(), map.link_count()), (0, 0));
 }
+
+#[test]
+fn after_edits_a_lazy_map_answers_as_a_fresh_build_and_drops_only_what_they_touch() {
+    let mut rng = SplitMix64::new(21);
+    for (seed, physics) in [(3, Physics::default()), (4, Physics::smb())] {
+        let mut level = Level::generate(48, 32, seed).unwrap();
+        let mut lazy = LazyMap::new(&level, &physics).unwrap();
+        let mut partial = false;
+        for round in 0..6 {
+            let fresh = NavMap::build(&level, &physics).unwrap();
+            compare_queries(&mut lazy, &fresh, seed * 10 + round);
+            // A 2 x 2 brush: solid where its corner is empty, else empty.
+            let at = Cell::new(rng.below(46) as i32, rng.below(30) as i32);
+            let tile = if level.get(at) == Some(platnav::Tile::EMPTY) {
+                platnav::Tile::SOLID
+            } else {
+                platnav::Tile::EMPTY
+            };
+            let brush: Vec<(Cell, platnav::Tile)> = (0..2)
+                .flat_map(|dc| (0..2).map(move |dr| (Cell::new(at.col + dc, at.row + dr), tile)))
+                .collect();
+            let built = lazy.built_count();
+            let report = lazy.edit(&brush).unwrap();
+            for &(c, t) in &brush {
+                level.set(c, t);
+            }
+            assert_eq!(lazy.level(), &level);
+            assert!(report.nodes_rebuilt <= built);
+            partial |= report.tiles_changed > 0 && report.nodes_rebuilt < built;
+        }
+        let fresh = NavMap::build(&level, &physics).unwrap();
+        compare_queries(&mut lazy, &fresh, seed);
+        assert_same_maps(&lazy.into_map().unwrap(), &fresh);
+        assert!(partial, "every edit dropped every built node");
+    }
+}
+
+/// Queries on `lazy` cost what they cost on `full` (or fail alike).
+fn compare_queries(lazy: &mut LazyMap, full: &NavMap, seed: u64) {
+    let opts = SearchOptions::default();
+    for (s, g) in pairs(full, 10, seed) {
+        match (lazy.find_path(s, g, &opts), find_path(full, s, g, &opts)) {
+            (Ok(a), Ok(b)) => assert_eq!(a.ticks(), b.ticks(), "{s} -> {g}"),
+            (Err(a), Err(b)) => assert_eq!(
+                a.to_string().split(" (").next(),
+                b.to_string().split(" (").next()
+            ),
+            (a, b) => panic!(
+                "{s} -> {g}: {:?} vs {:?}",
+                a.map(|p| p.ticks()),
+                b.map(|p| p.ticks())
+            ),
+        }
+    }
+}

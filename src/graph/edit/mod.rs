@@ -268,7 +268,7 @@ fn row_major(c: Cell) -> (i32, i32) {
 }
 
 /// The corners of the smallest rectangle holding `cells` (not empty).
-fn bounds(cells: &[Cell]) -> (Cell, Cell) {
+pub(super) fn bounds(cells: &[Cell]) -> (Cell, Cell) {
     let mut lo = cells[0];
     let mut hi = cells[0];
     for c in cells {

@@ -39,7 +39,7 @@ pub(super) fn into_map(shared: Arc<Shared>, mut store: Store) -> Result<NavMap, 
     }
     drop(store);
     // The background threads are done: the shared part is ours alone.
-    let shared = Arc::try_unwrap(shared).unwrap_or_else(|s| s.duplicate());
+    let shared = Arc::unwrap_or_clone(shared);
     Ok(NavMap::from_chunks(
         shared.level,
         shared.physics,

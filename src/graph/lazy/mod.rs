@@ -10,9 +10,10 @@
 //! records), so a lazy map's paths cost what a full map's do. The parts:
 //! this file (the map and its accessors), `store.rs` (the links generated
 //! so far, in the order they were), `background.rs` (the background
-//! build) and `full.rs` (the map it becomes).
+//! build), `edit.rs` (tile edits) and `full.rs` (the map it becomes).
 
 mod background;
+mod edit;
 mod full;
 mod store;
 
@@ -27,8 +28,9 @@ use crate::physics::Physics;
 use background::Background;
 use store::Store;
 
-/// What never changes once a lazy map is made, shared with its background
-/// build.
+/// What a lazy map shares with its background build (an edit changes
+/// the map's own copy).
+#[derive(Clone)]
 struct Shared {
     level: Level,
     physics: Physics,
@@ -41,20 +43,6 @@ struct Shared {
 }
 
 impl Shared {
-    /// A copy, for a map whose background threads still hold the shared
-    /// part.
-    fn duplicate(&self) -> Self {
-        Self {
-            level: self.level.clone(),
-            physics: self.physics.clone(),
-            classes: self.classes.clone(),
-            nodes: self.nodes.clone(),
-            node_at: self.node_at.clone(),
-            options: self.options.clone(),
-            cache: Arc::clone(&self.cache),
-        }
-    }
-
     fn node_of(&self, c: Cell) -> Option<u32> {
         lookup(&self.node_at, self.level.width(), self.level.height(), c)
     }
@@ -85,6 +73,8 @@ pub struct LazyMap {
     store: Store,
     background: Option<Background>,
     ticks_per_col: f64,
+    /// Counts the edits that changed the map.
+    generation: u64,
 }
 
 impl std::fmt::Debug for LazyMap {
@@ -137,6 +127,7 @@ impl LazyMap {
             store,
             background: None,
             ticks_per_col: crate::physics::ticks_per_col(physics),
+            generation: 0,
         })
     }
 
@@ -171,6 +162,12 @@ impl LazyMap {
     #[must_use]
     pub fn node_count(&self) -> usize {
         self.shared.nodes.len()
+    }
+
+    /// How many edits have changed the map.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Nodes whose links have been generated (and taken in from the

@@ -23,6 +23,8 @@ pub(super) struct Store {
     links: Chunk,
     /// Per link, where its tape starts in `links.tapes`.
     tape_at: Vec<u32>,
+    /// Nodes built (places whose node an edit has not dropped).
+    live: usize,
 }
 
 /// Generates node `node`'s links, with what they read, at the end of
@@ -86,12 +88,13 @@ impl Store {
             first: Vec::new(),
             links: Chunk::default(),
             tape_at: Vec::new(),
+            live: 0,
         }
     }
 
     /// Nodes built.
     pub(super) fn built(&self) -> usize {
-        self.first.len()
+        self.live
     }
 
     pub(super) fn link_count(&self) -> usize {
@@ -168,6 +171,7 @@ impl Store {
     /// Records the node whose links were just appended (from link `first`
     /// and tape byte `tapes` on).
     fn close(&mut self, node: u32, first: usize, tapes: usize) {
+        self.live += 1;
         self.slot[node as usize] = self.first.len() as u32;
         self.first.push(first as u32);
         let mut at = tapes as u32;
@@ -199,5 +203,83 @@ impl Store {
     /// The links of every node, as generated.
     pub(super) fn links(&self) -> &Chunk {
         &self.links
+    }
+
+    /// Drops `node`'s links: it is built again when a search needs it.
+    pub(super) fn forget(&mut self, node: u32) {
+        if self.is_built(node) {
+            self.slot[node as usize] = UNBUILT;
+            self.live -= 1;
+        }
+    }
+
+    /// The built nodes whose links read a cell of `changed` (inside
+    /// `rect`; on a level that wraps, at any of the cell's images).
+    pub(super) fn touched(
+        &self,
+        rect: (crate::level::Cell, crate::level::Cell),
+        changed: &[crate::level::Cell],
+        level: &crate::level::Level,
+    ) -> Vec<u32> {
+        let reads = &self.links.reads;
+        (0..self.slot.len() as u32)
+            .filter(|&v| {
+                let place = self.slot[v as usize];
+                place != UNBUILT
+                    && if level.wrap().any() {
+                        reads.touched_across(place as usize, changed, level)
+                    } else {
+                        reads.touched(place as usize, rect, changed)
+                    }
+            })
+            .collect()
+    }
+
+    /// Renumbers the nodes after an edit added or removed some: `new_of[v]`
+    /// is old node `v`'s new id (`None` for a removed one), `nodes` the new
+    /// count. A node with a link to a removed node is dropped too.
+    pub(super) fn renumber(&mut self, new_of: &[Option<u32>], nodes: usize) {
+        let mut slot = vec![UNBUILT; nodes];
+        let mut live = 0;
+        for (v, &place) in self.slot.iter().enumerate() {
+            let Some(new) = new_of[v] else { continue };
+            if place == UNBUILT {
+                continue;
+            }
+            let (first, n) = (
+                self.first[place as usize],
+                self.links.counts[place as usize],
+            );
+            let edges = &mut self.links.edges[first as usize..(first + n) as usize];
+            let targets: Option<Vec<u32>> =
+                edges.iter().map(|e| new_of[e.target as usize]).collect();
+            if let Some(targets) = targets {
+                for (e, t) in edges.iter_mut().zip(targets) {
+                    e.target = t;
+                }
+                slot[new as usize] = place;
+                live += 1;
+            }
+        }
+        self.slot = slot;
+        self.live = live;
+    }
+
+    /// Places whose node was dropped, whose links still take room.
+    pub(super) fn dead(&self) -> usize {
+        self.first.len() - self.live
+    }
+
+    /// The store with only its built nodes' links.
+    pub(super) fn compacted(&self) -> Self {
+        let mut out = Self::new(self.slot.len());
+        for v in 0..self.slot.len() as u32 {
+            if let Some((links, tapes, place)) = self.node_links(v) {
+                let (first, at) = (out.links.edges.len(), out.links.tapes.len());
+                out.links.push_node_from(&self.links, links, tapes, place);
+                out.close(v, first, at);
+            }
+        }
+        out
     }
 }
