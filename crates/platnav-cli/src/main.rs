@@ -168,6 +168,12 @@ struct PathArgs {
     /// at higher jumps and faster runs to find what would reach the goal).
     #[arg(long)]
     no_diagnosis: bool,
+    /// Answer without building the whole map: each cell's links are
+    /// generated when the search first needs them (for huge levels). The
+    /// start and goal are --from and --to, else the level's markers; the
+    /// search is exact, and no diagnosis is made.
+    #[arg(long, conflicts_with_all = ["beam", "map"])]
+    lazy: bool,
 }
 
 #[derive(Args)]
@@ -384,6 +390,9 @@ fn run_default() -> Result<(), CliError> {
 }
 
 fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
+    if args.lazy {
+        return run_path_lazy(args);
+    }
     if args.beam == Some(0) {
         return Err(CliError("--beam: the width must be at least 1".into()));
     }
@@ -417,19 +426,54 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
         }
         _ => None,
     };
+    print_path(
+        args,
+        (map.level(), map.physics()),
+        &result,
+        diagnosis.as_ref(),
+    )
+}
+
+/// `path --lazy`: the path on a lazy map of the level.
+fn run_path_lazy(args: &PathArgs) -> Result<ExitCode, CliError> {
+    let physics = source::load_physics(&args.map.source, &args.map.params)?;
+    let loaded = load_level(&args.map.level, &args.map.source)?;
+    let level = args.map.level.display();
+    let from = args.from.or(loaded.spawn).ok_or_else(|| {
+        CliError(format!(
+            "{level}: --lazy needs a start: give --from COL,ROW"
+        ))
+    })?;
+    let to = args
+        .to
+        .or_else(|| loaded.goals.first().copied())
+        .ok_or_else(|| CliError(format!("{level}: --lazy needs a goal: give --to COL,ROW")))?;
+    let options = LinkOptions::default().with_jumps(args.map.jumps);
+    let mut lazy = platnav::LazyMap::with_options(&loaded.level, &physics, &options)?;
+    let result = lazy.find_path(from, to, &SearchOptions::default());
+    print_path(args, (&loaded.level, &physics), &result, None)
+}
+
+/// Prints a path query's outcome as `path` does, and its exit code.
+fn print_path(
+    args: &PathArgs,
+    (level, physics): (&Level, &Physics),
+    result: &Result<Path, search::PathError>,
+    diagnosis: Option<&analysis::Diagnosis>,
+) -> Result<ExitCode, CliError> {
     if args.json {
-        let doc = match &result {
+        let doc = match result {
             Ok(p) => {
-                let mut doc = path_to_json(p, map.physics());
+                let mut doc = path_to_json(p, physics);
                 // The tape replays only with the level's seams (PHYSICS.md).
-                if map.level().wrap().any() {
-                    doc["wrap"] = map.level().wrap().to_string().into();
+                if level.wrap().any() {
+                    doc["wrap"] = level.wrap().to_string().into();
                 }
                 doc
             }
             Err(e) => {
                 let mut doc = path_error_to_json(e);
-                if let Some(d) = &diagnosis {
+                if let Some(d) = diagnosis {
                     doc["diagnosis"] = serde_json::to_value(d).unwrap_or_default();
                 }
                 doc
@@ -437,7 +481,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
         };
         outln!("{doc}");
     } else {
-        match &result {
+        match result {
             Ok(p) => {
                 outln!(
                     "path {} -> {}: {:.3} s, {} ticks, {} links, {} expanded, {} pruned",
@@ -458,11 +502,11 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
                         s.ticks
                     );
                 }
-                out!("{}", draw_path(map.level(), map.physics(), p));
+                out!("{}", draw_path(level, physics, p));
             }
             Err(e) => {
                 outln!("no path: {e}");
-                if let Some(d) = &diagnosis {
+                if let Some(d) = diagnosis {
                     outln!("{}", check::explain(d));
                 }
                 outln!(

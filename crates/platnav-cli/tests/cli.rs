@@ -94,6 +94,40 @@ fn path_json_on_smb_1_1_is_the_physics_md_format_and_its_tape_replays() {
 }
 
 #[test]
+fn path_lazy_finds_the_same_cost_without_building_the_whole_map() {
+    at_root();
+    let path = |extra: &[&str]| {
+        let mut args = vec![
+            "path",
+            "levels/smb/mario-1-1.txt",
+            "--preset",
+            "smb",
+            "--from",
+            "2,12",
+            "--to",
+            "60,12",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = platnav(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let (lazy, full) = (path(&["--lazy"]), path(&[]));
+    assert_eq!(lazy["found"], true);
+    assert_eq!(lazy["cost"], full["cost"]);
+    assert_eq!(lazy["start"], full["start"]);
+    assert_eq!(lazy["goal"], full["goal"]);
+    // A beam, or a saved map, makes no sense without a whole map.
+    let out = platnav(&["path", "levels/demo.txt", "--lazy", "--beam", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn a_vglc_level_beside_its_legend_needs_no_legend_flag() {
     at_root();
     let args = [
