@@ -191,16 +191,7 @@ impl NavMap {
             chunk.reads.push_unknown();
             at = end;
         }
-        Self::from_chunks(
-            level,
-            physics,
-            classes,
-            nodes,
-            node_at,
-            vec![chunk],
-            LinkOptions::default(),
-            Arc::new(BuildCache::new()),
-        )
+        Self::from_chunk(level, physics, classes, (nodes, node_at), chunk)
     }
 
     /// A map from each node's links (`per_node[i]` leave `nodes[i]`).
@@ -221,6 +212,18 @@ impl NavMap {
             // every node.
             chunk.reads.push_unknown();
         }
+        Self::from_chunk(level, physics, classes, (nodes, node_at), chunk)
+    }
+
+    /// The map of one chunk of links read or put together outside a build
+    /// (default options, a cache of its own).
+    fn from_chunk(
+        level: Level,
+        physics: Physics,
+        classes: Classification,
+        (nodes, node_at): (Vec<Cell>, Vec<u32>),
+        chunk: Chunk,
+    ) -> Self {
         Self::from_chunks(
             level,
             physics,

@@ -80,14 +80,7 @@ impl Chunk {
     ) {
         let mut n = 0;
         for l in links {
-            let head = Head {
-                kind: l.kind,
-                to: l.to,
-                ticks: l.ticks,
-                action_ticks: l.action_ticks,
-                jumps: l.jumps,
-            };
-            n += u32::from(self.push_link(head, &node_of, |out| {
+            n += u32::from(self.push_link(l.head, &node_of, |out| {
                 out.extend_from_slice(&l.tape);
                 true
             }));
@@ -127,13 +120,14 @@ impl Chunk {
     }
 }
 
-/// What a link's record holds besides its tape.
-struct Head {
-    kind: LinkKind,
-    to: Cell,
-    ticks: u32,
-    action_ticks: u32,
-    jumps: u8,
+/// What a link's record holds besides its source and its tape.
+#[derive(Clone, Copy)]
+pub(crate) struct Head {
+    pub kind: LinkKind,
+    pub to: Cell,
+    pub ticks: u32,
+    pub action_ticks: u32,
+    pub jumps: u8,
 }
 
 impl Head {
@@ -152,11 +146,7 @@ impl Head {
 /// saved map's, its runs checked with `tape::is_exact`.
 #[cfg(feature = "serde")]
 pub(crate) struct EncodedLink<'a> {
-    pub kind: LinkKind,
     pub from: Cell,
-    pub to: Cell,
-    pub ticks: u32,
-    pub action_ticks: u32,
-    pub jumps: u8,
+    pub head: Head,
     pub tape: std::borrow::Cow<'a, [u8]>,
 }

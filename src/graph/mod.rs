@@ -39,7 +39,7 @@ pub use tape::Tape;
 
 use chunk::Chunk;
 #[cfg(feature = "serde")]
-pub(crate) use chunk::EncodedLink;
+pub(crate) use chunk::{EncodedLink, Head};
 pub(crate) use hops::Hop;
 use hops::{reduce, reduce_node};
 

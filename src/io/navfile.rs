@@ -45,7 +45,7 @@ use std::path::Path as FsPath;
 
 use serde::{Deserialize, Serialize};
 
-use crate::graph::{EncodedLink, NavMap};
+use crate::graph::{EncodedLink, Head, NavMap};
 use crate::level::{Cell, Level};
 use crate::links::{LinkKind, SETTLE_SLACK};
 use crate::physics::{Input, Physics};
@@ -258,12 +258,14 @@ pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<NavMap,
                     reason: "inputs hold a character outside 'a'..='x'".into(),
                 })?;
             Ok(EncodedLink {
-                kind: l.kind,
                 from: l.from.into(),
-                to: l.to.into(),
-                ticks: inputs.len() as u32,
-                action_ticks: l.action_ticks,
-                jumps: l.jumps,
+                head: Head {
+                    kind: l.kind,
+                    to: l.to.into(),
+                    ticks: inputs.len() as u32,
+                    action_ticks: l.action_ticks,
+                    jumps: l.jumps,
+                },
                 tape: encoded(&inputs),
             })
         })
@@ -370,12 +372,14 @@ pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavM
             reason: "bad input byte".into(),
         })?;
         raw.push(EncodedLink {
-            kind,
             from,
-            to,
-            ticks: n as u32,
-            action_ticks,
-            jumps,
+            head: Head {
+                kind,
+                to,
+                ticks: n as u32,
+                action_ticks,
+                jumps,
+            },
             tape,
         });
     }
@@ -522,24 +526,24 @@ fn assemble(
     }
     for (index, r) in raw.iter().enumerate() {
         let bad = |reason: String| NavFileError::BadLink { index, reason };
-        if !classes.is_standable(r.from) || !classes.is_standable(r.to) {
+        if !classes.is_standable(r.from) || !classes.is_standable(r.head.to) {
             return Err(bad(format!(
                 "{} -> {} does not join standable cells",
-                r.from, r.to
+                r.from, r.head.to
             )));
         }
-        let ticks = r.ticks as usize;
+        let ticks = r.head.ticks as usize;
         if ticks > MAX_LINK_TICKS
             || ticks < SETTLE_SLACK as usize
-            || r.action_ticks as usize > ticks - SETTLE_SLACK as usize
+            || r.head.action_ticks as usize > ticks - SETTLE_SLACK as usize
         {
             return Err(bad(format!(
                 "{ticks} ticks with {} action ticks",
-                r.action_ticks
+                r.head.action_ticks
             )));
         }
-        if usize::from(r.jumps) > ticks {
-            return Err(bad(format!("{} jumps in {ticks} ticks", r.jumps)));
+        if usize::from(r.head.jumps) > ticks {
+            return Err(bad(format!("{} jumps in {ticks} ticks", r.head.jumps)));
         }
     }
     Ok(NavMap::from_encoded(

@@ -13,7 +13,9 @@ use std::collections::HashMap;
 use super::bound::cols_apart;
 use super::path::realize_with;
 use super::queue::{BucketQueue, key};
-use super::{Endpoint, Found, Path, PathError, Planner, Route, SearchOptions, SearchStats};
+use super::{
+    Endpoint, Found, Path, PathError, Planner, Route, RouteAsk, SearchOptions, SearchStats,
+};
 use super::{plan, snap_by};
 use crate::graph::{LazyMap, LinkId, NodeId};
 use crate::level::Cell;
@@ -65,15 +67,8 @@ impl Planner for LazyMap {
     fn kind(&self, id: LinkId) -> LinkKind {
         LazyMap::kind(self, id)
     }
-    fn route(
-        &mut self,
-        start: NodeId,
-        goal: NodeId,
-        opts: &SearchOptions,
-        banned: &[LinkId],
-        budget: usize,
-    ) -> Found {
-        Search::new(self, goal, opts, banned).run(start, budget)
+    fn route(&mut self, ask: &RouteAsk<'_>) -> Found {
+        Search::new(self, ask.goal, ask.opts, ask.banned).run(ask.start, ask.budget)
     }
     fn realize(&self, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId> {
         realize_with(self, start, links, None)

@@ -157,19 +157,22 @@ pub(crate) trait Planner {
     fn target(&self, id: LinkId) -> NodeId;
     /// A link's kind.
     fn kind(&self, id: LinkId) -> LinkKind;
-    /// The search's route from `start` to `goal`, avoiding `banned`,
-    /// expanding at most `budget` nodes.
-    fn route(
-        &mut self,
-        start: NodeId,
-        goal: NodeId,
-        opts: &SearchOptions,
-        banned: &[LinkId],
-        budget: usize,
-    ) -> Found;
+    /// The search's route for `ask`.
+    fn route(&mut self, ask: &RouteAsk<'_>) -> Found;
     /// The route's tape, performed from standing on `start`, or the link
     /// that missed.
     fn realize(&self, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId>;
+}
+
+/// What [`Planner::route`] is asked: a route from `start` to `goal` under
+/// `opts`, avoiding the `banned` links (sorted), expanding at most
+/// `budget` nodes.
+pub(crate) struct RouteAsk<'a> {
+    pub start: NodeId,
+    pub goal: NodeId,
+    pub opts: &'a SearchOptions,
+    pub banned: &'a [LinkId],
+    pub budget: usize,
 }
 
 /// A built map as a [`Planner`].
@@ -189,15 +192,10 @@ impl Planner for Full<'_> {
     fn kind(&self, id: LinkId) -> LinkKind {
         self.0.kind(id)
     }
-    fn route(
-        &mut self,
-        start: NodeId,
-        goal: NodeId,
-        opts: &SearchOptions,
-        banned: &[LinkId],
-        budget: usize,
-    ) -> Found {
-        search_route_within(self.0, start, goal, opts, banned, budget)
+    fn route(&mut self, ask: &RouteAsk<'_>) -> Found {
+        search_route_within(
+            self.0, ask.start, ask.goal, ask.opts, ask.banned, ask.budget,
+        )
     }
     fn realize(&self, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId> {
         realize(self.0, start, links)
@@ -218,7 +216,14 @@ pub(crate) fn plan(
     loop {
         // The expansion budget is the whole call's, re-plans included.
         let budget = options.max_expansions.saturating_sub(total.expanded);
-        let (route, stats) = match map.route(s, g, options, &banned, budget) {
+        let ask = RouteAsk {
+            start: s,
+            goal: g,
+            opts: options,
+            banned: &banned,
+            budget,
+        };
+        let (route, stats) = match map.route(&ask) {
             Ok(found) => found,
             Err(PathError::BudgetExhausted { limit, stats }) => {
                 return Err(PathError::BudgetExhausted {

@@ -83,6 +83,19 @@ pub struct EditReport {
     pub generation: u64,
 }
 
+impl EditReport {
+    /// The report of an edit that changed no tile.
+    pub(crate) fn unchanged(generation: u64) -> Self {
+        Self {
+            tiles_changed: 0,
+            standability_changed: 0,
+            nodes_rebuilt: 0,
+            full_rebuild: false,
+            generation,
+        }
+    }
+}
+
 /// Why an edit was refused (the map is then unchanged).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -199,13 +212,7 @@ impl NavMap {
         changed.dedup();
         let tiles_changed = changed.len();
         if tiles_changed == 0 {
-            return Ok(EditReport {
-                tiles_changed: 0,
-                standability_changed: 0,
-                nodes_rebuilt: 0,
-                full_rebuild: false,
-                generation: self.generation,
-            });
+            return Ok(EditReport::unchanged(self.generation));
         }
         let (lo, hi) = bounds(&changed);
         let mut classes = std::mem::replace(&mut self.classes, Classification::empty());

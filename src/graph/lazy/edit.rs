@@ -52,13 +52,7 @@ impl LazyMap {
         changed.sort_unstable();
         changed.dedup();
         if changed.is_empty() {
-            return Ok(EditReport {
-                tiles_changed: 0,
-                standability_changed: 0,
-                nodes_rebuilt: 0,
-                full_rebuild: false,
-                generation: self.generation,
-            });
+            return Ok(EditReport::unchanged(self.generation));
         }
         let (lo, hi) = bounds(&changed);
         let flips = shared
