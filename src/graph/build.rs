@@ -10,8 +10,8 @@ use super::memo::LinkMemo;
 use super::{NavMap, lookup, node_table, reduce};
 use crate::classify::Classification;
 use crate::level::{Cell, Level};
-use crate::links::{BuildCache, BuildProgress, Link, LinkOptions, links_recorded};
-use crate::physics::{Physics, PhysicsError, reads::Reads};
+use crate::links::{BuildCache, BuildProgress, Link, LinkOptions, links_and_reads};
+use crate::physics::{Physics, PhysicsError};
 
 /// Why [`crate::NavMap::build_with`] returned no map.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -118,18 +118,8 @@ impl NavMap {
                 if cancelled() {
                     break;
                 }
-                let reads = Reads::new(c);
-                let links = links_recorded(
-                    level,
-                    physics,
-                    &classes,
-                    c,
-                    options,
-                    Some(&reads),
-                    &mut worker,
-                );
-                chunk.push_node(links, node_of);
-                chunk.reads.push(&reads);
+                let generated = links_and_reads(level, physics, &classes, c, options, &mut worker);
+                chunk.push_generated(generated, node_of);
                 if let Some(progress) = progress {
                     progress.add(1);
                 }

@@ -4,6 +4,7 @@ use super::reads::ReadSets;
 use super::{Edge, tape};
 use crate::level::Cell;
 use crate::links::{Link, LinkKind};
+use crate::physics::reads::Reads;
 
 /// The links of some nodes in compact form, before they are concatenated.
 #[derive(Default)]
@@ -68,6 +69,16 @@ impl Chunk {
             n += u32::from(self.push_link(head, &node_of, |out| tape::encode(&l.inputs, out)));
         }
         self.counts.push(n);
+    }
+
+    /// Appends one node's generated links and what they read.
+    pub(super) fn push_generated(
+        &mut self,
+        (links, reads): (Vec<Link>, Reads),
+        node_of: impl Fn(Cell) -> Option<u32>,
+    ) {
+        self.push_node(links, node_of);
+        self.reads.push(&reads);
     }
 
     /// As [`Chunk::push_node`] for links whose tapes are already encoded:

@@ -65,10 +65,25 @@ pub(crate) fn links_from(
     links_recorded(level, p, classes, from, opts, None, worker)
 }
 
+/// As [`links_from`], with every level cell the generation looked up
+/// (`physics::reads`): what an edit must touch to change these links.
+pub(crate) fn links_and_reads(
+    level: &Level,
+    p: &Physics,
+    classes: &Classification,
+    from: Cell,
+    opts: &LinkOptions,
+    worker: &mut WorkerGuard<'_>,
+) -> (Vec<Link>, Reads) {
+    let reads = Reads::new(from);
+    let links = links_recorded(level, p, classes, from, opts, Some(&reads), worker);
+    (links, reads)
+}
+
 /// As [`links_from`], noting in `reads` every level cell the generation
 /// looks up (`physics::reads`): every family switched on in `opts` that
 /// applies to the level, in the table's order.
-pub(crate) fn links_recorded(
+fn links_recorded(
     level: &Level,
     p: &Physics,
     classes: &Classification,

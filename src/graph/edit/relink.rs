@@ -6,7 +6,7 @@ use super::{BOUND_BUDGET, REVERSE_LINKS, bounds};
 use crate::classify::Classification;
 use crate::graph::NavMap;
 use crate::level::{Cell, Level};
-use crate::links::{Link, WorkerGuard, links_recorded};
+use crate::links::{Link, WorkerGuard, links_and_reads};
 use crate::physics::reads::Reads;
 
 impl NavMap {
@@ -74,9 +74,7 @@ impl NavMap {
     ) -> Vec<(Vec<Link>, Reads)> {
         let (physics, options) = (&self.physics, &self.options);
         let generate = |worker: &mut WorkerGuard<'_>, &c: &Cell| {
-            let reads = Reads::new(c);
-            let links = links_recorded(level, physics, classes, c, options, Some(&reads), worker);
-            (links, reads)
+            links_and_reads(level, physics, classes, c, options, worker)
         };
         #[cfg(feature = "parallel")]
         if cells.len() > 1 {

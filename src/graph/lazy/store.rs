@@ -7,8 +7,7 @@ use super::Shared;
 use crate::graph::Edge;
 use crate::graph::chunk::Chunk;
 use crate::graph::tape::Tape;
-use crate::links::{WorkerGuard, links_recorded};
-use crate::physics::reads::Reads;
+use crate::links::{WorkerGuard, links_and_reads};
 
 /// A node whose links were not generated yet, in [`Store::slot`].
 const UNBUILT: u32 = u32::MAX;
@@ -36,18 +35,15 @@ pub(super) fn generate_into(
     worker: &mut WorkerGuard<'_>,
 ) {
     let cell = shared.nodes[node as usize];
-    let reads = Reads::new(cell);
-    let links = links_recorded(
+    let generated = links_and_reads(
         &shared.level,
         &shared.physics,
         &shared.classes,
         cell,
         &shared.options,
-        Some(&reads),
         worker,
     );
-    chunk.push_node(links, |c| shared.node_of(c));
-    chunk.reads.push(&reads);
+    chunk.push_generated(generated, |c| shared.node_of(c));
 }
 
 /// Generates the links of `nodes`, `per_task` nodes a task, on every core
