@@ -391,6 +391,28 @@ fn fuzz_navmap_binary() {
     );
 }
 
+/// A saved map opened lazily: damaged headers and indexes are errors,
+/// damaged blocks are generated instead; nothing panics.
+#[cfg(feature = "serde")]
+#[test]
+fn fuzz_navmap_opened_lazily() {
+    let (level, physics, map) = tiny_map();
+    let seeds = vec![navfile::to_bytes(&map)];
+    let dir = std::env::temp_dir().join(format!("platnav-fuzz-lazy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("map.pnav");
+    assert_eq!(
+        fuzz("navmap opened lazily", &seeds, 11, |b| {
+            std::fs::write(&file, b).unwrap();
+            let Ok(lazy) = navfile::open_lazy(&file, &level, &physics) else {
+                return false;
+            };
+            lazy.into_map().is_ok()
+        }),
+        0
+    );
+}
+
 /// A Tiled JSON map with everything the rules engine reads: collision
 /// shapes (flipped), object areas, polylines, ellipses, rotated rectangles,
 /// old property dictionaries, layer properties, spawn and goal objects.

@@ -3,6 +3,7 @@
 
 mod common;
 
+use platnav::io::navfile;
 use platnav::level::SplitMix64;
 use platnav::{
     Cell, LazyMap, Level, LinkKind, NavMap, NodeId, PathError, Physics, SearchOptions, Wrap,
@@ -28,10 +29,16 @@ fn pairs(map: &NavMap, n: usize, seed: u64) -> Vec<(Cell, Cell)> {
 fn compare(level: &Level, physics: &Physics, opts: &SearchOptions, seed: u64) -> usize {
     let full = NavMap::build(level, physics).unwrap();
     let mut lazy = LazyMap::new(level, physics).unwrap();
+    compare_maps(&mut lazy, &full, opts, seed)
+}
+
+/// [`compare`] on a lazy map and the full map of its level.
+fn compare_maps(lazy: &mut LazyMap, full: &NavMap, opts: &SearchOptions, seed: u64) -> usize {
+    let (level, physics) = (full.level(), full.physics());
     assert_eq!(lazy.node_count(), full.node_count());
     let mut found = 0;
-    for (s, g) in pairs(&full, 24, seed) {
-        match (lazy.find_path(s, g, opts), find_path(&full, s, g, opts)) {
+    for (s, g) in pairs(full, 24, seed) {
+        match (lazy.find_path(s, g, opts), find_path(full, s, g, opts)) {
             (Ok(a), Ok(b)) => {
                 assert_eq!(a.ticks(), b.ticks(), "{s} -> {g}");
                 assert!(a.replay(level, physics).stands_on(a.goal()), "{s} -> {g}");
@@ -46,7 +53,7 @@ fn compare(level: &Level, physics: &Physics, opts: &SearchOptions, seed: u64) ->
             ),
         }
     }
-    assert_same_links(&lazy, &full);
+    assert_same_links(lazy, full);
     found
 }
 
@@ -273,4 +280,136 @@ fn compare_queries(lazy: &mut LazyMap, full: &NavMap, seed: u64) {
             ),
         }
     }
+}
+
+/// A level with several blocks of nodes, its map, and the map saved.
+fn saved(seed: u64) -> (NavMap, Vec<u8>) {
+    let level = Level::generate(64, 40, seed).unwrap();
+    let map = NavMap::build(&level, &Physics::default()).unwrap();
+    assert!(map.node_count() > 4 * 64, "{} nodes", map.node_count());
+    let bytes = navfile::to_bytes(&map);
+    (map, bytes)
+}
+
+/// `bytes` written to a file of its own.
+fn file_of(bytes: &[u8], name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("platnav-lazy-saved-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{name}.pnav"));
+    std::fs::write(&file, bytes).unwrap();
+    file
+}
+
+/// The byte offset of block `b`'s first link, from the index that ends
+/// the file (see `io::navfile`).
+fn block_offset(bytes: &[u8], b: usize) -> usize {
+    let word = |at: usize, n: usize| {
+        let mut v = [0u8; 8];
+        v[..n].copy_from_slice(&bytes[at..at + n]);
+        u64::from_le_bytes(v) as usize
+    };
+    let start = word(bytes.len() - 8, 8);
+    word(start + 8 + 12 * b + 4, 8)
+}
+
+#[test]
+fn a_saved_map_opened_lazily_reads_blocks_on_demand_and_answers_alike() {
+    let (full, bytes) = saved(21);
+    let (level, physics) = (full.level(), full.physics());
+    let file = file_of(&bytes, "whole");
+    let mut lazy = navfile::open_lazy(&file, level, physics).unwrap();
+    assert_eq!(lazy.built_count(), 0, "nothing read up front");
+    // A node's links come with its block's: read, not generated.
+    lazy.build_node(NodeId::new(1));
+    assert_eq!(lazy.built_count(), 64);
+    let opts = SearchOptions::default();
+    let (s, g) = (full.nodes()[0], full.nodes()[1]);
+    lazy.find_path(s, g, &opts).unwrap();
+    assert!(
+        lazy.built_count() < full.node_count() / 2,
+        "one query read {} of {} nodes",
+        lazy.built_count(),
+        full.node_count()
+    );
+    assert!(compare_maps(&mut lazy, &full, &opts, 5) > 5);
+    assert!(lazy.refused_blocks().is_empty());
+    assert_same_maps(&lazy.into_map().unwrap(), &full);
+    // The background build reads the blocks too.
+    let mut lazy = navfile::open_lazy(&file, level, physics).unwrap();
+    lazy.build_in_background();
+    lazy.wait_for_background();
+    assert!(lazy.is_complete());
+    assert_same_maps(&lazy.into_map().unwrap(), &full);
+}
+
+#[test]
+fn a_damaged_block_is_generated_instead_and_reported() {
+    let (full, bytes) = saved(22);
+    let (level, physics) = (full.level(), full.physics());
+    let mut bad = bytes.clone();
+    bad[block_offset(&bytes, 2)] = 0xFF; // an unknown link kind
+    assert!(navfile::from_bytes(&bad, level, physics).is_err());
+    let file = file_of(&bad, "damaged");
+    let mut lazy = navfile::open_lazy(&file, level, physics).unwrap();
+    lazy.build_node(NodeId::new(2 * 64 + 1));
+    let refused = lazy.refused_blocks();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(refused[0].starts_with("block 2: "), "{refused:?}");
+    assert!(refused[0].contains("unknown kind"), "{refused:?}");
+    assert!(compare_maps(&mut lazy, &full, &SearchOptions::default(), 6) > 5);
+    assert_same_maps(&lazy.into_map().unwrap(), &full);
+    // A link moved to another block's node is refused the same way.
+    let mut moved = bytes.clone();
+    let at = block_offset(&bytes, 3) + 1;
+    moved[at..at + 8].copy_from_slice(&bytes[block_offset(&bytes, 0) + 1..][..8]);
+    let file = file_of(&moved, "moved");
+    let mut lazy = navfile::open_lazy(&file, level, physics).unwrap();
+    lazy.build_node(NodeId::new(3 * 64));
+    assert!(lazy.refused_blocks()[0].contains("not the next node"));
+    assert_same_maps(&lazy.into_map().unwrap(), &full);
+}
+
+#[test]
+fn opening_lazily_refuses_what_it_cannot_trust_up_front() {
+    let (full, bytes) = saved(23);
+    let (level, physics) = (full.level(), full.physics());
+    let open = |bytes: &[u8], name: &str| {
+        navfile::open_lazy(&file_of(bytes, name), level, physics)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    // Another physics, a truncated file, an index out of order.
+    let other = navfile::open_lazy(&file_of(&bytes, "other"), level, &Physics::agile());
+    assert!(other.unwrap_err().to_string().contains("other physics"));
+    assert!(open(&bytes[..bytes.len() - 3], "cut").contains("block index"));
+    let mut swapped = bytes.clone();
+    let start = bytes.len() - 8 - 12 * full.node_count().div_ceil(64) - 8 + 8;
+    swapped[start + 4..start + 12].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(open(&swapped, "order").contains("block index"));
+    // A version 2 file (no index) loads whole, and says how to open it
+    // lazily.
+    let mut v2 = bytes[..block_offset(&bytes, 0)].to_vec();
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let links_end = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap()) as usize;
+    v2.extend_from_slice(&bytes[block_offset(&bytes, 0)..links_end]);
+    assert_same_maps(&navfile::from_bytes(&v2, level, physics).unwrap(), &full);
+    assert!(open(&v2, "v2").contains("save it again"));
+}
+
+#[test]
+fn an_edit_stops_reading_the_saved_map() {
+    let (full, bytes) = saved(24);
+    let (level, physics) = (full.level(), full.physics());
+    let mut lazy = navfile::open_lazy(&file_of(&bytes, "edit"), level, physics).unwrap();
+    let opts = SearchOptions::default();
+    let (s, g) = (full.nodes()[0], full.nodes()[full.node_count() / 3]);
+    let _ = lazy.find_path(s, g, &opts);
+    let cell = full.nodes()[full.node_count() / 2];
+    let change = [(Cell::new(cell.col, cell.row + 1), platnav::Tile::EMPTY)];
+    lazy.edit(&change).unwrap();
+    let mut edited = full.clone();
+    edited.edit(&change).unwrap();
+    assert!(compare_maps(&mut lazy, &edited, &opts, 7) > 5);
+    assert_same_maps(&lazy.into_map().unwrap(), &edited);
 }

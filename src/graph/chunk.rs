@@ -83,7 +83,6 @@ impl Chunk {
 
     /// As [`Chunk::push_node`] for links whose tapes are already encoded:
     /// their runs are kept as they are.
-    #[cfg(feature = "serde")]
     pub(super) fn push_encoded<'a>(
         &mut self,
         links: impl Iterator<Item = &'a EncodedLink<'a>>,
@@ -155,7 +154,6 @@ impl Head {
 
 /// A link whose tape is already run-length encoded (`graph::tape`): a
 /// saved map's, its runs checked with `tape::is_exact`.
-#[cfg(feature = "serde")]
 pub(crate) struct EncodedLink<'a> {
     pub from: Cell,
     pub head: Head,

@@ -35,11 +35,14 @@ pub use edit::{EditError, EditReport};
 pub use ids::{LinkId, NodeId};
 pub use info::{LinkInfo, Links};
 pub use lazy::LazyMap;
+#[cfg(feature = "serde")]
+pub(crate) use lazy::SavedBlocks;
 pub use tape::Tape;
 
 use chunk::Chunk;
+pub(crate) use chunk::EncodedLink;
 #[cfg(feature = "serde")]
-pub(crate) use chunk::{EncodedLink, Head};
+pub(crate) use chunk::Head;
 pub(crate) use hops::Hop;
 use hops::{reduce, reduce_node};
 

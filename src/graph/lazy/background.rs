@@ -7,9 +7,10 @@ use std::sync::mpsc::{Receiver, channel};
 use std::thread::JoinHandle;
 
 use super::Shared;
+use super::saved::{Block, read_block};
 use super::store::generate_into;
 use crate::graph::chunk::Chunk;
-use crate::links::BuildProgress;
+use crate::links::{BuildProgress, WorkerGuard};
 
 /// Nodes a background thread generates before handing them over.
 const CHUNK: usize = 64;
@@ -22,6 +23,35 @@ pub(super) struct Background {
     done: Receiver<Done>,
     stop: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
+}
+
+/// The links of the nodes of block `b` (`unit` nodes a block): read from
+/// the saved map when the map was opened on one (`None` when a query read
+/// them first), else generated.
+fn block_links(
+    shared: &Shared,
+    b: usize,
+    unit: usize,
+    worker: &mut WorkerGuard<'_>,
+) -> Option<Done> {
+    let generated = |nodes: Vec<u32>, worker: &mut WorkerGuard<'_>| {
+        let mut chunk = Chunk::default();
+        for &v in &nodes {
+            generate_into(shared, v, &mut chunk, worker);
+        }
+        (nodes, chunk)
+    };
+    if shared.source.is_none() {
+        let nodes = (b * unit..shared.nodes.len().min((b + 1) * unit))
+            .map(|v| v as u32)
+            .collect();
+        return Some(generated(nodes, worker));
+    }
+    match read_block(shared, b) {
+        Block::Read(nodes, chunk) => Some((nodes, chunk)),
+        Block::Refused(nodes) => Some(generated(nodes, worker)),
+        Block::Taken => None,
+    }
 }
 
 impl Background {
@@ -56,21 +86,18 @@ impl Background {
                                 .is_some_and(BuildProgress::is_cancelled)
                     };
                     let mut worker = shared.cache.worker();
+                    let unit = shared.source.as_ref().map_or(CHUNK, |s| s.block_nodes());
                     loop {
-                        let lo = next.fetch_add(1, Ordering::Relaxed) * CHUNK;
-                        if lo >= n || halted() {
+                        let b = next.fetch_add(1, Ordering::Relaxed);
+                        if b * unit >= n || halted() {
                             break;
                         }
-                        let nodes: Vec<u32> = (lo..n.min(lo + CHUNK)).map(|v| v as u32).collect();
-                        let mut chunk = Chunk::default();
-                        for &v in &nodes {
-                            generate_into(&shared, v, &mut chunk, &mut worker);
-                        }
+                        let done = block_links(&shared, b, unit, &mut worker);
                         if let Some(p) = &shared.options.progress {
-                            p.add(nodes.len());
+                            p.add(n.min((b + 1) * unit) - b * unit);
                         }
                         // The map was dropped: nobody wants the rest.
-                        if tx.send((nodes, chunk)).is_err() {
+                        if done.is_some_and(|d| tx.send(d).is_err()) {
                             break;
                         }
                     }

@@ -54,6 +54,10 @@ impl LazyMap {
         if changed.is_empty() {
             return Ok(EditReport::unchanged(self.generation));
         }
+        // The saved map, if the map was opened on one, is another level's.
+        if let Some(source) = &shared.source {
+            source.close();
+        }
         let (lo, hi) = bounds(&changed);
         let flips = shared
             .classes

@@ -10,11 +10,13 @@
 //! records), so a lazy map's paths cost what a full map's do. The parts:
 //! this file (the map and its accessors), `store.rs` (the links generated
 //! so far, in the order they were), `background.rs` (the background
-//! build), `edit.rs` (tile edits) and `full.rs` (the map it becomes).
+//! build), `edit.rs` (tile edits), `full.rs` (the map it becomes) and
+//! `saved.rs` (links read from a saved map instead of generated).
 
 mod background;
 mod edit;
 mod full;
+mod saved;
 mod store;
 
 use std::sync::Arc;
@@ -28,6 +30,9 @@ use crate::physics::Physics;
 use background::Background;
 use store::Store;
 
+#[cfg(feature = "serde")]
+pub(crate) use saved::SavedBlocks;
+
 /// What a lazy map shares with its background build (an edit changes
 /// the map's own copy).
 #[derive(Clone)]
@@ -40,6 +45,8 @@ struct Shared {
     node_at: Vec<u32>,
     options: LinkOptions,
     cache: Arc<BuildCache>,
+    /// The saved map the links are read from, if the map was opened on one.
+    source: Option<Arc<saved::Source>>,
 }
 
 impl Shared {
@@ -123,6 +130,7 @@ impl LazyMap {
                 node_at,
                 options: options.clone(),
                 cache: Arc::new(BuildCache::new()),
+                source: None,
             }),
             store,
             background: None,
@@ -208,6 +216,7 @@ impl LazyMap {
     /// If a node is not one of this map's.
     pub fn build_node(&mut self, node: NodeId) {
         self.absorb();
+        self.read_saved(&[node.0]);
         self.store.build(&self.shared, node.0);
     }
 
@@ -219,9 +228,10 @@ impl LazyMap {
     /// If a node is not one of this map's.
     pub fn build_nodes(&mut self, nodes: &[NodeId]) {
         self.absorb();
-        let mut todo: Vec<u32> = nodes
-            .iter()
-            .map(|n| n.0)
+        let asked: Vec<u32> = nodes.iter().map(|n| n.0).collect();
+        self.read_saved(&asked);
+        let mut todo: Vec<u32> = asked
+            .into_iter()
             .filter(|&v| !self.store.is_built(v))
             .collect();
         todo.sort_unstable();
@@ -345,6 +355,7 @@ impl LazyMap {
     /// cancelled.
     pub fn into_map(mut self) -> Result<NavMap, BuildError> {
         self.wait_for_background();
+        self.read_all_saved();
         full::into_map(self.shared, self.store)
     }
 }

@@ -32,13 +32,22 @@
 //!
 //! An input's code is `up * 12 + (move + 1) * 4 + jump * 2 + down`. JSON
 //! writes one letter per tick (`'a' + code`, `'a'` to `'x'`), so a 60-tick
-//! link is a 60-character string. The binary form (version 2) stores a tape
+//! link is a 60-character string. The binary form (version 2 on) stores a tape
 //! as the map holds it in memory, as runs of one input: a byte of the code
 //! (high nibble) and the run's length less one (low nibble), or for codes
 //! 12 and up the byte `0xF0 | (length - 1)` and then the code; a link of 60
 //! ticks takes about six bytes. Version 1 binary files, one code byte per
 //! tick, still load. Files written before `up` existed hold only the codes
-//! 0 to 11, which read the same.
+//! 0 to 11, which read the same. Version 3 adds an index of the links'
+//! blocks at the end of the file (`index.rs`), through which
+//! [`open_lazy`] reads one block of nodes at a time.
+
+mod binary;
+mod index;
+mod open;
+
+pub use binary::{from_bytes, to_bytes};
+pub use open::{open_lazy, open_lazy_with};
 
 use std::borrow::Cow;
 use std::path::Path as FsPath;
@@ -50,9 +59,10 @@ use crate::level::{Cell, Level};
 use crate::links::{LinkKind, SETTLE_SLACK};
 use crate::physics::{Input, Physics};
 
-/// The format version this build writes; it reads this one and version 1
-/// (whose binary tapes hold one byte per tick; its JSON is the same).
-pub const NAVMAP_FORMAT_VERSION: u32 = 2;
+/// The format version this build writes; it reads this one and versions
+/// 1 (whose binary tapes hold one byte per tick) and 2 (without the block
+/// index); their JSON is the same.
+pub const NAVMAP_FORMAT_VERSION: u32 = 3;
 
 /// The oldest format version this build reads.
 const OLDEST_VERSION: u32 = 1;
@@ -273,128 +283,6 @@ pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<NavMap,
     assemble(raw, level, physics)
 }
 
-/// The map in the compact binary form: a magic, the version, the
-/// fingerprints, the link count, then per link its kind, ends, action
-/// ticks, jumps, ticks, and its tape as the byte count of its runs and the
-/// runs (see the module docs; integers little-endian).
-///
-/// ```
-/// use platnav::io::navfile::{from_bytes, to_bytes};
-/// use platnav::{Level, NavMap, Physics};
-///
-/// let level: Level = "..........\n.S..##..G.\n##########".parse()?;
-/// let physics = Physics::default();
-/// let map = NavMap::build(&level, &physics)?;
-/// let bytes = to_bytes(&map);
-/// // Loading checks the file against the level and physics it is for.
-/// let loaded = from_bytes(&bytes, &level, &physics)?;
-/// assert_eq!(loaded.link_count(), map.link_count());
-/// assert!(from_bytes(&bytes, &level, &Physics::agile()).is_err());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[must_use]
-pub fn to_bytes(map: &NavMap) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64 + map.link_count() * 40);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&NAVMAP_FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&map.level().fingerprint().to_le_bytes());
-    out.extend_from_slice(&map.physics().fingerprint().to_le_bytes());
-    out.extend_from_slice(&(map.link_count() as u32).to_le_bytes());
-    for l in map.links() {
-        out.push(l.kind.index() as u8);
-        for v in [l.from.col, l.from.row, l.to.col, l.to.row] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out.extend_from_slice(&l.action_ticks.to_le_bytes());
-        out.push(l.jumps);
-        out.extend_from_slice(&l.ticks.to_le_bytes());
-        // The runs as the map holds them.
-        let runs = map.tape_bytes(l.id.index());
-        out.extend_from_slice(&(runs.len() as u32).to_le_bytes());
-        out.extend_from_slice(runs);
-    }
-    out
-}
-
-/// Reads the binary form saved for `level` and `physics`.
-///
-/// # Errors
-/// As [`from_json`].
-pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavMap, NavFileError> {
-    let mut r = Reader { bytes, at: 0 };
-    if r.take(8)? != MAGIC {
-        return Err(NavFileError::Malformed("bad magic".into()));
-    }
-    let version = r.u32()?;
-    check_version(version)?;
-    let (lp, pp) = (r.u64()?, r.u64()?);
-    check_prints(lp, pp, level, physics)?;
-    let count = r.u32()? as usize;
-    // Each link takes at least 26 bytes: do not trust `count` further.
-    if count > bytes.len() / 26 {
-        return Err(NavFileError::Malformed(format!(
-            "{count} links in {} bytes",
-            bytes.len()
-        )));
-    }
-    let mut raw = Vec::with_capacity(count);
-    // Each byte's input (checked below to be one of the codes).
-    let inputs_of: [Input; 256] =
-        std::array::from_fn(|b| u8::try_from(b).ok().and_then(unpack).unwrap_or_default());
-    for index in 0..count {
-        let kind = LinkKind::ALL
-            .get(usize::from(r.u8()?))
-            .copied()
-            .ok_or_else(|| NavFileError::BadLink {
-                index,
-                reason: "unknown kind".into(),
-            })?;
-        let from = Cell::new(r.i32()?, r.i32()?);
-        let to = Cell::new(r.i32()?, r.i32()?);
-        let action_ticks = r.u32()?;
-        let jumps = r.u8()?;
-        let n = r.u32()? as usize;
-        if n > MAX_LINK_TICKS {
-            return Err(NavFileError::BadLink {
-                index,
-                reason: format!("{n} ticks exceeds {MAX_LINK_TICKS}"),
-            });
-        }
-        let tape = if version == OLDEST_VERSION {
-            tape_v1(r.take(n)?, &inputs_of).map(|inputs| encoded(&inputs))
-        } else {
-            let len = r.u32()? as usize;
-            let runs = r.take(len)?;
-            crate::graph::tape::is_exact(runs, n).then_some(Cow::Borrowed(runs))
-        };
-        let tape = tape.ok_or_else(|| NavFileError::BadLink {
-            index,
-            reason: "bad input byte".into(),
-        })?;
-        raw.push(EncodedLink {
-            from,
-            head: Head {
-                kind,
-                to,
-                ticks: n as u32,
-                action_ticks,
-                jumps,
-            },
-            tape,
-        });
-    }
-    if r.at != bytes.len() {
-        return Err(NavFileError::Malformed("trailing bytes".into()));
-    }
-    assemble(raw, level, physics)
-}
-
-/// A version 1 tape, one code byte per tick.
-fn tape_v1(tape: &[u8], inputs_of: &[Input; 256]) -> Option<Vec<Input>> {
-    let ok = tape.iter().all(|&b| b < crate::graph::tape::CODES);
-    ok.then(|| tape.iter().map(|&b| inputs_of[usize::from(b)]).collect())
-}
-
 /// The largest saved map [`load`] reads for `level`: [`MAP_BYTES_PER_CELL`]
 /// a cell, and at least [`crate::io::files::MAX_FILE_BYTES`].
 #[must_use]
@@ -506,6 +394,27 @@ fn check_prints(
     Ok(())
 }
 
+/// Checks a link's tick counts: a tape of at least the settle slack and
+/// at most [`MAX_LINK_TICKS`], its action phase inside it, no more jumps
+/// than ticks.
+fn check_head(index: usize, head: &Head) -> Result<(), NavFileError> {
+    let bad = |reason: String| NavFileError::BadLink { index, reason };
+    let ticks = head.ticks as usize;
+    if ticks > MAX_LINK_TICKS
+        || ticks < SETTLE_SLACK as usize
+        || head.action_ticks as usize > ticks - SETTLE_SLACK as usize
+    {
+        return Err(bad(format!(
+            "{ticks} ticks with {} action ticks",
+            head.action_ticks
+        )));
+    }
+    if usize::from(head.jumps) > ticks {
+        return Err(bad(format!("{} jumps in {ticks} ticks", head.jumps)));
+    }
+    Ok(())
+}
+
 /// Validates raw links against the level (bounds, standable ends, tick
 /// counts; not their tapes: see the module's trust model) and builds the
 /// map.
@@ -532,19 +441,7 @@ fn assemble(
                 r.from, r.head.to
             )));
         }
-        let ticks = r.head.ticks as usize;
-        if ticks > MAX_LINK_TICKS
-            || ticks < SETTLE_SLACK as usize
-            || r.head.action_ticks as usize > ticks - SETTLE_SLACK as usize
-        {
-            return Err(bad(format!(
-                "{ticks} ticks with {} action ticks",
-                r.head.action_ticks
-            )));
-        }
-        if usize::from(r.head.jumps) > ticks {
-            return Err(bad(format!("{} jumps in {ticks} ticks", r.head.jumps)));
-        }
+        check_head(index, &r.head)?;
     }
     Ok(NavMap::from_encoded(
         level.clone(),
@@ -553,36 +450,4 @@ fn assemble(
         nodes,
         &raw,
     ))
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], NavFileError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end =
-            end.ok_or_else(|| NavFileError::Malformed(format!("truncated at byte {}", self.at)))?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-    fn u8(&mut self) -> Result<u8, NavFileError> {
-        Ok(self.take(1)?[0])
-    }
-    fn u32(&mut self) -> Result<u32, NavFileError> {
-        let mut b = [0; 4];
-        b.copy_from_slice(self.take(4)?);
-        Ok(u32::from_le_bytes(b))
-    }
-    fn i32(&mut self) -> Result<i32, NavFileError> {
-        Ok(self.u32()? as i32)
-    }
-    fn u64(&mut self) -> Result<u64, NavFileError> {
-        let mut b = [0; 8];
-        b.copy_from_slice(self.take(8)?);
-        Ok(u64::from_le_bytes(b))
-    }
 }
