@@ -169,10 +169,11 @@ struct PathArgs {
     #[arg(long)]
     no_diagnosis: bool,
     /// Answer without building the whole map: each cell's links are
-    /// generated when the search first needs them (for huge levels). The
+    /// generated when the search first needs them (for huge levels), or
+    /// with --map FILE.pnav read from the saved map a block at a time. The
     /// start and goal are --from and --to, else the level's markers; the
     /// search is exact, and no diagnosis is made.
-    #[arg(long, conflicts_with_all = ["beam", "map"])]
+    #[arg(long, conflicts_with_all = ["beam", "verify"])]
     lazy: bool,
 }
 
@@ -449,8 +450,27 @@ fn run_path_lazy(args: &PathArgs) -> Result<ExitCode, CliError> {
         .or_else(|| loaded.goals.first().copied())
         .ok_or_else(|| CliError(format!("{level}: --lazy needs a goal: give --to COL,ROW")))?;
     let options = LinkOptions::default().with_jumps(args.map.jumps);
-    let mut lazy = platnav::LazyMap::with_options(&loaded.level, &physics, &options)?;
+    let mut lazy = match &args.map.map {
+        Some(file) if file.extension().is_some_and(|e| e == "pnav") => {
+            navfile::open_lazy_with(file, &loaded.level, &physics, &options)?
+        }
+        Some(file) => {
+            return Err(CliError(format!(
+                "{}: --lazy reads binary maps (.pnav) only",
+                file.display()
+            )));
+        }
+        None => platnav::LazyMap::with_options(&loaded.level, &physics, &options)?,
+    };
     let result = lazy.find_path(from, to, &SearchOptions::default());
+    if let Some(file) = &args.map.map {
+        for why in lazy.refused_blocks() {
+            eprintln!(
+                "warning: {}: {why}; its links were generated instead",
+                file.display()
+            );
+        }
+    }
     print_path(args, (&loaded.level, &physics), &result, None)
 }
 

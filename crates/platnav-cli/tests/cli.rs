@@ -122,9 +122,36 @@ fn path_lazy_finds_the_same_cost_without_building_the_whole_map() {
     assert_eq!(lazy["cost"], full["cost"]);
     assert_eq!(lazy["start"], full["start"]);
     assert_eq!(lazy["goal"], full["goal"]);
-    // A beam, or a saved map, makes no sense without a whole map.
+    // From a saved map, read a block at a time: the same again.
+    let dir = std::env::temp_dir().join(format!("platnav-cli-lazy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("1-1.pnav");
+    let file = file.to_str().unwrap();
+    let save = [
+        "links",
+        "levels/smb/mario-1-1.txt",
+        "--preset",
+        "smb",
+        "--save",
+        file,
+    ];
+    assert!(platnav(&save).status.success());
+    let saved = path(&["--lazy", "--map", file]);
+    assert_eq!(saved["cost"], full["cost"]);
+    // A beam makes no sense without a whole map, nor a JSON map read a
+    // block at a time.
     let out = platnav(&["path", "levels/demo.txt", "--lazy", "--beam", "3"]);
     assert_eq!(out.status.code(), Some(2));
+    let json = dir.join("1-1.json");
+    let out = platnav(&[
+        "path",
+        "levels/demo.txt",
+        "--lazy",
+        "--map",
+        json.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(".pnav"));
 }
 
 #[test]

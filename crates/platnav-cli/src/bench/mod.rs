@@ -31,6 +31,9 @@ mod fly;
 /// The huge-world rows (a lazy map of a 4,200 x 1,200 world).
 mod huge;
 
+/// A big level's saved map, opened lazily against loaded whole.
+mod saved;
+
 #[derive(Args)]
 pub(crate) struct BenchArgs {
     /// Skip the 1024 x 1024 and 4096 x 256 levels and take fewer samples.

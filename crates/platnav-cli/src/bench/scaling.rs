@@ -56,6 +56,9 @@ pub(crate) fn rows(rows: &mut Vec<Row>, samples: usize, quick: bool) -> Result<(
         }
         per_cell.push(size_rows(rows, (w, h), &map, b, &default));
         query_rows(rows, (w, h), &map, samples);
+        if (w, h) == (1024, 1024) {
+            rows.push(super::saved::row_for(&map, "1024 x 1024")?);
+        }
         // Edits last: they change the map.
         edit_rows(rows, (w, h), &mut map)?;
     }
