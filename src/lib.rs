@@ -61,6 +61,7 @@ pub mod io;
 pub mod level;
 pub mod links;
 mod mechanics;
+pub mod model;
 pub mod physics;
 pub mod render;
 #[cfg(feature = "serde")]
@@ -91,6 +92,8 @@ mod doc_examples {
     struct LiveEdits;
     #[doc = include_str!("../docs/huge-worlds.md")]
     struct HugeWorlds;
+    #[doc = include_str!("../docs/models.md")]
+    struct Models;
     #[cfg(feature = "fly")]
     #[doc = include_str!("../docs/flying.md")]
     struct Flying;

@@ -1,5 +1,5 @@
-//! Conformance: how far another body profile is from the one a map was
-//! built with. Each link's tape, performed from its start on the other
+//! Conformance: how far another body profile, or another body model, is
+//! from the one a map was built with. Each link's tape, performed from its start on the other
 //! profile, either ends standing on the link's cell, alive, or it does
 //! not: the links a game's own tuning cannot perform are the routes its
 //! enemies would be sent on and fail.
@@ -7,7 +7,8 @@
 use crate::graph::{LinkId, NavMap};
 use crate::level::Cell;
 use crate::mechanics::LinkKind;
-use crate::physics::{Body, Physics, PhysicsError};
+use crate::model::BodyModel;
+use crate::physics::{Physics, PhysicsError};
 
 /// How the links of a map perform on another profile ([`conformance`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -78,6 +79,28 @@ impl Conformance {
 /// [`PhysicsError`] when `other` is invalid.
 pub fn conformance(map: &NavMap, other: &Physics) -> Result<Conformance, PhysicsError> {
     other.validate()?;
+    Ok(conformance_on(map, other))
+}
+
+/// Performs every link of `map` on `model` (a game's own movement, say)
+/// and reports which it does not perform: a link is performed when its
+/// tape, from the model standing on the link's start, ends with the model
+/// alive and standing on the link's end.
+///
+/// ```
+/// use platnav::analysis::conformance_on;
+/// use platnav::model::nes::NesMario;
+/// use platnav::{Level, NavMap, Physics};
+///
+/// let level: Level = "..........\n..........\n.S..##..G.\n##########".parse()?;
+/// let map = NavMap::build(&level, &Physics::smb())?;
+/// let report = conformance_on(&map, &NesMario::small());
+/// assert_eq!(report.links, map.link_count());
+/// assert!(report.performed > 0, "the NES Mario performs some of the float profile's links");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn conformance_on<M: BodyModel>(map: &NavMap, model: &M) -> Conformance {
     let mut by_kind: Vec<KindConformance> = LinkKind::ALL
         .iter()
         .map(|&kind| KindConformance {
@@ -90,40 +113,46 @@ pub fn conformance(map: &NavMap, other: &Physics) -> Result<Conformance, Physics
     for link in map.links() {
         let tally = &mut by_kind[link.kind.index()];
         tally.links += 1;
-        let (body, died_at) = perform(map, other, link.id, link.from);
-        if died_at.is_none() && body.stands_on(link.to) {
+        let (end, died_at) = perform(map, model, link.id, link.from);
+        let ends_on = model.standing_cell(&end);
+        if died_at.is_none() && ends_on == Some(link.to) {
             tally.performed += 1;
         } else {
             failures.push(Failure {
                 kind: link.kind,
                 from: link.from,
                 to: link.to,
-                ends_on: body.standing_cell().filter(|_| died_at.is_none()),
-                feet: [body.x, body.y],
+                ends_on: ends_on.filter(|_| died_at.is_none()),
+                feet: model.feet(&end),
                 died_at,
             });
         }
     }
     by_kind.retain(|k| k.links > 0);
     let links = map.link_count();
-    Ok(Conformance {
+    Conformance {
         links,
         performed: links - failures.len(),
         by_kind,
         failures,
-    })
+    }
 }
 
-/// Performs one link's tape from `from` on `other`: the body at its end
+/// Performs one link's tape from `from` on `model`: its state at the end
 /// (or death) and the tick it died on, if it did.
-fn perform(map: &NavMap, other: &Physics, id: LinkId, from: Cell) -> (Body, Option<u32>) {
+fn perform<M: BodyModel>(
+    map: &NavMap,
+    model: &M,
+    id: LinkId,
+    from: Cell,
+) -> (M::State, Option<u32>) {
     let level = map.level();
-    let mut body = Body::start(level, from, other);
+    let mut state = model.start(level, from);
     for (t, input) in map.inputs(id).enumerate() {
-        body.step(level, other, input);
-        if body.dead {
-            return (body, Some(t as u32));
+        model.step(level, &mut state, input);
+        if model.dead(&state) {
+            return (state, Some(t as u32));
         }
     }
-    (body, None)
+    (state, None)
 }

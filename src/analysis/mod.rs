@@ -13,7 +13,7 @@ mod reach;
 mod report;
 mod tune;
 
-pub use conform::{Conformance, Failure, KindConformance, conformance};
+pub use conform::{Conformance, Failure, KindConformance, conformance, conformance_on};
 pub use fit::{Fit, FitError, MIN_SAMPLES, Sample, fit};
 pub use reach::{Reach, Regions, reachable_from, regions, traps};
 pub use report::{Diagnosis, GoalReport, MissingLink, Report, ReportOptions, diagnose, report};

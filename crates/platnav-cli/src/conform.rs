@@ -1,12 +1,13 @@
 //! `platnav conform`: how far another physics profile (a game's own
-//! tuning) is from the one a map is built with: which links its body does
-//! not perform.
+//! tuning), or a body model with movement of its own, is from the one a
+//! map is built with: which links its body does not perform.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use platnav::analysis::{self, Conformance};
+use platnav::model::{dash::DashBody, nes::NesMario};
 
 use super::{CliError, MapArgs, build, source};
 
@@ -22,6 +23,10 @@ pub(crate) struct ConformArgs {
     /// --physics), or a physics file alone (over `default`).
     #[arg(long = "on-physics", value_name = "FILE")]
     on_physics: Option<PathBuf>,
+    /// Or a body model with movement of its own: Super Mario Bros.'s
+    /// Mario as the NES moves him, small or big, or the dash body.
+    #[arg(long = "on-model", value_enum, conflicts_with_all = ["on_preset", "on_physics"])]
+    on_model: Option<OnModel>,
     /// Failures to list (0 for none).
     #[arg(long, default_value_t = 10)]
     show: usize,
@@ -30,12 +35,32 @@ pub(crate) struct ConformArgs {
     json: bool,
 }
 
+/// The body models `--on-model` names.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OnModel {
+    /// Small Mario (`platnav::model::nes`).
+    NesSmall,
+    /// Super Mario, 32 pixels tall.
+    NesBig,
+    /// The dash body (`platnav::model::dash`).
+    Dash,
+}
+
 /// Exit code 0 when the other profile performs every link, 1 when it does
 /// not.
 pub(crate) fn run(args: &ConformArgs) -> Result<ExitCode, CliError> {
+    if let Some(model) = args.on_model {
+        let (map, _) = build(&args.map)?;
+        let report = match model {
+            OnModel::NesSmall => analysis::conformance_on(&map, &NesMario::small()),
+            OnModel::NesBig => analysis::conformance_on(&map, &NesMario::big()),
+            OnModel::Dash => analysis::conformance_on(&map, &DashBody),
+        };
+        return finish(args, &report);
+    }
     if args.on_preset.is_none() && args.on_physics.is_none() {
         return Err(CliError(
-            "conform needs the profile to perform the links on: --on-preset, --on-physics or both"
+            "conform needs the body to perform the links on: --on-preset, --on-physics (or both), or --on-model"
                 .into(),
         ));
     }
@@ -50,10 +75,15 @@ pub(crate) fn run(args: &ConformArgs) -> Result<ExitCode, CliError> {
     })?;
     let (map, _) = build(&args.map)?;
     let report = analysis::conformance(&map, &other)?;
+    finish(args, &report)
+}
+
+/// Prints the report; its exit code.
+fn finish(args: &ConformArgs, report: &Conformance) -> Result<ExitCode, CliError> {
     if args.json {
-        outln!("{}", serde_json::to_value(&report)?);
+        outln!("{}", serde_json::to_value(report)?);
     } else {
-        print_report(&report, args.show);
+        print_report(report, args.show);
     }
     Ok(if report.failures.is_empty() {
         ExitCode::SUCCESS

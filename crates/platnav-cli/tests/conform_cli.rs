@@ -82,6 +82,50 @@ fn conform_counts_the_links_another_profile_performs() {
 }
 
 #[test]
+fn conform_performs_the_links_on_a_body_model() {
+    at_root();
+    let args = |model| {
+        [
+            "conform",
+            "levels/demo.txt",
+            "--preset",
+            "smb",
+            "--on-model",
+            model,
+            "--json",
+        ]
+    };
+    let performed = |model| {
+        let out = platnav(&args(model));
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let (links, performed) = (
+            doc["links"].as_u64().unwrap(),
+            doc["performed"].as_u64().unwrap(),
+        );
+        assert_eq!(
+            performed + doc["failures"].as_array().unwrap().len() as u64,
+            links
+        );
+        performed
+    };
+    // The NES Mario performs some of the float profile's links; the dash
+    // body, which cannot steer in the air, fewer.
+    let (nes, dash) = (performed("nes-small"), performed("dash"));
+    assert!(nes > dash && nes > 0, "{nes} vs {dash}");
+    // A model and a profile at once is refused.
+    let both = platnav(&[
+        "conform",
+        "levels/demo.txt",
+        "--on-model",
+        "dash",
+        "--on-preset",
+        "smb",
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+}
+
+#[test]
 fn conform_needs_a_valid_other_profile() {
     at_root();
     let none = platnav(&["conform", "levels/demo.txt"]);
