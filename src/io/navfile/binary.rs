@@ -97,14 +97,15 @@ pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavM
     }
     let mut raw = Vec::with_capacity(count);
     let inputs_of = inputs_of();
+    let mut next = 0;
     for i in 0..count {
         if let Some(index) = &index {
-            index.check_position(i, r.at)?;
+            index.check_position(&mut next, i, r.at)?;
         }
         raw.push(read_link(&mut r, i, version, &inputs_of)?);
     }
     if let Some(index) = &index {
-        index.check_position(count, r.at)?;
+        index.check_position(&mut next, count, r.at)?;
     }
     if r.at != links_end {
         return Err(NavFileError::Malformed("trailing bytes".into()));

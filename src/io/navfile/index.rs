@@ -158,17 +158,28 @@ impl Index {
     }
 
     /// Checks that link `link`, whose record starts at byte `at`, starts
-    /// where the index says, if a block starts with it.
-    pub(super) fn check_position(&self, link: usize, at: usize) -> Result<(), NavFileError> {
-        let lo = self.firsts.partition_point(|&f| (f as usize) < link);
-        let hi = self.firsts.partition_point(|&f| (f as usize) <= link);
-        match (lo..hi).find(|&b| self.offsets[b] != at as u64) {
-            Some(b) => Err(malformed(format!(
-                "block {b} starts at byte {}, its first link at {at}",
-                self.offsets[b]
-            ))),
-            None => Ok(()),
+    /// where the index says, if a block starts with it; `next` is the
+    /// first block not checked yet (links are checked in order, from 0).
+    pub(super) fn check_position(
+        &self,
+        next: &mut usize,
+        link: usize,
+        at: usize,
+    ) -> Result<(), NavFileError> {
+        while let Some(&first) = self.firsts.get(*next) {
+            if first as usize > link {
+                break;
+            }
+            let b = *next;
+            if first as usize != link || self.offsets[b] != at as u64 {
+                return Err(malformed(format!(
+                    "block {b} starts at byte {}, link {link} at {at}",
+                    self.offsets[b]
+                )));
+            }
+            *next += 1;
         }
+        Ok(())
     }
 
     /// Block `b`'s links and the bytes they take.
