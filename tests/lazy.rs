@@ -309,7 +309,7 @@ fn block_offset(bytes: &[u8], b: usize) -> usize {
         u64::from_le_bytes(v) as usize
     };
     let start = word(bytes.len() - 8, 8);
-    word(start + 8 + 12 * b + 4, 8)
+    word(start + 16 + 12 * b + 4, 8)
 }
 
 #[test]
@@ -384,14 +384,15 @@ fn opening_lazily_refuses_what_it_cannot_trust_up_front() {
     assert!(other.unwrap_err().to_string().contains("other physics"));
     assert!(open(&bytes[..bytes.len() - 3], "cut").contains("block index"));
     let mut swapped = bytes.clone();
-    let start = bytes.len() - 8 - 12 * full.node_count().div_ceil(64) - 8 + 8;
-    swapped[start + 4..start + 12].copy_from_slice(&u64::MAX.to_le_bytes());
+    let entries = bytes.len() - 8 - 12 * full.node_count().div_ceil(64);
+    swapped[entries + 4..entries + 12].copy_from_slice(&u64::MAX.to_le_bytes());
     assert!(open(&swapped, "order").contains("block index"));
     // A version 2 file (no index) loads whole, and says how to open it
     // lazily.
     let mut v2 = bytes[..block_offset(&bytes, 0)].to_vec();
     v2[8..12].copy_from_slice(&2u32.to_le_bytes());
-    let links_end = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap()) as usize;
+    let index = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap()) as usize;
+    let links_end = u64::from_le_bytes(bytes[index + 8..index + 16].try_into().unwrap()) as usize;
     v2.extend_from_slice(&bytes[block_offset(&bytes, 0)..links_end]);
     assert_same_maps(&navfile::from_bytes(&v2, level, physics).unwrap(), &full);
     assert!(open(&v2, "v2").contains("save it again"));
@@ -412,4 +413,78 @@ fn an_edit_stops_reading_the_saved_map() {
     edited.edit(&change).unwrap();
     assert!(compare_maps(&mut lazy, &edited, &opts, 7) > 5);
     assert_same_maps(&lazy.into_map().unwrap(), &edited);
+}
+
+/// Where the saved landmark table's rows start, and each row's bytes
+/// (`graph/landmarks/saved.rs`: the form, two masks, then the rows).
+fn table_rows(bytes: &[u8], nodes: usize) -> (usize, usize) {
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let index = word(bytes.len() - 8);
+    let (start, end) = (word(index + 8), index);
+    let row = (end - start - 9) / nodes;
+    assert_eq!(bytes[start], 1, "a narrow table");
+    (start + 9, row)
+}
+
+/// `bytes` with every other node's routes from the landmarks said 5,000
+/// ticks longer: links into those nodes contradict the table.
+fn overstated(bytes: &[u8], nodes: usize) -> Vec<u8> {
+    let (rows, row) = table_rows(bytes, nodes);
+    let mut out = bytes.to_vec();
+    for v in (0..nodes).step_by(2) {
+        for l in 0..32 {
+            let at = rows + v * row + 2 * l;
+            let d = u16::from_le_bytes([out[at], out[at + 1]]);
+            if d != u16::MAX {
+                out[at..at + 2].copy_from_slice(&d.saturating_add(5000).min(60_000).to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_saved_landmark_table_bounds_lazy_searches_while_the_links_agree() {
+    let (full, bytes) = saved(25);
+    let (level, physics) = (full.level(), full.physics());
+    let opts = SearchOptions::default();
+    // Far apart: the column bound alone expands much of the level.
+    let (s, g) = (full.nodes()[3], full.nodes()[full.node_count() - 3]);
+    let want = find_path(&full, s, g, &opts).unwrap().ticks();
+    let mut opened = navfile::open_lazy(&file_of(&bytes, "bounds"), level, physics).unwrap();
+    let mut bare = LazyMap::new(level, physics).unwrap();
+    let (a, b) = (
+        opened.find_path(s, g, &opts).unwrap(),
+        bare.find_path(s, g, &opts).unwrap(),
+    );
+    assert_eq!((a.ticks(), b.ticks()), (want, want));
+    assert!(
+        a.stats().expanded * 2 < b.stats().expanded,
+        "{} with the table, {} without",
+        a.stats().expanded,
+        b.stats().expanded
+    );
+    assert!(opened.refused_blocks().is_empty());
+    // A table that overstates is dropped at the first link that
+    // contradicts it, and the search is made again without it.
+    let tampered = overstated(&bytes, full.node_count());
+    let mut opened = navfile::open_lazy(&file_of(&tampered, "overstated"), level, physics).unwrap();
+    assert!(compare_maps(&mut opened, &full, &opts, 8) > 5);
+    let refused = opened.refused_blocks();
+    assert!(
+        refused.iter().any(|r| r.starts_with("landmark table")),
+        "{refused:?}"
+    );
+    // Loaded whole, the table is checked against every link: the honest
+    // one is used as it is, the overstated one measured again.
+    for file in [&bytes, &tampered] {
+        let loaded = navfile::from_bytes(file, level, physics).unwrap();
+        for (s, g) in pairs(&full, 40, 9) {
+            let (s, g) = (full.node(s).unwrap(), full.node(g).unwrap());
+            assert_eq!(
+                platnav::search::lower_bound_ticks(&loaded, s, g),
+                platnav::search::lower_bound_ticks(&full, s, g)
+            );
+        }
+    }
 }

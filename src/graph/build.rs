@@ -146,6 +146,7 @@ impl NavMap {
             chunks,
             options,
             Arc::clone(cache),
+            None,
         ))
     }
 
@@ -159,6 +160,7 @@ impl NavMap {
         classes: Classification,
         nodes: Vec<Cell>,
         links: &[EncodedLink<'_>],
+        landmarks: Option<Landmarks>,
     ) -> Self {
         let node_at = node_table(&level, &nodes);
         let node_of = |c: Cell| lookup(&node_at, level.width(), level.height(), c);
@@ -181,7 +183,7 @@ impl NavMap {
             chunk.reads.push_unknown();
             at = end;
         }
-        Self::from_chunk(level, physics, classes, (nodes, node_at), chunk)
+        Self::from_chunk(level, physics, classes, (nodes, node_at), chunk, landmarks)
     }
 
     /// A map from each node's links (`per_node[i]` leave `nodes[i]`).
@@ -202,17 +204,19 @@ impl NavMap {
             // every node.
             chunk.reads.push_unknown();
         }
-        Self::from_chunk(level, physics, classes, (nodes, node_at), chunk)
+        Self::from_chunk(level, physics, classes, (nodes, node_at), chunk, None)
     }
 
     /// The map of one chunk of links read or put together outside a build
-    /// (default options, a cache of its own).
+    /// (default options, a cache of its own), with `landmarks` as its
+    /// bounds when they agree with the links.
     fn from_chunk(
         level: Level,
         physics: Physics,
         classes: Classification,
         (nodes, node_at): (Vec<Cell>, Vec<u32>),
         chunk: Chunk,
+        landmarks: Option<Landmarks>,
     ) -> Self {
         Self::from_chunks(
             level,
@@ -223,11 +227,13 @@ impl NavMap {
             vec![chunk],
             LinkOptions::default(),
             Arc::new(BuildCache::new()),
+            landmarks,
         )
     }
 
     /// The map of `chunks` (each node's links, in node order), with its
-    /// landmark bounds measured.
+    /// landmark bounds measured, or `known` when it agrees with the links
+    /// (a saved table; see `landmarks/saved.rs`).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn from_chunks(
         level: Level,
@@ -238,6 +244,7 @@ impl NavMap {
         chunks: Vec<Chunk>,
         options: LinkOptions,
         cache: Arc<BuildCache>,
+        known: Option<Landmarks>,
     ) -> Self {
         let Chunk {
             counts,
@@ -265,7 +272,9 @@ impl NavMap {
             .collect();
         debug_assert_eq!(offsets.len(), nodes.len() + 1);
         debug_assert_eq!(reads.len(), nodes.len());
-        let landmarks = Landmarks::compute(&offsets, &edges);
+        let landmarks = known
+            .filter(|t| t.consistent(&offsets, &edges))
+            .unwrap_or_else(|| Landmarks::compute(&offsets, &edges));
         let (hop_at, hops) = reduce(&offsets, &edges, &nodes);
         let ticks_per_col = crate::physics::ticks_per_col(&physics);
         Self {

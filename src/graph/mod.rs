@@ -244,6 +244,12 @@ impl NavMap {
         Links::new(self, self.link_range(node), node.0)
     }
 
+    /// The landmark table (for saving it).
+    #[cfg(feature = "serde")]
+    pub(crate) fn landmark_table(&self) -> &Landmarks {
+        &self.landmarks
+    }
+
     /// True when the landmark table proves that no route leads from `from`
     /// to `to` (false proves nothing).
     pub(crate) fn cannot_reach(&self, from: NodeId, to: NodeId) -> bool {

@@ -4,7 +4,10 @@
 //! No landmark is measured on a map that is not built, so the bound is the
 //! column bound alone (columns to cross at top speed): admissible and
 //! consistent, so the first route to the goal is a cheapest one, of the
-//! cost a full map's exact search finds. Labels live in a table of the
+//! cost a full map's exact search finds. A map opened on a saved map also
+//! has the landmark table saved with it, while the links taken in agree
+//! with it (`graph/lazy/saved.rs`); a search during which a link
+//! contradicted it is run again without it. Labels live in a table of the
 //! states the search touched, not in per-node arrays: a lazy search on a
 //! huge level touches few of its nodes.
 
@@ -17,6 +20,7 @@ use super::{
     Endpoint, Found, Path, PathError, Planner, Route, RouteAsk, SearchOptions, SearchStats,
 };
 use super::{plan, snap_by};
+use crate::graph::landmarks::GoalBound;
 use crate::graph::{LazyMap, LinkId, NodeId};
 use crate::level::Cell;
 use crate::links::LinkKind;
@@ -68,7 +72,13 @@ impl Planner for LazyMap {
         LazyMap::kind(self, id)
     }
     fn route(&mut self, ask: &RouteAsk<'_>) -> Found {
-        Search::new(self, ask.goal, ask.opts, ask.banned).run(ask.start, ask.budget)
+        let bounded = self.has_saved_bounds();
+        let found = Search::new(self, ask.goal, ask.opts, ask.banned).run(ask.start, ask.budget);
+        if bounded && !self.has_saved_bounds() {
+            // The table that guided it was dropped: it may have overstated.
+            return Search::new(self, ask.goal, ask.opts, ask.banned).run(ask.start, ask.budget);
+        }
+        found
     }
     fn realize(&self, start: Cell, links: &[LinkId]) -> Result<Vec<Input>, LinkId> {
         realize_with(self, start, links, None)
@@ -105,6 +115,8 @@ struct Search<'a> {
     /// Each (node, jumps) state's label.
     index: HashMap<(u32, usize), u32>,
     stats: SearchStats,
+    /// The goal prepared for the saved landmark table, if there is one.
+    goal_bound: Option<GoalBound>,
 }
 
 impl<'a> Search<'a> {
@@ -121,6 +133,7 @@ impl<'a> Search<'a> {
         };
         Self {
             goal_col: map.cell(goal).col,
+            goal_bound: map.saved_goal(goal.0),
             map,
             goal,
             wrap_cols,
@@ -136,7 +149,12 @@ impl<'a> Search<'a> {
     /// The bound on the ticks from `node` to the goal.
     fn h(&self, node: u32) -> f64 {
         let col = self.map.cell(NodeId(node)).col;
-        f64::from(cols_apart(col, self.goal_col, self.wrap_cols)) * self.map.ticks_per_col()
+        let across =
+            f64::from(cols_apart(col, self.goal_col, self.wrap_cols)) * self.map.ticks_per_col();
+        match &self.goal_bound {
+            Some(g) => across.max(f64::from(self.map.saved_bound(node, g))),
+            None => across,
+        }
     }
 
     fn run(mut self, start: NodeId, budget: usize) -> Found {

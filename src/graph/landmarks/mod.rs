@@ -16,6 +16,7 @@ mod compute;
 #[cfg(test)]
 mod edit_tests;
 mod repair;
+mod saved;
 #[cfg(test)]
 mod tests;
 

@@ -58,6 +58,7 @@ impl LazyMap {
         if let Some(source) = &shared.source {
             source.close();
         }
+        self.bounds = None;
         let (lo, hi) = bounds(&changed);
         let flips = shared
             .classes

@@ -49,5 +49,6 @@ pub(super) fn into_map(shared: Arc<Shared>, mut store: Store) -> Result<NavMap, 
         vec![chunk],
         shared.options.with_progress(None),
         shared.cache,
+        None,
     ))
 }

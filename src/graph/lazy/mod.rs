@@ -21,6 +21,7 @@ mod store;
 
 use std::sync::Arc;
 
+use super::landmarks::Landmarks;
 use super::tape::Tape;
 use super::{BuildError, Edge, LinkId, NavMap, NodeId, lookup, node_table};
 use crate::classify::Classification;
@@ -78,6 +79,9 @@ impl Shared {
 pub struct LazyMap {
     shared: Arc<Shared>,
     store: Store,
+    /// The landmark table saved with the map it was opened on, while it
+    /// agrees with every link taken in (`saved.rs`).
+    bounds: Option<Landmarks>,
     background: Option<Background>,
     ticks_per_col: f64,
     /// Counts the edits that changed the map.
@@ -133,6 +137,7 @@ impl LazyMap {
                 source: None,
             }),
             store,
+            bounds: None,
             background: None,
             ticks_per_col: crate::physics::ticks_per_col(physics),
             generation: 0,
@@ -191,11 +196,12 @@ impl LazyMap {
         self.store.link_count()
     }
 
-    /// Heap bytes held by the generated links, their read sets and the
-    /// node tables.
+    /// Heap bytes held by the generated links, their read sets, the node
+    /// tables and a saved landmark table.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.store.bytes()
+            + self.bounds.as_ref().map_or(0, Landmarks::bytes)
             + self.shared.node_at.capacity() * 4
             + self.shared.nodes.capacity() * size_of::<Cell>()
     }
@@ -217,7 +223,10 @@ impl LazyMap {
     pub fn build_node(&mut self, node: NodeId) {
         self.absorb();
         self.read_saved(&[node.0]);
-        self.store.build(&self.shared, node.0);
+        if !self.store.is_built(node.0) {
+            self.store.build(&self.shared, node.0);
+            self.check_bounds(&[node.0]);
+        }
     }
 
     /// Generates the links of those of `nodes` not built yet, one node a
@@ -237,7 +246,7 @@ impl LazyMap {
         todo.sort_unstable();
         todo.dedup();
         for (nodes, chunk) in store::generate_nodes(&self.shared, &todo, 1, &|| false) {
-            self.store.absorb(&nodes, &chunk);
+            self.take_in(&nodes, &chunk);
         }
     }
 
@@ -321,8 +330,12 @@ impl LazyMap {
             return 0;
         };
         let mut added = 0;
-        while let Some((nodes, chunk)) = bg.try_next() {
-            added += self.store.absorb(&nodes, &chunk);
+        let mut done = Vec::new();
+        while let Some(d) = bg.try_next() {
+            done.push(d);
+        }
+        for (nodes, chunk) in done {
+            added += self.take_in(&nodes, &chunk);
         }
         added
     }
@@ -333,7 +346,7 @@ impl LazyMap {
     pub fn wait_for_background(&mut self) {
         if let Some(bg) = self.background.take() {
             for (nodes, chunk) in bg.finish() {
-                self.store.absorb(&nodes, &chunk);
+                self.take_in(&nodes, &chunk);
             }
         }
     }

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use super::{LazyMap, Shared};
 use crate::graph::EncodedLink;
 use crate::graph::chunk::Chunk;
+use crate::graph::landmarks::GoalBound;
 
 /// Reads a saved map's blocks of consecutive nodes.
 pub(crate) trait SavedBlocks: Send + Sync {
@@ -170,12 +171,14 @@ impl LazyMap {
         physics: &crate::physics::Physics,
         options: &crate::links::LinkOptions,
         blocks: Box<dyn SavedBlocks>,
+        bounds: Option<crate::graph::landmarks::Landmarks>,
     ) -> Result<Self, crate::graph::BuildError> {
         let mut map = Self::with_options(level, physics, options)?;
         let nodes = map.shared.nodes.len();
         if let Some(shared) = std::sync::Arc::get_mut(&mut map.shared) {
             shared.source = Some(std::sync::Arc::new(Source::new(blocks, nodes)));
         }
+        map.bounds = bounds;
         Ok(map)
     }
 
@@ -191,7 +194,7 @@ impl LazyMap {
                 && source.unread(b)
                 && let Block::Read(nodes, chunk) = read_block(&self.shared, b)
             {
-                self.store.absorb(&nodes, &chunk);
+                self.take_in(&nodes, &chunk);
             }
         }
     }
@@ -203,8 +206,60 @@ impl LazyMap {
         };
         for b in 0..source.blocks() {
             if let Block::Read(nodes, chunk) = read_block(&self.shared, b) {
-                self.store.absorb(&nodes, &chunk);
+                self.take_in(&nodes, &chunk);
             }
         }
+    }
+
+    /// Takes in the links of `nodes` from `chunk` (those not built yet),
+    /// checking them against the saved landmark table; returns how many
+    /// nodes were new.
+    pub(super) fn take_in(&mut self, nodes: &[u32], chunk: &Chunk) -> usize {
+        let added = self.store.absorb(nodes, chunk);
+        if added > 0 {
+            self.check_bounds(nodes);
+        }
+        added
+    }
+
+    /// Drops the saved landmark table, and says why, when a link of
+    /// `nodes` contradicts it: the table then no longer bounds searches.
+    pub(super) fn check_bounds(&mut self, nodes: &[u32]) {
+        let Some(table) = &self.bounds else { return };
+        let bad = nodes.iter().find_map(|&u| {
+            self.store.link_ids(u).find_map(|id| {
+                let e = self.store.edge(id);
+                (!table.consistent_with(u, e.target, u32::from(e.ticks))).then_some((u, e.target))
+            })
+        });
+        if let Some((u, v)) = bad {
+            self.bounds = None;
+            let (from, to) = (self.shared.nodes[u as usize], self.shared.nodes[v as usize]);
+            let why = format!(
+                "landmark table: the link {from} -> {to} contradicts it; searches go on without it"
+            );
+            if let Some(source) = &self.shared.source
+                && let Ok(mut refused) = source.refused.lock()
+            {
+                refused.push(why);
+            }
+        }
+    }
+
+    /// The saved landmark table's bound on the ticks from `node` to the
+    /// goal `goal` was prepared for, if the table is in use.
+    pub(crate) fn saved_bound(&self, node: u32, goal: &GoalBound) -> u32 {
+        self.bounds.as_ref().map_or(0, |t| t.bound_to(node, goal))
+    }
+
+    /// The saved landmark table's goal preparation for `goal`, if the
+    /// table is in use.
+    pub(crate) fn saved_goal(&self, goal: u32) -> Option<GoalBound> {
+        self.bounds.as_ref().map(|t| t.goal(goal))
+    }
+
+    /// Whether a saved landmark table bounds searches.
+    pub(crate) fn has_saved_bounds(&self) -> bool {
+        self.bounds.is_some()
     }
 }

@@ -8,6 +8,7 @@ use super::{
     MAGIC, MAX_LINK_TICKS, NAVMAP_FORMAT_VERSION, NavFileError, OLDEST_VERSION, assemble,
     check_head, check_prints, check_version, encoded, unpack,
 };
+use crate::graph::landmarks::Landmarks;
 use crate::graph::{EncodedLink, Head, NavMap, NodeId};
 use crate::level::{Cell, Level};
 use crate::links::LinkKind;
@@ -71,7 +72,9 @@ pub fn to_bytes(map: &NavMap) -> Vec<u8> {
             out.extend_from_slice(runs);
         }
     }
-    index.write(&mut out);
+    let links_end = out.len();
+    map.landmark_table().write(&mut out);
+    index.write(&mut out, links_end);
     out
 }
 
@@ -88,7 +91,7 @@ pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavM
     } else {
         None
     };
-    let links_end = index.as_ref().map_or(bytes.len(), Index::start);
+    let links_end = index.as_ref().map_or(bytes.len(), Index::links_end);
     if count > links_end / MIN_RECORD_BYTES {
         return Err(NavFileError::Malformed(format!(
             "{count} links in {} bytes",
@@ -110,7 +113,16 @@ pub fn from_bytes(bytes: &[u8], level: &Level, physics: &Physics) -> Result<NavM
     if r.at != links_end {
         return Err(NavFileError::Malformed("trailing bytes".into()));
     }
-    let map = assemble(raw, level, physics)?;
+    // The saved landmark table bounds searches once it agrees with every
+    // link (`NavMap::from_encoded` checks), and saves measuring it again.
+    let landmarks = match &index {
+        Some(index) => Some(
+            Landmarks::read(&bytes[index.landmarks()], index.nodes())
+                .ok_or_else(|| NavFileError::Malformed("landmark table".into()))?,
+        ),
+        None => None,
+    };
+    let map = assemble(raw, level, physics, landmarks)?;
     match index {
         Some(index) if index.nodes() != map.node_count() => Err(NavFileError::Malformed(format!(
             "block index for {} nodes, the level has {}",

@@ -2,11 +2,13 @@
 //! each block of [`BLOCK_NODES`] consecutive nodes start, so that a lazy
 //! map can read one block without the rest of the file.
 //!
-//! At offset `T`, after the last link: the node count (u32), the nodes a
-//! block (u32), then per block the index of its first link (u32) and that
-//! link's byte offset in the file (u64); the file's last 8 bytes are `T`.
-//! A block's links run to the next block's first, the last block's to the
-//! end of the links.
+//! After the links comes the map's landmark table
+//! (`graph/landmarks/saved.rs`), then, at offset `T`, the index: the node
+//! count (u32), the nodes a block (u32), the offset where the links end and
+//! the table starts (u64), then per block the index of its first link
+//! (u32) and that link's byte offset in the file (u64); the file's last 8
+//! bytes are `T`. A block's links run to the next block's first, the last
+//! block's to the end of the links.
 
 use std::ops::Range;
 
@@ -32,7 +34,9 @@ pub(super) struct Index {
     firsts: Vec<u32>,
     /// Per block, its first link's byte offset.
     offsets: Vec<u64>,
-    /// Where the index starts: the end of the links.
+    /// Where the links end and the landmark table starts.
+    links_end: u64,
+    /// Where the index starts: the end of the landmark table.
     start: u64,
     links: usize,
 }
@@ -49,6 +53,7 @@ impl Index {
             block_nodes,
             firsts: Vec::new(),
             offsets: Vec::new(),
+            links_end: 0,
             start: 0,
             links: 0,
         }
@@ -60,11 +65,13 @@ impl Index {
         self.offsets.push(offset);
     }
 
-    /// Appends the index to `out`, which holds the header and the links.
-    pub(super) fn write(&self, out: &mut Vec<u8>) {
+    /// Appends the index to `out`, which holds the header, the links
+    /// (to byte `links_end`) and the landmark table.
+    pub(super) fn write(&self, out: &mut Vec<u8>, links_end: usize) {
         let start = out.len() as u64;
         out.extend_from_slice(&(self.nodes as u32).to_le_bytes());
         out.extend_from_slice(&(self.block_nodes as u32).to_le_bytes());
+        out.extend_from_slice(&(links_end as u64).to_le_bytes());
         for (&first, &offset) in self.firsts.iter().zip(&self.offsets) {
             out.extend_from_slice(&first.to_le_bytes());
             out.extend_from_slice(&offset.to_le_bytes());
@@ -76,7 +83,7 @@ impl Index {
     /// bytes `tail`.
     pub(super) fn start_of(tail: &[u8], len: u64) -> Result<u64, NavFileError> {
         let start = Reader::new(tail).u64()?;
-        let fits = start >= HEADER_BYTES as u64 && start.checked_add(16).is_some_and(|e| e <= len);
+        let fits = start >= HEADER_BYTES as u64 && start.checked_add(24).is_some_and(|e| e <= len);
         if !fits {
             return Err(malformed(format!("starts at byte {start} of {len}")));
         }
@@ -100,17 +107,22 @@ impl Index {
         if !(1..=MAX_BLOCK_NODES).contains(&block_nodes) {
             return Err(malformed(format!("{block_nodes} nodes a block")));
         }
+        let links_end = r.u64()?;
         let blocks = nodes.div_ceil(block_nodes);
-        if bytes.len() != 8 + blocks * ENTRY_BYTES + 8 {
+        if bytes.len() != 16 + blocks * ENTRY_BYTES + 8 {
             return Err(malformed(format!(
                 "{} bytes for {blocks} blocks",
                 bytes.len()
             )));
         }
+        if !(HEADER_BYTES as u64..=start).contains(&links_end) {
+            return Err(malformed(format!("links end at byte {links_end}")));
+        }
         let mut index = Self::new(nodes, block_nodes);
         for _ in 0..blocks {
             index.push(r.u32()?, r.u64()?);
         }
+        index.links_end = links_end;
         index.start = start;
         index.links = links;
         index.check()?;
@@ -121,7 +133,7 @@ impl Index {
     /// order, within the links.
     fn check(&self) -> Result<(), NavFileError> {
         if self.firsts.is_empty() {
-            return if self.links == 0 && self.start == HEADER_BYTES as u64 {
+            return if self.links == 0 && self.links_end == HEADER_BYTES as u64 {
                 Ok(())
             } else {
                 Err(malformed("links but no blocks"))
@@ -134,7 +146,7 @@ impl Index {
             && ordered(&firsts)
             && ordered(&self.offsets)
             && firsts.last().is_some_and(|&f| f <= self.links as u64)
-            && self.offsets.last().is_some_and(|&o| o <= self.start);
+            && self.offsets.last().is_some_and(|&o| o <= self.links_end);
         if ok {
             Ok(())
         } else {
@@ -143,8 +155,13 @@ impl Index {
     }
 
     /// Where the links end.
-    pub(super) fn start(&self) -> usize {
-        self.start as usize
+    pub(super) fn links_end(&self) -> usize {
+        self.links_end as usize
+    }
+
+    /// The bytes of the landmark table.
+    pub(super) fn landmarks(&self) -> Range<usize> {
+        self.links_end as usize..self.start as usize
     }
 
     /// Nodes the file was written for.
@@ -186,7 +203,7 @@ impl Index {
     pub(super) fn block(&self, b: usize) -> (Range<usize>, Range<u64>) {
         let next = |v: &[u32], end: usize| v.get(b + 1).map_or(end, |&x| x as usize);
         let links = self.firsts[b] as usize..next(&self.firsts, self.links);
-        let end = self.offsets.get(b + 1).copied().unwrap_or(self.start);
+        let end = self.offsets.get(b + 1).copied().unwrap_or(self.links_end);
         (links, self.offsets[b]..end)
     }
 }

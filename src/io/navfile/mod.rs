@@ -38,8 +38,9 @@
 //! 12 and up the byte `0xF0 | (length - 1)` and then the code; a link of 60
 //! ticks takes about six bytes. Version 1 binary files, one code byte per
 //! tick, still load. Files written before `up` existed hold only the codes
-//! 0 to 11, which read the same. Version 3 adds an index of the links'
-//! blocks at the end of the file (`index.rs`), through which
+//! 0 to 11, which read the same. Version 3 ends with the map's landmark
+//! table, used once it agrees with every link (`graph/landmarks/saved.rs`),
+//! and an index of the links' blocks (`index.rs`), through which
 //! [`open_lazy`] reads one block of nodes at a time.
 
 mod binary;
@@ -54,6 +55,7 @@ use std::path::Path as FsPath;
 
 use serde::{Deserialize, Serialize};
 
+use crate::graph::landmarks::Landmarks;
 use crate::graph::{EncodedLink, Head, NavMap};
 use crate::level::{Cell, Level};
 use crate::links::{LinkKind, SETTLE_SLACK};
@@ -280,7 +282,7 @@ pub fn from_json(text: &str, level: &Level, physics: &Physics) -> Result<NavMap,
             })
         })
         .collect::<Result<Vec<_>, NavFileError>>()?;
-    assemble(raw, level, physics)
+    assemble(raw, level, physics, None)
 }
 
 /// The largest saved map [`load`] reads for `level`: [`MAP_BYTES_PER_CELL`]
@@ -422,6 +424,7 @@ fn assemble(
     raw: Vec<EncodedLink<'_>>,
     level: &Level,
     physics: &Physics,
+    landmarks: Option<Landmarks>,
 ) -> Result<NavMap, NavFileError> {
     physics.validate()?;
     let classes = crate::classify::Classification::new(level, physics);
@@ -449,5 +452,6 @@ fn assemble(
         classes,
         nodes,
         &raw,
+        landmarks,
     ))
 }

@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use super::binary::{HEADER_BYTES, Reader, inputs_of, read_header, read_link};
 use super::index::Index;
 use super::{MAX_LINKS_PER_NODE, NavFileError, max_file_bytes};
+use crate::graph::landmarks::Landmarks;
 use crate::graph::{EncodedLink, LazyMap, SavedBlocks};
 use crate::level::{Level, LevelError};
 use crate::links::LinkOptions;
@@ -22,6 +23,13 @@ use crate::physics::Physics;
 /// checked as [`super::load`] checks them, a block when it is read; a block
 /// that fails is generated instead and reported by
 /// [`LazyMap::refused_blocks`]. After an edit the file is no longer read.
+///
+/// The landmark table saved with the map bounds the map's searches, as on
+/// the map it was saved from, as long as every link taken in agrees with
+/// it; the first that does not drops it (reported as a refusal). A table
+/// altered where no query has looked yet can make a path costlier than the
+/// cheapest, never one that does not replay: load the whole map where
+/// costs must not depend on the file.
 ///
 /// ```
 /// use platnav::io::navfile;
@@ -94,7 +102,7 @@ fn open(
     let tail = read_at(&mut file, len.saturating_sub(8), 8.min(len as usize)).map_err(read_err)?;
     let start = Index::start_of(&tail, len)?;
     let cells = (level.width() as u64).saturating_mul(level.height() as u64);
-    if len - start > 16 + 12 * cells {
+    if len - start > 24 + 12 * cells {
         return Err(NavFileError::Malformed(format!(
             "a block index of {} bytes for {cells} cells",
             len - start
@@ -103,13 +111,17 @@ fn open(
     let trailer = read_at(&mut file, start, (len - start) as usize).map_err(read_err)?;
     let index = Index::parse(&trailer, start, count)?;
     let nodes = index.nodes();
+    let table = index.landmarks();
+    let table = read_at(&mut file, table.start as u64, table.len()).map_err(read_err)?;
+    let bounds = Landmarks::read(&table, nodes)
+        .ok_or_else(|| NavFileError::Malformed("landmark table".into()))?;
     physics.validate()?;
     let saved = SavedFile {
         file: Mutex::new(file),
         index,
         version,
     };
-    let map = LazyMap::with_saved(level, physics, options, Box::new(saved))
+    let map = LazyMap::with_saved(level, physics, options, Box::new(saved), Some(bounds))
         .map_err(|e| NavFileError::Malformed(e.to_string()))?;
     if nodes != map.node_count() {
         return Err(NavFileError::Malformed(format!(
