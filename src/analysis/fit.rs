@@ -76,6 +76,14 @@ pub const MIN_SAMPLES: usize = 8;
 /// the position grid's rounding, far below any game's motion.
 const TOL: f64 = 1e-6;
 
+/// Moves shorter than this many tiles are no step of a recording in whole
+/// pixels ([`Track::quantum`]).
+const QUANTUM_MIN: f64 = 1e-4;
+
+/// The fewest ticks of the second half of a run the run speed is averaged
+/// over, in a recording in whole pixels.
+const SETTLED: usize = 8;
+
 /// Fits a profile to `samples`, recorded `dt` seconds apart, over `base`.
 ///
 /// # Errors
@@ -170,7 +178,14 @@ impl<'a> Track<'a> {
                 fitted.push(name);
             }
         };
-        set("run_speed", self.run_speed(), &mut p.run_speed);
+        // Positions in whole pixels put a single tick's speed off by up to
+        // a pixel: the run speed is then read from averages.
+        let quantum = self.quantum();
+        let run = match quantum {
+            Some(_) => self.average_run_speed(),
+            None => self.run_speed(),
+        };
+        set("run_speed", run, &mut p.run_speed);
         set(
             "ground_accel",
             self.accel(p.run_speed, true),
@@ -199,7 +214,8 @@ impl<'a> Track<'a> {
             .filter(|&t| self.g[t - 1])
             .map(|t| self.v[t].abs())
             .fold(0.0, f64::max);
-        p.run_speed = p.run_speed.max(running);
+        let slack = quantum.map_or(0.0, |q| q / self.dt);
+        p.run_speed = p.run_speed.max(running - slack);
         if let Some(n) = self.air_jumps(p) {
             p.air_jumps = n;
             fitted.push("air_jumps");
@@ -215,6 +231,47 @@ impl<'a> Track<'a> {
             m != 0 && self.g[t - 1] && (self.v[t] - self.v[t - 1]).abs() < TOL
         });
         let top = held.map(|t| self.v[t].abs()).fold(0.0, f64::max);
+        (top > TOL).then_some(top)
+    }
+
+    /// The step positions come in, when every horizontal move of the
+    /// recording is a whole number of its smallest one (positions recorded
+    /// in whole pixels, say): a single tick's speed is then off by up to a
+    /// step either way.
+    fn quantum(&self) -> Option<f64> {
+        let moves: Vec<f64> = (1..self.s.len())
+            .map(|t| (self.s[t].x - self.s[t - 1].x).abs())
+            .filter(|&d| d > QUANTUM_MIN)
+            .collect();
+        let q = moves.iter().copied().fold(f64::INFINITY, f64::min);
+        let whole = |d: f64| ((d / q) - (d / q).round()).abs() < 1e-6;
+        (moves.len() >= MIN_SAMPLES && q.is_finite() && moves.iter().all(|&d| whole(d)))
+            .then_some(q)
+    }
+
+    /// The top speed on the ground from averages: for each stretch of ticks
+    /// with one move held on the ground, the average speed over its second
+    /// half when that is at least [`SETTLED`] ticks, the fastest.
+    fn average_run_speed(&self) -> Option<f64> {
+        let n = self.s.len();
+        let held = |t: usize, m: i8| self.s[t].input.move_x == m && self.g[t - 1];
+        let (mut top, mut t) = (0.0f64, 2);
+        while t < n {
+            let m = self.s[t].input.move_x;
+            if m == 0 || !held(t, m) {
+                t += 1;
+                continue;
+            }
+            let start = t;
+            while t < n && held(t, m) {
+                t += 1;
+            }
+            let half = start + (t - start) / 2;
+            if t - half >= SETTLED {
+                let moved = self.s[t - 1].x - self.s[half - 1].x;
+                top = top.max(moved.abs() / ((t - half) as f64 * self.dt));
+            }
+        }
         (top > TOL).then_some(top)
     }
 
