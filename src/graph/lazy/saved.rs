@@ -5,7 +5,9 @@
 //! Each block is checked as loading a whole map checks its links (see
 //! `io::navfile`'s trust model): a block that fails is recorded and its
 //! nodes are generated instead, so a damaged file costs time, never a
-//! wrong link.
+//! wrong link. The landmark table saved with the map bounds the map's
+//! searches while every link taken in agrees with it
+//! (`graph/landmarks/saved.rs`); the first that does not drops it.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, Ordering};
