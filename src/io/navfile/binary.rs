@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::index::{BLOCK_NODES, Index};
 use super::{
     MAGIC, MAX_LINK_TICKS, NAVMAP_FORMAT_VERSION, NavFileError, OLDEST_VERSION, assemble,
-    check_head, check_prints, check_version, encoded, unpack,
+    check_prints, check_version, encoded, unpack,
 };
 use crate::graph::landmarks::Landmarks;
 use crate::graph::{EncodedLink, Head, NavMap, NodeId};
@@ -155,8 +155,10 @@ pub(super) fn inputs_of() -> [Input; 256] {
     std::array::from_fn(|b| u8::try_from(b).ok().and_then(unpack).unwrap_or_default())
 }
 
-/// Reads link `index`'s record, structurally checked (see the module's
-/// trust model) except for its ends, which need the level's nodes.
+/// Reads link `index`'s record, checking its kind, its length (at most
+/// [`MAX_LINK_TICKS`]) and its tape bytes; the rest of its tick counts
+/// (`check_head`) and its ends are checked where the links are gathered
+/// (`assemble`, or a block read lazily).
 pub(super) fn read_link<'a>(
     r: &mut Reader<'a>,
     index: usize,
@@ -191,7 +193,6 @@ pub(super) fn read_link<'a>(
         action_ticks,
         jumps,
     };
-    check_head(index, &head)?;
     Ok(EncodedLink { from, head, tape })
 }
 

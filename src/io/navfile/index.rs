@@ -26,7 +26,7 @@ const MAX_BLOCK_NODES: usize = 4096;
 const ENTRY_BYTES: usize = 4 + 8;
 
 /// The blocks of a binary map.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(super) struct Index {
     nodes: usize,
     block_nodes: usize,

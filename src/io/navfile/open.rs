@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use super::binary::{HEADER_BYTES, Reader, inputs_of, read_header, read_link};
 use super::index::Index;
-use super::{MAX_LINKS_PER_NODE, NavFileError, max_file_bytes};
+use super::{MAX_LINKS_PER_NODE, NavFileError, check_head, max_file_bytes};
 use crate::graph::landmarks::Landmarks;
 use crate::graph::{EncodedLink, LazyMap, SavedBlocks};
 use crate::level::{Level, LevelError};
@@ -170,7 +170,10 @@ impl SavedBlocks for SavedFile {
         let inputs_of = inputs_of();
         let mut out = Vec::with_capacity(links.len());
         for i in links {
-            out.push(read_link(&mut r, i, self.version, &inputs_of).map_err(|e| e.to_string())?);
+            let link = read_link(&mut r, i, self.version, &inputs_of)
+                .and_then(|l| check_head(i, &l.head).map(|()| l))
+                .map_err(|e| e.to_string())?;
+            out.push(link);
         }
         if r.at != buf.len() {
             return Err(format!(
