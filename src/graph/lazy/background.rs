@@ -7,7 +7,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::thread::JoinHandle;
 
 use super::Shared;
-use super::saved::{Block, read_block};
+use super::saved::{Block, block_nodes, read_block};
 use super::store::generate_into;
 use crate::graph::chunk::Chunk;
 use crate::links::{BuildProgress, WorkerGuard};
@@ -42,10 +42,7 @@ fn block_links(
         (nodes, chunk)
     };
     if shared.source.is_none() {
-        let nodes = (b * unit..shared.nodes.len().min((b + 1) * unit))
-            .map(|v| v as u32)
-            .collect();
-        return Some(generated(nodes, worker));
+        return Some(generated(block_nodes(shared, b, unit), worker));
     }
     match read_block(shared, b) {
         Block::Read(nodes, chunk) => Some((nodes, chunk)),

@@ -87,6 +87,13 @@ impl Source {
     }
 }
 
+/// The nodes of block `b`, `per` nodes a block.
+pub(super) fn block_nodes(shared: &Shared, b: usize, per: usize) -> Vec<u32> {
+    (b * per..shared.nodes.len().min((b + 1) * per))
+        .map(|v| v as u32)
+        .collect()
+}
+
 /// Reads block `b` of `shared`'s saved map, unless it was read before.
 pub(super) fn read_block(shared: &Shared, b: usize) -> Block {
     let Some(source) = &shared.source else {
@@ -97,10 +104,7 @@ pub(super) fn read_block(shared: &Shared, b: usize) -> Block {
     if claimed.is_err() {
         return Block::Taken;
     }
-    let per = source.block_nodes();
-    let nodes: Vec<u32> = (b * per..shared.nodes.len().min((b + 1) * per))
-        .map(|v| v as u32)
-        .collect();
+    let nodes = block_nodes(shared, b, source.block_nodes());
     let mut chunk = Chunk::default();
     match source
         .blocks
