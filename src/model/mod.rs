@@ -12,9 +12,12 @@
 //! links on any model, so a team can see how far its game's movement is
 //! from the profile the map was built with.
 
+mod build;
 pub mod dash;
 pub mod nes;
 mod reference;
+
+pub use build::{ModelLink, ModelMap, ModelMapError, ModelPath, ModelStep};
 
 use crate::level::{Cell, Level};
 use crate::physics::Input;

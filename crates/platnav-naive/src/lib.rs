@@ -25,6 +25,9 @@
 //! starts from ([`Frame`]): the body starts standing on the frame's `(0, 0)`
 //! and frame cells are mapped back with [`Frame::to_level`].
 //!
+//! `model.rs` is the same for maps of any body model (`ModelMap`): its
+//! programs performed one by one from scratch.
+//!
 //! Only the `platnav` crate's public API is used. The CLI's bench, the
 //! criterion benches and the library's tests depend on this crate, so they
 //! share one copy.
@@ -32,6 +35,7 @@
 pub mod exhaustive;
 mod families;
 mod mechanics;
+pub mod model;
 mod sim;
 
 use std::collections::HashMap;

@@ -1,0 +1,386 @@
+//! Navigation maps for any [`BodyModel`]: the links its own step function
+//! performs, and paths planned and performed on it.
+//!
+//! [`ModelMap::build`] drives the model with the input programs of
+//! `programs.rs` from every cell it stands at rest on, and keeps, per
+//! target cell and kind, the link with the fewest ticks (ties: the first
+//! tape in input order). Each link's tape is its program's flight and a
+//! settle that brings the body to rest near the target's middle
+//! (`perform.rs`). [`ModelMap::find_path`] searches the links and performs
+//! the route on the model from the start, each flight as recorded and each
+//! settle from where the body really is; a link that misses is banned and
+//! the route planned again (`plan.rs`).
+//!
+//! The reference body builds faster and with more families through
+//! [`NavMap`](crate::NavMap); this is for the movement of a game's own.
+
+mod perform;
+mod plan;
+mod programs;
+
+pub use plan::{ModelPath, ModelStep};
+
+use crate::level::{Cell, Level, Tile};
+use crate::mechanics::LinkKind;
+use crate::model::BodyModel;
+use crate::physics::Input;
+use perform::{Flight, Run, fly, jump_until, rest_cell, settle};
+use programs::{Probe, Program, programs};
+use std::collections::HashMap;
+
+/// A link of a [`ModelMap`]: a tape the model performs from standing at
+/// rest on `from` to standing at rest on `to`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ModelLink {
+    /// What the program did.
+    pub kind: LinkKind,
+    /// Where it starts.
+    pub from: Cell,
+    /// Where it ends.
+    pub to: Cell,
+    /// Its inputs: the flight, then the settle.
+    pub tape: Vec<Input>,
+    /// How many of them are the flight (performed as recorded on any
+    /// start; the settle is recomputed from where the body is).
+    pub flight: usize,
+}
+
+impl ModelLink {
+    /// Ticks from start to rest.
+    #[must_use]
+    pub fn ticks(&self) -> usize {
+        self.tape.len()
+    }
+}
+
+/// Why a [`ModelMap`] was not built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelMapError {
+    /// No cell of the level holds the model at rest.
+    #[error("the {model} model stands at rest on no cell of this {width} x {height} level")]
+    NoStandingCell {
+        /// The model's name.
+        model: String,
+        /// The level's size.
+        width: usize,
+        /// The level's size.
+        height: usize,
+    },
+    /// The level wraps, which model maps do not follow yet.
+    #[error("the level wraps at its edges, which maps for a body model do not follow")]
+    Wraps,
+}
+
+/// The navigation map of a level for a [`BodyModel`] (see the module
+/// docs).
+///
+/// ```
+/// use platnav::model::{ModelMap, nes::NesMario};
+/// use platnav::{Cell, Level, SearchOptions};
+///
+/// let level: Level = "..........\n..........\n.....#....\n##########".parse()?;
+/// let map = ModelMap::build(&level, NesMario::small())?;
+/// let path = map.find_path(Cell::new(1, 2), Cell::new(8, 2), &SearchOptions::default())?;
+/// // The tape was performed on the model; perform it again.
+/// assert_eq!(map.perform(Cell::new(1, 2), path.inputs()), Some(Cell::new(8, 2)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ModelMap<M: BodyModel> {
+    level: Level,
+    model: M,
+    nodes: Vec<Cell>,
+    node_at: HashMap<Cell, u32>,
+    /// `offsets[n]..offsets[n + 1]` are the links leaving node `n`.
+    offsets: Vec<usize>,
+    links: Vec<ModelLink>,
+}
+
+impl<M> ModelMap<M>
+where
+    M: BodyModel + Sync,
+    M::State: Send,
+{
+    /// Builds the map of `level` for `model`, on every core with the
+    /// `parallel` feature.
+    ///
+    /// # Errors
+    /// [`ModelMapError`] when the model stands on no cell, or the level
+    /// wraps.
+    pub fn build(level: &Level, model: M) -> Result<Self, ModelMapError> {
+        if level.wrap().any() {
+            return Err(ModelMapError::Wraps);
+        }
+        let nodes = standing_cells(level, &model);
+        if nodes.is_empty() {
+            return Err(ModelMapError::NoStandingCell {
+                model: model.name(),
+                width: level.width(),
+                height: level.height(),
+            });
+        }
+        let node_at: HashMap<Cell, u32> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, i as u32))
+            .collect();
+        let probe = Probe::of(&model);
+        let menu = programs(&model, probe);
+        let generate = |&from: &Cell| links_from(level, &model, &menu, &node_at, from);
+        #[cfg(feature = "parallel")]
+        let per_node: Vec<Vec<ModelLink>> = {
+            use rayon::prelude::*;
+            nodes.par_iter().map(generate).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let per_node: Vec<Vec<ModelLink>> = nodes.iter().map(generate).collect();
+        let mut offsets = vec![0];
+        let mut links = Vec::new();
+        for l in per_node {
+            links.extend(l);
+            offsets.push(links.len());
+        }
+        Ok(Self {
+            level: level.clone(),
+            model,
+            nodes,
+            node_at,
+            offsets,
+            links,
+        })
+    }
+}
+
+impl<M: BodyModel> ModelMap<M> {
+    /// The level.
+    #[must_use]
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    /// The model.
+    #[must_use]
+    pub fn model(&self) -> &M {
+        &self.model
+    }
+
+    /// The cells the model stands at rest on, in row-major order.
+    #[must_use]
+    pub fn nodes(&self) -> &[Cell] {
+        &self.nodes
+    }
+
+    /// Every link, grouped by start in node order.
+    #[must_use]
+    pub fn links(&self) -> &[ModelLink] {
+        &self.links
+    }
+
+    /// The links from `cell` (none when the model does not stand on it).
+    #[must_use]
+    pub fn links_from(&self, cell: Cell) -> &[ModelLink] {
+        match self.node_at.get(&cell) {
+            Some(&n) => &self.links[self.offsets[n as usize]..self.offsets[n as usize + 1]],
+            None => &[],
+        }
+    }
+
+    /// Performs `inputs` on the model from standing on `from`: the cell
+    /// it ends standing at rest on, alive, if it does.
+    #[must_use]
+    pub fn perform(&self, from: Cell, inputs: &[Input]) -> Option<Cell> {
+        let m = &self.model;
+        let mut s = m.start(&self.level, from);
+        for &i in inputs {
+            m.step(&self.level, &mut s, i);
+        }
+        (!m.dead(&s) && m.at_rest(&s))
+            .then(|| m.standing_cell(&s))
+            .flatten()
+    }
+}
+
+/// The cells `model` stands at rest on, and still does after two ticks
+/// of no input, but for solid cells (a model may not push a body out of
+/// a wall).
+fn standing_cells<M: BodyModel>(level: &Level, model: &M) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for row in 0..level.height() as i32 {
+        for col in 0..level.width() as i32 {
+            let cell = Cell::new(col, row);
+            if level.get(cell) == Some(Tile::SOLID) {
+                continue;
+            }
+            let mut s = model.start(level, cell);
+            let mut stands = model.at_rest(&s) && model.standing_cell(&s) == Some(cell);
+            for _ in 0..2 {
+                model.step(level, &mut s, Input::IDLE);
+                stands &= !model.dead(&s) && model.at_rest(&s);
+                stands &= model.standing_cell(&s) == Some(cell);
+            }
+            if stands {
+                out.push(cell);
+            }
+        }
+    }
+    out
+}
+
+/// The best link found so far per target and kind.
+#[derive(Default)]
+struct Best(HashMap<(Cell, LinkKind), ModelLink>);
+
+impl Best {
+    /// Whether a link of at least `ticks` ticks could still be kept.
+    fn could_keep(&self, key: (Cell, LinkKind), ticks: usize) -> bool {
+        self.0.get(&key).is_none_or(|b| ticks <= b.ticks())
+    }
+
+    /// Keeps `link` if it has fewer ticks than the kept one, or as many
+    /// and a tape first in input order.
+    fn offer(&mut self, link: ModelLink) {
+        let key = (link.to, link.kind);
+        let better = self
+            .0
+            .get(&key)
+            .is_none_or(|b| (link.ticks(), tape_key(&link.tape)) < (b.ticks(), tape_key(&b.tape)));
+        if better {
+            self.0.insert(key, link);
+        }
+    }
+
+    /// The links, by target row, column and kind.
+    fn into_sorted(self) -> Vec<ModelLink> {
+        let mut v: Vec<ModelLink> = self.0.into_values().collect();
+        v.sort_by_key(|l| (l.to.row, l.to.col, l.kind.index()));
+        v
+    }
+}
+
+/// A tape's inputs as numbers, to order tapes.
+fn tape_key(tape: &[Input]) -> Vec<u8> {
+    tape.iter()
+        .map(|i| {
+            (i.move_x + 1) as u8 * 8 + u8::from(i.jump) * 4 + u8::from(i.down) * 2 + u8::from(i.up)
+        })
+        .collect()
+}
+
+/// The links from `from`: every program performed, landed and settled.
+fn links_from<M: BodyModel>(
+    level: &Level,
+    m: &M,
+    menu: &[Program],
+    nodes: &HashMap<Cell, u32>,
+    from: Cell,
+) -> Vec<ModelLink> {
+    let mut best = Best::default();
+    let start = Run::new(m.start(level, from));
+    let mut i = 0;
+    while i < menu.len() {
+        let p = menu[i];
+        let Program::Jump(base) = p else {
+            let mut r = start.clone();
+            if fly(m, level, &mut r, &p) {
+                land(level, m, nodes, from, p, r, &mut best);
+            }
+            i += 1;
+            continue;
+        };
+        // A jump and the branches of its steering switches, which follow
+        // it in the menu: the base's flight is shared up to each switch.
+        let end = menu[i + 1..]
+            .iter()
+            .position(|q| !matches!(q, Program::Jump(j) if j.switch.is_some()))
+            .map_or(menu.len(), |n| i + 1 + n);
+        jump_family(
+            level,
+            m,
+            nodes,
+            from,
+            &start,
+            base,
+            &menu[i + 1..end],
+            &mut best,
+        );
+        i = end;
+    }
+    best.into_sorted()
+}
+
+/// A jump `base` and its `branches` (the same jump, switching its
+/// steering), sharing the base's flight up to each switch.
+#[allow(clippy::too_many_arguments)]
+fn jump_family<M: BodyModel>(
+    level: &Level,
+    m: &M,
+    nodes: &HashMap<Cell, u32>,
+    from: Cell,
+    start: &Run<M::State>,
+    base: programs::Jump,
+    branches: &[Program],
+    best: &mut Best,
+) {
+    let mut r = start.clone();
+    let mut now = Flight::Paused;
+    for b in branches {
+        let Program::Jump(j) = *b else { continue };
+        let Some((k, _)) = j.switch else { continue };
+        let pause = base.run_up + k;
+        if r.tape.len() < pause {
+            now = jump_until(m, level, &mut r, &base, pause);
+        }
+        if now != Flight::Paused {
+            // Landed or failed before the switch: every later branch
+            // performs as the base.
+            break;
+        }
+        let mut branch = r.clone();
+        if jump_until(m, level, &mut branch, &j, usize::MAX) == Flight::Landed {
+            land(level, m, nodes, from, *b, branch, best);
+        }
+    }
+    if now == Flight::Paused {
+        now = jump_until(m, level, &mut r, &base, usize::MAX);
+    }
+    if now == Flight::Landed {
+        land(level, m, nodes, from, Program::Jump(base), r, best);
+    }
+}
+
+/// Settles a landed program on the cell braking brings it to, and offers
+/// the link.
+fn land<M: BodyModel>(
+    level: &Level,
+    m: &M,
+    nodes: &HashMap<Cell, u32>,
+    from: Cell,
+    p: Program,
+    mut r: Run<M::State>,
+    best: &mut Best,
+) {
+    let Some(to) = rest_cell(m, level, &r.state) else {
+        return;
+    };
+    let key = (to, p.kind());
+    if to == from || !nodes.contains_key(&to) || !best.could_keep(key, r.tape.len()) {
+        return;
+    }
+    // A run is all settle: it is performed from where the body is.
+    let flight = if matches!(p, Program::Run { .. }) {
+        0
+    } else {
+        r.tape.len()
+    };
+    if settle(m, level, &mut r, to) {
+        best.offer(ModelLink {
+            kind: p.kind(),
+            from,
+            to,
+            tape: r.tape,
+            flight,
+        });
+    }
+}

@@ -1,0 +1,202 @@
+//! The input programs a model's links are generated from, and the
+//! measurements of the model they are scaled by.
+//!
+//! For every standing cell, with `A` the ticks a held jump takes to its
+//! apex and `F` the ticks a run takes to its top speed (both measured on
+//! the model, [`Probe`]):
+//! - run: move `d` (left or right) until the body stands on the next
+//!   column, then settle;
+//! - walk off: move `d` until the body leaves the ground, then steer `s`
+//!   (`d`, none or `-d`) until it lands;
+//! - drop: hold down until the body leaves the ground (through a one-way
+//!   top), then no input until it lands;
+//! - jump: `r` ticks of `move = d` on the ground (`r` in 0, `F / 2`, `F`;
+//!   only 0 for `d = 0`), then jump held for `h` ticks (2, 4, 7, 11, 16
+//!   and `A`, those up to `A`) with `move = d`; at flight tick `k` (3, 8,
+//!   `A / 2`, `A`, `1.5 A`, those up to `4 A`) or never, the steering
+//!   switches to one of the model's other air inputs (move left, none or
+//!   right, with down held or not).
+//!
+//! A program ends when the body stands again after leaving the ground;
+//! the settle (`perform.rs`) then brings it to rest on a cell's middle.
+
+use crate::level::{Cell, Level, Tile};
+use crate::mechanics::LinkKind;
+use crate::model::BodyModel;
+use crate::physics::Input;
+
+/// The longest a probe runs, in ticks.
+const PROBE_TICKS: usize = 600;
+
+/// What a model's programs are scaled by: measured on the model on open
+/// ground.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Probe {
+    /// Ticks from a held jump's press to its apex (0: the model does not
+    /// jump).
+    pub apex: usize,
+    /// Ticks a run takes from rest to its top speed.
+    pub full: usize,
+}
+
+impl Probe {
+    /// Measures `model` on a wide floor.
+    pub fn of<M: BodyModel>(model: &M) -> Self {
+        let level = open_ground();
+        let cell = Cell::new(48, level.height() as i32 - 2);
+        let mut s = model.start(&level, cell);
+        let mut apex = 0;
+        let mut left = false;
+        for t in 1..=PROBE_TICKS {
+            model.step(&level, &mut s, Input::new(0, true, false));
+            let vy = model.velocity(&s)[1];
+            left |= vy < 0.0;
+            if left && vy >= 0.0 {
+                apex = t;
+                break;
+            }
+        }
+        // The first tick the run reaches the fastest it goes.
+        let mut s = model.start(&level, cell);
+        let (mut full, mut top) = (0, 0.0);
+        for t in 1..=PROBE_TICKS / 2 {
+            model.step(&level, &mut s, Input::new(1, false, false));
+            let vx = model.velocity(&s)[0];
+            if vx > top {
+                (full, top) = (t, vx);
+            }
+        }
+        Self { apex, full }
+    }
+}
+
+/// A floor 96 columns wide under 64 rows of air.
+fn open_ground() -> Level {
+    let (w, h) = (96, 66);
+    let mut tiles = vec![Tile::EMPTY; w * h];
+    tiles[w * (h - 1)..].fill(Tile::SOLID);
+    Level::new(w, h, tiles).expect("a fixed, valid size")
+}
+
+/// One program (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Program {
+    /// Move `dir` to the next column.
+    Run { dir: i8 },
+    /// Move `dir` off the ground, then `steer`.
+    WalkOff { dir: i8, steer: i8 },
+    /// Hold down through the floor.
+    Drop,
+    /// A jump.
+    Jump(Jump),
+}
+
+/// A jump program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Jump {
+    pub dir: i8,
+    pub run_up: usize,
+    pub hold: usize,
+    /// At this flight tick, switch to this air input.
+    pub switch: Option<(usize, Input)>,
+}
+
+impl Jump {
+    /// The input of tick `t`, or `None` when the run-up left the ground.
+    pub fn input(&self, t: usize, standing: bool) -> Option<Input> {
+        if t < self.run_up {
+            return standing.then(|| Input::new(self.dir, false, false));
+        }
+        let ft = t - self.run_up;
+        let mut input = match self.switch {
+            Some((k, air)) if ft >= k => air,
+            _ => Input::new(self.dir, false, false),
+        };
+        input.jump = ft < self.hold;
+        Some(input)
+    }
+}
+
+impl Program {
+    /// The kind of the links it makes.
+    pub fn kind(&self) -> LinkKind {
+        match self {
+            Program::Run { .. } => LinkKind::RUN,
+            Program::WalkOff { .. } => LinkKind::FALL,
+            Program::Drop => LinkKind::DROP,
+            Program::Jump(_) => LinkKind::JUMP,
+        }
+    }
+}
+
+/// The candidate ticks up to `max`, at least 1, sorted and distinct.
+fn ticks(candidates: impl IntoIterator<Item = usize>, max: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = candidates
+        .into_iter()
+        .filter(|&t| (1..=max).contains(&t))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The air inputs a jump's steering may switch to: move left, none or
+/// right, with down held or not, as far as the model tells them apart.
+fn air_inputs<M: BodyModel>(model: &M) -> Vec<Input> {
+    let mut v = Vec::new();
+    for i in model.inputs() {
+        let air = Input::new(i.move_x, false, i.down);
+        if !v.contains(&air) {
+            v.push(air);
+        }
+    }
+    v
+}
+
+/// Every program of `model`, measured by `probe`, in a fixed order.
+pub(crate) fn programs<M: BodyModel>(model: &M, probe: Probe) -> Vec<Program> {
+    let mut out = vec![Program::Drop];
+    for dir in [-1i8, 1] {
+        out.push(Program::Run { dir });
+        for steer in [dir, 0, -dir] {
+            out.push(Program::WalkOff { dir, steer });
+        }
+    }
+    if probe.apex == 0 {
+        return out;
+    }
+    let (apex, full) = (probe.apex, probe.full);
+    let holds = ticks([2, 4, 7, 11, 16, apex], apex);
+    let switches = ticks([3, 8, apex / 2, apex, apex + apex / 2], 4 * apex);
+    let air = air_inputs(model);
+    for dir in [-1i8, 0, 1] {
+        let run_ups = if dir == 0 {
+            vec![0]
+        } else {
+            let mut v = vec![0, full / 2, full];
+            v.dedup();
+            v
+        };
+        let own = Input::new(dir, false, false);
+        for &run_up in &run_ups {
+            for &hold in &holds {
+                let base = Jump {
+                    dir,
+                    run_up,
+                    hold,
+                    switch: None,
+                };
+                out.push(Program::Jump(base));
+                for &k in &switches {
+                    for &a in air.iter().filter(|&&a| a != own) {
+                        out.push(Program::Jump(Jump {
+                            switch: Some((k, a)),
+                            ..base
+                        }));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
