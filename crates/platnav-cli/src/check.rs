@@ -11,7 +11,8 @@ use platnav::{
     level::Unmodelled,
 };
 
-use super::{CliError, MapArgs, build, grid_text, level_grid, mark, parse_cell};
+use super::model::{self, ModelName};
+use super::{CliError, MapArgs, build, grid_text, level_grid, load_level, mark, parse_cell};
 
 #[derive(Args)]
 pub(crate) struct CheckArgs {
@@ -31,10 +32,20 @@ pub(crate) struct CheckArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Check with a body model's own movement instead of the physics
+    /// profile: the map is built by driving the model (the NES Mario,
+    /// small or big, or the dash body), and a path to a goal is performed
+    /// on it.
+    #[arg(long, value_enum, conflicts_with = "no_diagnosis")]
+    model: Option<ModelName>,
 }
 
 /// Exit code 0 when some goal is reachable, 1 when none is.
 pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
+    if let Some(name) = args.model {
+        let loaded = load_level(&args.map.level, &args.map.source)?;
+        return model::check(name, &loaded, args.from, &args.to, args.json);
+    }
     let (map, loaded) = build(&args.map)?;
     // The loader's markers (spawn objects and goal tiles of any format)
     // come before the library's fallbacks.

@@ -9,6 +9,7 @@ use clap::Args;
 use platnav::analysis::{self, Conformance};
 use platnav::model::{dash::DashBody, nes::NesMario};
 
+use super::model::ModelName;
 use super::{CliError, MapArgs, build, source};
 
 #[derive(Args)]
@@ -26,7 +27,7 @@ pub(crate) struct ConformArgs {
     /// Or a body model with movement of its own: Super Mario Bros.'s
     /// Mario as the NES moves him, small or big, or the dash body.
     #[arg(long = "on-model", value_enum, conflicts_with_all = ["on_preset", "on_physics"])]
-    on_model: Option<OnModel>,
+    on_model: Option<ModelName>,
     /// Failures to list (0 for none).
     #[arg(long, default_value_t = 10)]
     show: usize,
@@ -35,26 +36,15 @@ pub(crate) struct ConformArgs {
     json: bool,
 }
 
-/// The body models `--on-model` names.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum OnModel {
-    /// Small Mario (`platnav::model::nes`).
-    NesSmall,
-    /// Super Mario, 32 pixels tall.
-    NesBig,
-    /// The dash body (`platnav::model::dash`).
-    Dash,
-}
-
 /// Exit code 0 when the other profile performs every link, 1 when it does
 /// not.
 pub(crate) fn run(args: &ConformArgs) -> Result<ExitCode, CliError> {
     if let Some(model) = args.on_model {
         let (map, _) = build(&args.map)?;
         let report = match model {
-            OnModel::NesSmall => analysis::conformance_on(&map, &NesMario::small()),
-            OnModel::NesBig => analysis::conformance_on(&map, &NesMario::big()),
-            OnModel::Dash => analysis::conformance_on(&map, &DashBody),
+            ModelName::NesSmall => analysis::conformance_on(&map, &NesMario::small()),
+            ModelName::NesBig => analysis::conformance_on(&map, &NesMario::big()),
+            ModelName::Dash => analysis::conformance_on(&map, &DashBody),
         };
         return finish(args, &report);
     }

@@ -35,6 +35,7 @@ mod bench;
 mod check;
 mod conform;
 mod fit;
+mod model;
 mod plot;
 mod progress;
 mod source;

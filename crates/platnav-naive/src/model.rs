@@ -43,6 +43,8 @@ enum Program {
     Drop,
     /// dir, run-up, hold, switch.
     Jump(i8, usize, usize, Option<(usize, Input)>),
+    /// dir, run-up, hold; then the second jump's hold.
+    Hop(i8, usize, usize, usize),
 }
 
 /// Every link of every cell `model` stands on, by start row and column,
@@ -173,6 +175,11 @@ fn menu<M: BodyModel>(m: &M) -> Vec<Program> {
         for &r in &run_ups {
             for &h in &holds {
                 v.push(Program::Jump(d, r, h, None));
+                if d != 0 {
+                    for &h2 in &holds {
+                        v.push(Program::Hop(d, r, h, h2));
+                    }
+                }
                 for &k in &switches {
                     for &a in &air {
                         if a != Input::new(d, false, false) {
@@ -220,18 +227,12 @@ fn perform<M: BodyModel>(
             LinkKind::DROP
         }
         Program::Jump(d, run_up, hold, switch) => {
-            fly(level, m, &mut s, &mut tape, run_up, |t, stands, _| {
-                if t < run_up {
-                    return stands.then(|| Input::new(d, false, false));
-                }
-                let ft = t - run_up;
-                let mut i = match switch {
-                    Some((k, a)) if ft >= k => a,
-                    _ => Input::new(d, false, false),
-                };
-                i.jump = ft < hold;
-                Some(i)
-            })?;
+            jump(level, m, &mut s, &mut tape, (d, run_up, hold, switch))?;
+            LinkKind::JUMP
+        }
+        Program::Hop(d, run_up, hold, again) => {
+            jump(level, m, &mut s, &mut tape, (d, run_up, hold, None))?;
+            jump(level, m, &mut s, &mut tape, (d, 0, again, None))?;
             LinkKind::JUMP
         }
     };
@@ -261,8 +262,30 @@ fn perform<M: BodyModel>(
     })
 }
 
-/// Gives `input(tick, stands, left the ground)` until the body stands
-/// again after leaving the ground; `None` when it dies, gives up, is
+/// A jump: direction, run-up, hold and steering switch.
+fn jump<M: BodyModel>(
+    level: &Level,
+    m: &M,
+    s: &mut M::State,
+    tape: &mut Vec<Input>,
+    (d, run_up, hold, switch): (i8, usize, usize, Option<(usize, Input)>),
+) -> Option<()> {
+    fly(level, m, s, tape, run_up, |t, stands, _| {
+        if t < run_up {
+            return stands.then(|| Input::new(d, false, false));
+        }
+        let ft = t - run_up;
+        let mut i = match switch {
+            Some((k, a)) if ft >= k => a,
+            _ => Input::new(d, false, false),
+        };
+        i.jump = ft < hold;
+        Some(i)
+    })
+}
+
+/// Gives `input(tick, stands, left the ground)`, the tick counted from
+/// the call, until the body stands again after leaving the ground; `None` when it dies, gives up, is
 /// still on the ground [`GROUND_LIMIT`] ticks after its `run_up`, or
 /// flies past the limit.
 fn fly<M: BodyModel>(
@@ -274,8 +297,9 @@ fn fly<M: BodyModel>(
     input: impl Fn(usize, bool, bool) -> Option<Input>,
 ) -> Option<()> {
     let mut air = false;
+    let origin = tape.len();
     while tape.len() < FLIGHT_LIMIT {
-        let t = tape.len();
+        let t = tape.len() - origin;
         let i = input(t, m.standing_cell(s).is_some(), air)?;
         m.step(level, s, i);
         tape.push(i);
@@ -287,7 +311,7 @@ fn fly<M: BodyModel>(
             return Some(());
         }
         air |= !stands;
-        if !air && tape.len() >= run_up + GROUND_LIMIT {
+        if !air && tape.len() - origin >= run_up + GROUND_LIMIT {
             return None;
         }
     }

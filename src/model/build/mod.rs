@@ -7,9 +7,10 @@
 //! tape in input order). Each link's tape is its program's flight and a
 //! settle that brings the body to rest near the target's middle
 //! (`perform.rs`). [`ModelMap::find_path`] searches the links and performs
-//! the route on the model from the start, each flight as recorded and each
-//! settle from where the body really is; a link that misses is banned and
-//! the route planned again (`plan.rs`).
+//! the route on the model from the start, each link's program and settle
+//! from where the body really is (a link starts from its cell's middle,
+//! a chained one only near it); a link that misses is banned and the
+//! route planned again (`plan.rs`).
 //!
 //! The reference body builds faster and with more families through
 //! [`NavMap`](crate::NavMap); this is for the movement of a game's own.
@@ -41,9 +42,12 @@ pub struct ModelLink {
     pub to: Cell,
     /// Its inputs: the flight, then the settle.
     pub tape: Vec<Input>,
-    /// How many of them are the flight (performed as recorded on any
-    /// start; the settle is recomputed from where the body is).
+    /// How many of them are the flight: the program, until the body
+    /// stands again.
     pub flight: usize,
+    /// The program, performed again from where the body really is when
+    /// a path chains the link.
+    program: Program,
 }
 
 impl ModelLink {
@@ -187,6 +191,31 @@ impl<M: BodyModel> ModelMap<M> {
         }
     }
 
+    /// The cells the links lead to from `from` (itself included), in
+    /// the order a breadth-first walk meets them; empty when the model
+    /// does not stand on `from`.
+    #[must_use]
+    pub fn reachable(&self, from: Cell) -> Vec<Cell> {
+        let Some(&n) = self.node_at.get(&from) else {
+            return Vec::new();
+        };
+        let mut seen = vec![false; self.nodes.len()];
+        seen[n as usize] = true;
+        let mut order = vec![from];
+        let mut i = 0;
+        while let Some(&cell) = order.get(i) {
+            for l in self.links_from(cell) {
+                let t = self.node_at[&l.to] as usize;
+                if !seen[t] {
+                    seen[t] = true;
+                    order.push(l.to);
+                }
+            }
+            i += 1;
+        }
+        order
+    }
+
     /// Performs `inputs` on the model from standing on `from`: the cell
     /// it ends standing at rest on, alive, if it does.
     #[must_use]
@@ -289,11 +318,16 @@ fn links_from<M: BodyModel>(
             i += 1;
             continue;
         };
-        // A jump and the branches of its steering switches, which follow
-        // it in the menu: the base's flight is shared up to each switch.
+        // A jump, its hops and the branches of its steering switches,
+        // which follow it in the menu: the base's flight is shared up to
+        // each switch, and to its landing by the hops.
         let end = menu[i + 1..]
             .iter()
-            .position(|q| !matches!(q, Program::Jump(j) if j.switch.is_some()))
+            .position(|q| match q {
+                Program::Jump(j) => j.switch.is_none(),
+                Program::Hop(..) => false,
+                _ => true,
+            })
             .map_or(menu.len(), |n| i + 1 + n);
         jump_family(
             level,
@@ -310,8 +344,8 @@ fn links_from<M: BodyModel>(
     best.into_sorted()
 }
 
-/// A jump `base` and its `branches` (the same jump, switching its
-/// steering), sharing the base's flight up to each switch.
+/// A jump `base` and its `branches` (the same jump switching its
+/// steering, or hopping on from its landing), sharing the base's flight.
 #[allow(clippy::too_many_arguments)]
 fn jump_family<M: BodyModel>(
     level: &Level,
@@ -345,9 +379,18 @@ fn jump_family<M: BodyModel>(
     if now == Flight::Paused {
         now = jump_until(m, level, &mut r, &base, usize::MAX);
     }
-    if now == Flight::Landed {
-        land(level, m, nodes, from, Program::Jump(base), r, best);
+    if now != Flight::Landed {
+        return;
     }
+    for b in branches {
+        let Program::Hop(_, again) = *b else { continue };
+        let mut hop = r.clone();
+        hop.again();
+        if jump_until(m, level, &mut hop, &again, usize::MAX) == Flight::Landed {
+            land(level, m, nodes, from, *b, hop, best);
+        }
+    }
+    land(level, m, nodes, from, Program::Jump(base), r, best);
 }
 
 /// Settles a landed program on the cell braking brings it to, and offers
@@ -368,12 +411,7 @@ fn land<M: BodyModel>(
     if to == from || !nodes.contains_key(&to) || !best.could_keep(key, r.tape.len()) {
         return;
     }
-    // A run is all settle: it is performed from where the body is.
-    let flight = if matches!(p, Program::Run { .. }) {
-        0
-    } else {
-        r.tape.len()
-    };
+    let flight = r.tape.len();
     if settle(m, level, &mut r, to) {
         best.offer(ModelLink {
             kind: p.kind(),
@@ -381,6 +419,7 @@ fn land<M: BodyModel>(
             to,
             tape: r.tape,
             flight,
+            program: p,
         });
     }
 }

@@ -22,8 +22,10 @@ pub(crate) const SETTLE_TOLERANCE: f64 = 0.07;
 pub(crate) struct Run<S> {
     pub state: S,
     pub tape: Vec<Input>,
-    /// The body has left the ground since the program began.
+    /// The body has left the ground since the current jump began.
     pub airborne: bool,
+    /// The tape's length when the current jump began: its tick 0.
+    pub origin: usize,
 }
 
 impl<S: Clone> Run<S> {
@@ -32,7 +34,14 @@ impl<S: Clone> Run<S> {
             state,
             tape: Vec::new(),
             airborne: false,
+            origin: 0,
         }
+    }
+
+    /// A second jump begins now: on the ground it just landed on.
+    pub fn again(&mut self) {
+        self.airborne = false;
+        self.origin = self.tape.len();
     }
 }
 
@@ -63,6 +72,12 @@ pub(crate) fn fly<M: BodyModel>(m: &M, level: &Level, r: &mut Run<M::State>, p: 
             leave(m, level, r, Input::new(0, false, true)) && air(m, level, r, Input::IDLE)
         }
         Program::Jump(j) => jump_until(m, level, r, &j, usize::MAX) == Flight::Landed,
+        Program::Hop(j, again) => {
+            jump_until(m, level, r, &j, usize::MAX) == Flight::Landed && {
+                r.again();
+                jump_until(m, level, r, &again, usize::MAX) == Flight::Landed
+            }
+        }
     }
 }
 
@@ -113,8 +128,8 @@ pub(crate) enum Flight {
     Failed,
 }
 
-/// Performs jump `j` from `r` until the body lands or its tape holds
-/// `pause` inputs.
+/// Performs jump `j` from `r` until the body lands or the jump has taken
+/// `pause` ticks.
 pub(crate) fn jump_until<M: BodyModel>(
     m: &M,
     level: &Level,
@@ -123,10 +138,10 @@ pub(crate) fn jump_until<M: BodyModel>(
     pause: usize,
 ) -> Flight {
     while r.tape.len() < FLIGHT_LIMIT {
-        if r.tape.len() == pause {
+        if r.tape.len() - r.origin == pause {
             return Flight::Paused;
         }
-        let t = r.tape.len();
+        let t = r.tape.len() - r.origin;
         let standing = m.standing_cell(&r.state).is_some();
         let Some(input) = j.input(t, standing) else {
             return Flight::Failed;
@@ -137,7 +152,7 @@ pub(crate) fn jump_until<M: BodyModel>(
         if landed(m, r) {
             return Flight::Landed;
         }
-        if !r.airborne && r.tape.len() >= j.run_up + GROUND_LIMIT {
+        if !r.airborne && t + 1 >= j.run_up + GROUND_LIMIT {
             return Flight::Failed;
         }
     }

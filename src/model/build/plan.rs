@@ -1,16 +1,21 @@
-//! Paths on a [`ModelMap`]: the cheapest route by the links' ticks,
-//! performed on the model from the start; a link that misses from where
-//! the body really is gets banned and the route planned again.
+//! Paths on a [`ModelMap`], searched in the body's real states: a best-
+//! first search over cells whose labels carry the model's state at rest
+//! there, as the path so far left it. A link is performed from that state
+//! (its program, then its settle) when the search first takes it, so every
+//! path is performed on the model as it is found and no route is planned
+//! twice. Until then its recorded ticks stand for its cost; a link that
+//! performs slower from the real state goes back on the queue at its real
+//! cost, one that misses is dropped.
 
-use super::perform::{Run, settle};
-use super::{ModelLink, ModelMap};
+use super::ModelMap;
+use super::perform::{Run, fly, settle};
 use crate::level::Cell;
 use crate::mechanics::LinkKind;
 use crate::model::BodyModel;
 use crate::physics::Input;
 use crate::search::{Endpoint, PathError, SearchOptions, SearchStats};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::BinaryHeap;
 
 /// One link of a [`ModelPath`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,12 +60,15 @@ impl ModelPath {
 }
 
 impl<M: BodyModel> ModelMap<M> {
-    /// The fastest path from `start` to `goal` that the model performs.
+    /// The fastest path from `start` to `goal` that the model performs,
+    /// as far as the search sees: links are taken at their recorded ticks
+    /// until performed from the real state (see the module docs).
     ///
     /// # Errors
     /// [`PathError::InvalidEndpoint`] when an end is not a cell the model
-    /// stands on, [`PathError::Unreachable`], [`PathError::ReplanLimit`]
-    /// or [`PathError::BudgetExhausted`].
+    /// stands on, [`PathError::Unreachable`] or
+    /// [`PathError::BudgetExhausted`] (`max_expansions` counts cells
+    /// reached and links performed).
     pub fn find_path(
         &self,
         start: Cell,
@@ -78,138 +86,202 @@ impl<M: BodyModel> ModelMap<M> {
                 })
         };
         let (s, g) = (node(Endpoint::Start, start)?, node(Endpoint::Goal, goal)?);
-        let mut banned = HashSet::new();
-        let mut stats = SearchStats::default();
-        loop {
-            let budget = options.max_expansions.saturating_sub(stats.expanded);
-            let route = self.route(s, g, &banned, budget, &mut stats)?;
-            let Some(route) = route else {
-                return Err(PathError::Unreachable { start, goal, stats });
-            };
-            match self.realize(start, &route) {
-                Ok(inputs) => {
-                    let steps = route
-                        .iter()
-                        .map(|&l| {
-                            let l = &self.links[l];
-                            ModelStep {
-                                kind: l.kind,
-                                from: l.from,
-                                to: l.to,
-                            }
-                        })
-                        .collect();
-                    return Ok(ModelPath {
-                        steps,
-                        inputs,
-                        stats,
-                    });
+        let mut search = Search::new(self, s, g);
+        if s == g {
+            return Ok(search.path(0));
+        }
+        search.expand(0);
+        let limit = options.max_expansions;
+        while let Some(Reverse((_, ticks, entry))) = search.open.pop() {
+            if search.stats.expanded + search.performed > limit {
+                return Err(PathError::BudgetExhausted {
+                    limit,
+                    stats: search.stats,
+                });
+            }
+            if let Some(label) = search.take(entry, ticks) {
+                if search.labels[label].node == g {
+                    return Ok(search.path(label));
                 }
-                Err(missed) => {
-                    banned.insert(missed);
-                    stats.replans += 1;
-                    if stats.replans > options.max_replans as usize {
-                        let limit = options.max_replans;
-                        return Err(PathError::ReplanLimit {
-                            start,
-                            goal,
-                            limit,
-                            stats,
-                        });
-                    }
-                }
+                search.expand(label);
             }
         }
+        Err(PathError::Unreachable {
+            start,
+            goal,
+            stats: search.stats,
+        })
     }
+}
 
-    /// The cheapest route's links from node `s` to node `g` avoiding
-    /// `banned`, by A* under the model's top speed (Dijkstra without one).
-    fn route(
-        &self,
-        s: usize,
-        g: usize,
-        banned: &HashSet<usize>,
-        budget: usize,
-        stats: &mut SearchStats,
-    ) -> Result<Option<Vec<usize>>, PathError> {
-        let goal_col = self.nodes[g].col;
+/// A cell reached: the model's state at rest there and how it came.
+struct Label<S> {
+    node: usize,
+    ticks: usize,
+    state: S,
+    /// The link and the label it left from, and the inputs it took.
+    via: Option<(usize, usize, Vec<Input>)>,
+}
+
+/// A link on the queue, from a label; performed or not yet.
+struct Entry<S> {
+    link: usize,
+    from: usize,
+    performed: Option<(S, Vec<Input>)>,
+}
+
+/// One query's search.
+struct Search<'a, M: BodyModel> {
+    map: &'a ModelMap<M>,
+    goal_col: i32,
+    per_col: f64,
+    /// Per node, its label once taken.
+    closed: Vec<Option<usize>>,
+    labels: Vec<Label<M::State>>,
+    entries: Vec<Entry<M::State>>,
+    open: BinaryHeap<Reverse<(usize, usize, usize)>>,
+    performed: usize,
+    stats: SearchStats,
+}
+
+impl<'a, M: BodyModel> Search<'a, M> {
+    fn new(map: &'a ModelMap<M>, s: usize, g: usize) -> Self {
         // Each link ends within the settle's tolerance of its target's
         // middle, so it crosses at least all but one of the columns.
-        let per_col = self
+        let per_col = map
             .model
             .bounds()
             .top_speed
             .filter(|v| *v > 0.0)
-            .map_or(0.0, |v| 1.0 / (v * self.model.dt()));
-        let h = |n: usize| {
-            let cols = (self.nodes[n].col - goal_col).abs().saturating_sub(1);
-            (f64::from(cols) * per_col * (1.0 - 1e-9)).floor() as usize
+            .map_or(0.0, |v| 1.0 / (v * map.model.dt()));
+        let mut search = Self {
+            map,
+            goal_col: map.nodes[g].col,
+            per_col,
+            closed: vec![None; map.nodes.len()],
+            labels: Vec::new(),
+            entries: Vec::new(),
+            open: BinaryHeap::new(),
+            performed: 0,
+            stats: SearchStats::default(),
         };
-        let mut dist = vec![usize::MAX; self.nodes.len()];
-        let mut via = vec![usize::MAX; self.nodes.len()];
-        let mut open = BinaryHeap::new();
-        dist[s] = 0;
-        open.push(Reverse((h(s), 0usize, s)));
-        let mut expanded = 0;
-        while let Some(Reverse((_, d, n))) = open.pop() {
-            if d > dist[n] {
-                continue;
-            }
-            if n == g {
-                stats.expanded += expanded;
-                let mut links = Vec::new();
-                let mut at = g;
-                while at != s {
-                    let l = via[at];
-                    links.push(l);
-                    at = self.node_at[&self.links[l].from] as usize;
-                }
-                links.reverse();
-                return Ok(Some(links));
-            }
-            expanded += 1;
-            if expanded > budget {
-                stats.expanded += expanded;
-                return Err(PathError::BudgetExhausted {
-                    limit: budget,
-                    stats: *stats,
-                });
-            }
-            for l in self.offsets[n]..self.offsets[n + 1] {
-                if banned.contains(&l) {
-                    continue;
-                }
-                let to = self.node_at[&self.links[l].to] as usize;
-                let nd = d + self.links[l].ticks();
-                if nd < dist[to] {
-                    dist[to] = nd;
-                    via[to] = l;
-                    open.push(Reverse((nd + h(to), nd, to)));
-                }
-            }
-        }
-        stats.expanded += expanded;
-        Ok(None)
+        let state = map.model.start(&map.level, map.nodes[s]);
+        search.accept(s, 0, state, None);
+        search
     }
 
-    /// Performs `route` from standing on `start`: each flight as
-    /// recorded, each settle from where the body is. The inputs, or the
-    /// link that missed.
-    fn realize(&self, start: Cell, route: &[usize]) -> Result<Vec<Input>, usize> {
-        let (m, level) = (&self.model, &self.level);
-        let mut r = Run::new(m.start(level, start));
-        for &l in route {
-            let ModelLink {
-                tape, flight, to, ..
-            } = &self.links[l];
-            for &input in &tape[..*flight] {
-                m.step(level, &mut r.state, input);
-                r.tape.push(input);
-            }
-            if m.dead(&r.state) || !settle(m, level, &mut r, *to) {
-                return Err(l);
-            }
+    /// A lower bound on the ticks from `node` to the goal.
+    fn bound(&self, node: usize) -> usize {
+        let cols = (self.map.nodes[node].col - self.goal_col)
+            .abs()
+            .saturating_sub(1);
+        (f64::from(cols) * self.per_col * (1.0 - 1e-9)).floor() as usize
+    }
+
+    fn target(&self, link: usize) -> usize {
+        self.map.node_at[&self.map.links[link].to] as usize
+    }
+
+    /// Takes a popped entry reached in `ticks`: performs its link if it
+    /// was not yet (re-queued when slower than recorded), and labels its
+    /// target when it is first reached.
+    fn take(&mut self, entry: usize, ticks: usize) -> Option<usize> {
+        let (link, from) = (self.entries[entry].link, self.entries[entry].from);
+        let to = self.target(link);
+        if self.closed[to].is_some() {
+            self.stats.pruned += 1;
+            return None;
         }
-        Ok(r.tape)
+        let Some((state, tape)) = self.entries[entry].performed.take() else {
+            self.performed += 1;
+            let Some((state, tape)) = self.perform(link, from) else {
+                self.stats.pruned += 1;
+                return None;
+            };
+            let real = self.labels[from].ticks + tape.len();
+            if real > ticks {
+                self.entries[entry].performed = Some((state, tape));
+                self.open
+                    .push(Reverse((real + self.bound(to), real, entry)));
+                return None;
+            }
+            return Some(self.accept(to, real, state, Some((link, from, tape))));
+        };
+        Some(self.accept(to, ticks, state, Some((link, from, tape))))
+    }
+
+    /// Performs `link` from label `from`'s state: its end state and
+    /// inputs, if it ends at rest on its target.
+    fn perform(&self, link: usize, from: usize) -> Option<(M::State, Vec<Input>)> {
+        let (m, level) = (&self.map.model, &self.map.level);
+        let l = &self.map.links[link];
+        let mut r = Run::new(self.labels[from].state.clone());
+        (fly(m, level, &mut r, &l.program) && settle(m, level, &mut r, l.to))
+            .then_some((r.state, r.tape))
+    }
+
+    fn accept(
+        &mut self,
+        node: usize,
+        ticks: usize,
+        state: M::State,
+        via: Option<(usize, usize, Vec<Input>)>,
+    ) -> usize {
+        let label = self.labels.len();
+        self.labels.push(Label {
+            node,
+            ticks,
+            state,
+            via,
+        });
+        self.closed[node] = Some(label);
+        label
+    }
+
+    /// Queues the links from `label`'s cell at their recorded ticks.
+    fn expand(&mut self, label: usize) {
+        self.stats.expanded += 1;
+        let (node, ticks) = (self.labels[label].node, self.labels[label].ticks);
+        for link in self.map.offsets[node]..self.map.offsets[node + 1] {
+            let to = self.target(link);
+            if self.closed[to].is_some() {
+                continue;
+            }
+            let t = ticks + self.map.links[link].ticks();
+            self.open
+                .push(Reverse((t + self.bound(to), t, self.entries.len())));
+            self.entries.push(Entry {
+                link,
+                from: label,
+                performed: None,
+            });
+        }
+    }
+
+    /// The path to `label`.
+    fn path(mut self, label: usize) -> ModelPath {
+        let mut parts = Vec::new();
+        let mut at = label;
+        while let Some((link, from, tape)) = self.labels[at].via.take() {
+            parts.push((link, tape));
+            at = from;
+        }
+        parts.reverse();
+        let mut inputs = Vec::new();
+        let mut steps = Vec::new();
+        for (link, tape) in parts {
+            let l = &self.map.links[link];
+            steps.push(ModelStep {
+                kind: l.kind,
+                from: l.from,
+                to: l.to,
+            });
+            inputs.extend(tape);
+        }
+        ModelPath {
+            steps,
+            inputs,
+            stats: self.stats,
+        }
     }
 }

@@ -17,8 +17,14 @@
 //!   switches to one of the model's other air inputs (move left, none or
 //!   right, with down held or not).
 //!
-//! A program ends when the body stands again after leaving the ground;
-//! the settle (`perform.rs`) then brings it to rest on a cell's middle.
+//! - hop: each jump above without a switch and with `d` not 0, then at
+//!   once, from the tick after it lands, a jump with `d`, no run-up, held
+//!   `h` ticks as above and no switch: a landing on a ledge too narrow
+//!   (or a run too fast) to stop on, jumped on from.
+//!
+//! A program ends when the body stands again after leaving the ground
+//! (for a hop, after its second jump); the settle (`perform.rs`) then
+//! brings it to rest on a cell's middle.
 
 use crate::level::{Cell, Level, Tile};
 use crate::mechanics::LinkKind;
@@ -89,6 +95,9 @@ pub(crate) enum Program {
     Drop,
     /// A jump.
     Jump(Jump),
+    /// A jump, then at once on landing another (`run_up` 0) in the same
+    /// direction: over a ledge too narrow to stop on.
+    Hop(Jump, Jump),
 }
 
 /// A jump program.
@@ -124,7 +133,7 @@ impl Program {
             Program::Run { .. } => LinkKind::RUN,
             Program::WalkOff { .. } => LinkKind::FALL,
             Program::Drop => LinkKind::DROP,
-            Program::Jump(_) => LinkKind::JUMP,
+            Program::Jump(_) | Program::Hop(..) => LinkKind::JUMP,
         }
     }
 }
@@ -187,6 +196,17 @@ pub(crate) fn programs<M: BodyModel>(model: &M, probe: Probe) -> Vec<Program> {
                     switch: None,
                 };
                 out.push(Program::Jump(base));
+                if dir != 0 {
+                    for &hold in &holds {
+                        let again = Jump {
+                            dir,
+                            run_up: 0,
+                            hold,
+                            switch: None,
+                        };
+                        out.push(Program::Hop(base, again));
+                    }
+                }
                 for &k in &switches {
                     for &a in air.iter().filter(|&&a| a != own) {
                         out.push(Program::Jump(Jump {
