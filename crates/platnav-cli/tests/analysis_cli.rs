@@ -261,3 +261,42 @@ fn sweep_shards_run_as_independent_jobs_merge_into_the_whole_sweep() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
     }
 }
+
+#[test]
+fn check_with_a_body_model_builds_its_map_and_performs_a_path() {
+    at_root();
+    let run = |level: &str, model: &str| {
+        let out = platnav(&[
+            "check",
+            level,
+            "--legend",
+            "levels/smb/legend.json",
+            "--model",
+            model,
+            "--json",
+        ]);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), doc)
+    };
+    // The NES Mario finishes SMB 1-1 with his own movement.
+    let (code, doc) = run("levels/smb/mario-1-1.txt", "nes-small");
+    assert_eq!(code, Some(0), "{doc}");
+    assert_eq!(doc["model"], "nes-small");
+    assert!(doc["links_on_path"].as_u64().unwrap() > 5, "{doc}");
+    assert!(doc["goal"][0].as_i64().unwrap() >= 199, "{doc}");
+    // The dash body jumps two tiles: the first pipe stops it.
+    let (code, doc) = run("levels/smb/mario-1-1.txt", "dash");
+    assert_eq!(code, Some(1), "{doc}");
+    assert!(doc["goal"].is_null());
+    assert!(doc["farthest"][0].as_i64().unwrap() < 40, "{doc}");
+    // A model with the diagnosis switch, which only the profile's check
+    // has, is refused.
+    let out = platnav(&[
+        "check",
+        "levels/demo.txt",
+        "--model",
+        "dash",
+        "--no-diagnosis",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

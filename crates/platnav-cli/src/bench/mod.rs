@@ -19,6 +19,10 @@ mod smb;
 /// The knock chases (followers knocked about while they chase goals).
 mod knock;
 
+/// The body model rows (SMB 1-1's map for the NES Mario and the dash
+/// body, against the reference body's).
+mod models;
+
 /// The naive reference rows (the naive reference builder against ours).
 mod reference;
 
@@ -231,6 +235,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     let smb11_level = smb_run.level_1_1.take();
     // Followers knocked about while they chase goals.
     rows.extend(knock::rows(smb11_level.as_ref())?);
+    models::rows(
+        &mut rows,
+        smb11_level.as_ref(),
+        &smb_run.physics,
+        args.quick,
+    )?;
     reference::rows(&mut rows, smb11_level, &smb_run.physics, args.quick)?;
     scaling::rows(&mut rows, samples, args.quick)?;
     if !args.quick || args.huge {

@@ -1,0 +1,112 @@
+//! `platnav bench`'s body model rows: SMB 1-1's map built for the NES
+//! Mario and for the dash body by driving their own step functions,
+//! against the reference body's build, and paths on the NES Mario's map.
+
+use std::time::Instant;
+
+use platnav::model::{BodyModel, ModelMap, dash::DashBody, nes::NesMario};
+use platnav::{Level, NavMap, Physics, SearchOptions};
+
+use super::{CliError, Row, ms, p50_p99, row};
+
+/// Target of a model's SMB 1-1 build, seconds.
+const BUILD_TARGET: f64 = 1.0;
+
+/// The rows, when the bench has SMB 1-1.
+pub(crate) fn rows(
+    rows: &mut Vec<Row>,
+    level: Option<&Level>,
+    physics: &Physics,
+    quick: bool,
+) -> Result<(), CliError> {
+    let Some(level) = level else {
+        return Ok(());
+    };
+    let runs = if quick { 1 } else { 3 };
+    let reference = best_of(runs, || {
+        NavMap::build(level, physics)
+            .map(|_| ())
+            .map_err(CliError::from)
+    })?;
+    let (nes, map) = model_build(level, NesMario::small(), runs)?;
+    rows.push(build_row("NES Mario", &map, nes, reference));
+    let (dash, dash_map) = model_build(level, DashBody, runs)?;
+    rows.push(build_row("dash body", &dash_map, dash, reference));
+    rows.push(query_row(&map, if quick { 20 } else { 60 }));
+    Ok(())
+}
+
+/// The fastest of `runs` calls of `f`, in seconds.
+fn best_of(runs: usize, mut f: impl FnMut() -> Result<(), CliError>) -> Result<f64, CliError> {
+    let mut best = f64::INFINITY;
+    for _ in 0..runs {
+        let t = Instant::now();
+        f()?;
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    Ok(best)
+}
+
+/// The model's map of `level`, built `runs` times: the fastest build's
+/// seconds, and the map.
+fn model_build<M: BodyModel + Sync + Clone>(
+    level: &Level,
+    model: M,
+    runs: usize,
+) -> Result<(f64, ModelMap<M>), CliError>
+where
+    M::State: Send,
+{
+    let mut map = None;
+    let secs = best_of(runs, || {
+        let built = ModelMap::build(level, model.clone()).map_err(|e| CliError(e.to_string()))?;
+        map = Some(built);
+        Ok(())
+    })?;
+    Ok((secs, map.expect("built at least once")))
+}
+
+fn build_row<M: BodyModel>(name: &str, map: &ModelMap<M>, secs: f64, reference: f64) -> Row {
+    let pass = secs < BUILD_TARGET;
+    row(
+        format!(
+            "model map build, SMB 1-1, {name} ({} standing cells, {} links)",
+            map.nodes().len(),
+            map.links().len()
+        ),
+        format!(
+            "{} ({:.1}x the reference body's {})",
+            ms(secs),
+            secs / reference,
+            ms(reference)
+        ),
+        "< 1 s",
+        Some(pass),
+    )
+    .because("every program is performed from every standing cell on the model's own step, with no template or memo")
+}
+
+/// Paths between cells spread over the NES Mario's map of SMB 1-1, each
+/// performed on the model as it is found.
+fn query_row<M: BodyModel>(map: &ModelMap<M>, n: usize) -> Row {
+    let nodes = map.nodes();
+    let opts = SearchOptions::default();
+    let mut times = Vec::new();
+    let mut found = 0;
+    for i in 0..n {
+        let (a, b) = (
+            nodes[i * 7 % nodes.len()],
+            nodes[(i * 31 + 11) % nodes.len()],
+        );
+        let t = Instant::now();
+        found += usize::from(map.find_path(a, b, &opts).is_ok());
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    times.sort_by(f64::total_cmp);
+    row(
+        format!("model path p50 / p99, SMB 1-1, NES Mario ({found} of {n} pairs found)"),
+        p50_p99(&times),
+        "",
+        None,
+    )
+}
