@@ -7,9 +7,12 @@ mod common;
 
 use platnav::model::dash::DashBody;
 use platnav::model::nes::NesMario;
-use platnav::model::{BodyModel, ModelMap, ModelMapError};
-use platnav::{Cell, Level, PathError, SearchOptions};
+use platnav::model::{BodyModel, Bounds, ModelMap, ModelMapError};
+use platnav::{
+    Body, Cell, Input, Level, NavMap, PathError, Physics, SearchOptions, find_path, search,
+};
 use platnav_naive::model::model_links;
+use std::collections::HashSet;
 
 /// The map's links as the naive builder lists them.
 fn as_naive<M: BodyModel>(map: &ModelMap<M>) -> Vec<(Cell, Cell, String, Vec<platnav::Input>)> {
@@ -131,4 +134,110 @@ fn model_maps_refuse_what_they_cannot_read() {
         .find_path(Cell::new(1, 2), Cell::new(4, 1), &SearchOptions::default())
         .unwrap_err();
     assert!(matches!(err, PathError::InvalidEndpoint { .. }), "{err}");
+}
+
+/// The bench's levels with the profiles they are measured with.
+fn bench_levels() -> Vec<(String, Level, Physics)> {
+    let smb = common::smb_levels()
+        .into_iter()
+        .find(|(n, _)| n == "mario-1-1")
+        .unwrap();
+    let demo: Level = include_str!("../levels/demo.txt").parse().unwrap();
+    vec![
+        (smb.0, smb.1, Physics::smb()),
+        ("demo".into(), demo, Physics::agile()),
+        (
+            "64 x 64".into(),
+            Level::generate(64, 64, 1).unwrap(),
+            Physics::default(),
+        ),
+    ]
+}
+
+#[test]
+fn the_reference_body_through_the_model_interface_is_its_own_map() {
+    for (name, level, physics) in bench_levels() {
+        let native = NavMap::build(&level, &physics).unwrap();
+        let map = ModelMap::build(&level, physics.clone()).unwrap();
+        assert_eq!(map.nodes(), native.nodes(), "{name}");
+        assert_eq!(map.links().len(), native.link_count(), "{name}");
+        for (l, n) in map.links().iter().zip(native.links()) {
+            assert_eq!((l.from, l.to, l.kind), (n.from, n.to, n.kind), "{name}");
+            assert!(l.tape.iter().copied().eq(native.inputs(n.id)), "{name}");
+            assert_eq!(l.flight, n.action_ticks as usize, "{name}");
+        }
+        // Paths are the reference body's own, too.
+        let from = map.nodes()[0];
+        for &to in map.reachable(from).iter().step_by(7).take(10) {
+            let opts = SearchOptions::default();
+            let ours = map.find_path(from, to, &opts).unwrap();
+            let theirs = find_path(&native, from, to, &opts).unwrap();
+            assert_eq!(ours.inputs(), theirs.inputs(), "{name}: {from} to {to}");
+        }
+    }
+}
+
+/// The reference body with its `reference` hook left out: maps for it
+/// take the generic programs.
+struct Generic(Physics);
+
+impl BodyModel for Generic {
+    type State = Body;
+    fn name(&self) -> String {
+        "generic reference".into()
+    }
+    fn dt(&self) -> f64 {
+        self.0.dt
+    }
+    fn start(&self, level: &Level, cell: Cell) -> Body {
+        self.0.start(level, cell)
+    }
+    fn step(&self, level: &Level, s: &mut Body, input: Input) {
+        self.0.step(level, s, input);
+    }
+    fn feet(&self, s: &Body) -> [f64; 2] {
+        self.0.feet(s)
+    }
+    fn velocity(&self, s: &Body) -> [f64; 2] {
+        self.0.velocity(s)
+    }
+    fn standing_cell(&self, s: &Body) -> Option<Cell> {
+        self.0.standing_cell(s)
+    }
+    fn at_rest(&self, s: &Body) -> bool {
+        self.0.at_rest(s)
+    }
+    fn dead(&self, s: &Body) -> bool {
+        self.0.dead(s)
+    }
+    fn inputs(&self) -> Vec<Input> {
+        self.0.inputs()
+    }
+    fn bounds(&self) -> Bounds {
+        self.0.bounds()
+    }
+}
+
+#[test]
+fn the_generic_programs_on_the_reference_body_agree_with_its_builder() {
+    for (name, level, physics) in bench_levels() {
+        let native = NavMap::build(&level, &physics).unwrap();
+        let generic = ModelMap::build(&level, Generic(physics)).unwrap();
+        // The same standing cells, every generic link performed...
+        assert_eq!(generic.nodes(), native.nodes(), "{name}");
+        assert!(generic.links().len() > 100, "{name}");
+        links_perform(&generic);
+        // ... and no cell reached that the reference builder's map does
+        // not reach (it has more families: the generic map may reach less).
+        let start = platnav::analysis::default_start(&native).unwrap();
+        let dist = search::dijkstra(&native, native.node(start).unwrap());
+        let reached: HashSet<Cell> = generic.reachable(start).into_iter().collect();
+        for c in &reached {
+            assert!(
+                dist[native.node(*c).unwrap().index()].is_some(),
+                "{name}: {c}"
+            );
+        }
+        assert!(reached.len() > 1, "{name}: {start}");
+    }
 }

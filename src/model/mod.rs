@@ -99,6 +99,14 @@ pub trait BodyModel {
     fn bounds(&self) -> Bounds {
         Bounds::default()
     }
+
+    /// The reference body's profile, when this model is the reference
+    /// body (`None` by default): a [`ModelMap`] built for it is platnav's
+    /// own [`NavMap`](crate::NavMap), with every family and fast path,
+    /// instead of the generic programs.
+    fn reference(&self) -> Option<&crate::Physics> {
+        None
+    }
 }
 
 /// What a [`BodyModel`] promises about its motion. A bound it does not

@@ -64,6 +64,11 @@ impl BodyModel for Physics {
         v
     }
 
+    /// Itself: maps for the reference body are [`crate::NavMap`]s.
+    fn reference(&self) -> Option<&Physics> {
+        Some(self)
+    }
+
     /// The run speed, or a wall jump's push when it is faster: nothing
     /// else sets the body's horizontal velocity (`PHYSICS.md`).
     fn bounds(&self) -> Bounds {

@@ -12,8 +12,9 @@
 //! a chained one only near it); a link that misses is banned and the
 //! route planned again (`plan.rs`).
 //!
-//! The reference body builds faster and with more families through
-//! [`NavMap`](crate::NavMap); this is for the movement of a game's own.
+//! For the reference body ([`BodyModel::reference`]) the map is its own
+//! [`NavMap`], built and searched with every family and fast path it has;
+//! the programs here are for the movement of a game's own.
 
 mod perform;
 mod plan;
@@ -21,6 +22,7 @@ mod programs;
 
 pub use plan::{ModelPath, ModelStep};
 
+use crate::graph::{BuildError, NavMap};
 use crate::level::{Cell, Level, Tile};
 use crate::mechanics::LinkKind;
 use crate::model::BodyModel;
@@ -46,8 +48,9 @@ pub struct ModelLink {
     /// stands again.
     pub flight: usize,
     /// The program, performed again from where the body really is when
-    /// a path chains the link.
-    program: Program,
+    /// a path chains the link (none for the reference body's, whose paths
+    /// its [`NavMap`] plans).
+    program: Option<Program>,
 }
 
 impl ModelLink {
@@ -75,6 +78,9 @@ pub enum ModelMapError {
     /// The level wraps, which model maps do not follow yet.
     #[error("the level wraps at its edges, which maps for a body model do not follow")]
     Wraps,
+    /// The reference body's map was not built.
+    #[error(transparent)]
+    Reference(#[from] BuildError),
 }
 
 /// The navigation map of a level for a [`BodyModel`] (see the module
@@ -100,6 +106,8 @@ pub struct ModelMap<M: BodyModel> {
     /// `offsets[n]..offsets[n + 1]` are the links leaving node `n`.
     offsets: Vec<usize>,
     links: Vec<ModelLink>,
+    /// The reference body's own map, when the model is the reference body.
+    native: Option<NavMap>,
 }
 
 impl<M> ModelMap<M>
@@ -114,6 +122,10 @@ where
     /// [`ModelMapError`] when the model stands on no cell, or the level
     /// wraps.
     pub fn build(level: &Level, model: M) -> Result<Self, ModelMapError> {
+        if let Some(physics) = model.reference() {
+            let native = NavMap::build(level, physics)?;
+            return Ok(Self::of_native(level, model, native));
+        }
         if level.wrap().any() {
             return Err(ModelMapError::Wraps);
         }
@@ -153,7 +165,44 @@ where
             node_at,
             offsets,
             links,
+            native: None,
         })
+    }
+
+    /// The map of the reference body's own `native` map: its nodes and
+    /// links as they are.
+    fn of_native(level: &Level, model: M, native: NavMap) -> Self {
+        let nodes = native.nodes().to_vec();
+        let node_at = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, i as u32))
+            .collect();
+        let mut offsets = vec![0; nodes.len() + 1];
+        let mut links = Vec::with_capacity(native.link_count());
+        for l in native.links() {
+            offsets[l.source.index() + 1] += 1;
+            links.push(ModelLink {
+                kind: l.kind,
+                from: l.from,
+                to: l.to,
+                tape: native.inputs(l.id).collect(),
+                flight: l.action_ticks as usize,
+                program: None,
+            });
+        }
+        for n in 0..nodes.len() {
+            offsets[n + 1] += offsets[n];
+        }
+        Self {
+            level: level.clone(),
+            model,
+            nodes,
+            node_at,
+            offsets,
+            links,
+            native: Some(native),
+        }
     }
 }
 
@@ -419,7 +468,7 @@ fn land<M: BodyModel>(
             to,
             tape: r.tape,
             flight,
-            program: p,
+            program: Some(p),
         });
     }
 }

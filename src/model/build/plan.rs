@@ -86,6 +86,9 @@ impl<M: BodyModel> ModelMap<M> {
                 })
         };
         let (s, g) = (node(Endpoint::Start, start)?, node(Endpoint::Goal, goal)?);
+        if let Some(native) = &self.native {
+            return crate::search::find_path(native, start, goal, options).map(of_native);
+        }
         let mut search = Search::new(self, s, g);
         if s == g {
             return Ok(search.path(0));
@@ -111,6 +114,23 @@ impl<M: BodyModel> ModelMap<M> {
             goal,
             stats: search.stats,
         })
+    }
+}
+
+/// A path of the reference body's own map.
+fn of_native(path: crate::search::Path) -> ModelPath {
+    ModelPath {
+        steps: path
+            .steps()
+            .iter()
+            .map(|s| ModelStep {
+                kind: s.kind,
+                from: s.from,
+                to: s.to,
+            })
+            .collect(),
+        inputs: path.inputs().to_vec(),
+        stats: path.stats(),
     }
 }
 
@@ -216,7 +236,8 @@ impl<'a, M: BodyModel> Search<'a, M> {
         let (m, level) = (&self.map.model, &self.map.level);
         let l = &self.map.links[link];
         let mut r = Run::new(self.labels[from].state.clone());
-        (fly(m, level, &mut r, &l.program) && settle(m, level, &mut r, l.to))
+        let program = l.program.as_ref()?;
+        (fly(m, level, &mut r, program) && settle(m, level, &mut r, l.to))
             .then_some((r.state, r.tape))
     }
 
