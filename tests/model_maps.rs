@@ -241,3 +241,37 @@ fn the_generic_programs_on_the_reference_body_agree_with_its_builder() {
         assert!(reached.len() > 1, "{name}: {start}");
     }
 }
+
+#[test]
+fn a_model_follower_arrives_and_plans_again_after_a_knock() {
+    use platnav::model::{ModelFollowState, ModelFollower};
+    let (_, level) = common::smb_levels().into_iter().next().unwrap();
+    let map = ModelMap::build(&level, NesMario::small()).unwrap();
+    let mario = map.model();
+    let (from, goal) = (Cell::new(2, 12), Cell::new(60, 12));
+    let mut state = mario.start(&level, from);
+    let mut follower = ModelFollower::default();
+    let mut arrived = None;
+    for tick in 0..3000 {
+        if tick == 150 {
+            // Knocked back and up, mid-run.
+            state.x -= 40;
+            state.y -= 20;
+        }
+        let input = follower.next_input(&map, &state, goal);
+        mario.step(&level, &mut state, input);
+        assert!(!mario.dead(&state), "died on tick {tick}");
+        if mario.at_rest(&state) && mario.standing_cell(&state) == Some(goal) {
+            arrived = Some(tick);
+            break;
+        }
+    }
+    assert!(arrived.is_some(), "{state:?}, {:?}", follower.state());
+    // The first plan, and one from where the knock left him.
+    assert!(follower.plans() >= 2, "{} plans", follower.plans());
+    let input = follower.next_input(&map, &state, goal);
+    assert_eq!(
+        (input, follower.state()),
+        (Input::IDLE, ModelFollowState::Idle)
+    );
+}

@@ -14,10 +14,12 @@
 
 mod build;
 pub mod dash;
+mod follow;
 pub mod nes;
 mod reference;
 
 pub use build::{ModelLink, ModelMap, ModelMapError, ModelPath, ModelStep};
+pub use follow::{ModelFollowState, ModelFollower};
 
 use crate::level::{Cell, Level};
 use crate::physics::Input;

@@ -240,6 +240,13 @@ impl<M: BodyModel> ModelMap<M> {
         }
     }
 
+    /// The cell the model stands on nearest `cell` within `radius` cells
+    /// (as [`crate::search::snap`] picks), `cell` itself when it does.
+    #[must_use]
+    pub fn snap(&self, cell: Cell, radius: u32) -> Option<Cell> {
+        crate::search::snap_by(&self.level, |c| self.node_at.contains_key(&c), cell, radius)
+    }
+
     /// The cells the links lead to from `from` (itself included), in
     /// the order a breadth-first walk meets them; empty when the model
     /// does not stand on `from`.

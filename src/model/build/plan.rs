@@ -27,6 +27,8 @@ pub struct ModelStep {
     pub from: Cell,
     /// Where it ends.
     pub to: Cell,
+    /// Its inputs in the path (performed from where the path got to).
+    pub ticks: usize,
 }
 
 /// A path performed on a model: its links and the inputs that perform it
@@ -60,9 +62,10 @@ impl ModelPath {
 }
 
 impl<M: BodyModel> ModelMap<M> {
-    /// The fastest path from `start` to `goal` that the model performs,
-    /// as far as the search sees: links are taken at their recorded ticks
-    /// until performed from the real state (see the module docs).
+    /// The fastest path from standing at rest on `start` to `goal` that
+    /// the model performs, as far as the search sees: links are taken at
+    /// their recorded ticks until performed from the real state (see the
+    /// module docs).
     ///
     /// # Errors
     /// [`PathError::InvalidEndpoint`] when an end is not a cell the model
@@ -75,6 +78,31 @@ impl<M: BodyModel> ModelMap<M> {
         goal: Cell,
         options: &SearchOptions,
     ) -> Result<ModelPath, PathError> {
+        let state = self.model.start(&self.level, start);
+        self.find_path_from(&state, goal, options)
+    }
+
+    /// [`ModelMap::find_path`] from the body's real `state`, at rest on a
+    /// cell the model stands on (as a path or a knock may leave it): the
+    /// path's inputs are performed from that state.
+    ///
+    /// # Errors
+    /// As [`ModelMap::find_path`]; [`PathError::InvalidEndpoint`] for the
+    /// start when the body is not at rest on a cell of the map.
+    pub fn find_path_from(
+        &self,
+        state: &M::State,
+        goal: Cell,
+        options: &SearchOptions,
+    ) -> Result<ModelPath, PathError> {
+        let m = &self.model;
+        let on = m
+            .standing_cell(state)
+            .filter(|_| m.at_rest(state) && !m.dead(state));
+        let start = on.unwrap_or_else(|| {
+            let [x, y] = m.feet(state);
+            Cell::new(x.floor() as i32, y.floor() as i32 - 1)
+        });
         let node = |which, cell| {
             self.node_at
                 .get(&cell)
@@ -85,11 +113,18 @@ impl<M: BodyModel> ModelMap<M> {
                     radius: 0,
                 })
         };
+        if on.is_none() {
+            return Err(PathError::InvalidEndpoint {
+                which: Endpoint::Start,
+                cell: start,
+                radius: 0,
+            });
+        }
         let (s, g) = (node(Endpoint::Start, start)?, node(Endpoint::Goal, goal)?);
         if let Some(native) = &self.native {
             return crate::search::find_path(native, start, goal, options).map(of_native);
         }
-        let mut search = Search::new(self, s, g);
+        let mut search = Search::new(self, s, g, state.clone());
         if s == g {
             return Ok(search.path(0));
         }
@@ -127,6 +162,7 @@ fn of_native(path: crate::search::Path) -> ModelPath {
                 kind: s.kind,
                 from: s.from,
                 to: s.to,
+                ticks: s.ticks as usize,
             })
             .collect(),
         inputs: path.inputs().to_vec(),
@@ -165,7 +201,7 @@ struct Search<'a, M: BodyModel> {
 }
 
 impl<'a, M: BodyModel> Search<'a, M> {
-    fn new(map: &'a ModelMap<M>, s: usize, g: usize) -> Self {
+    fn new(map: &'a ModelMap<M>, s: usize, g: usize, state: M::State) -> Self {
         // Each link ends within the settle's tolerance of its target's
         // middle, so it crosses at least all but one of the columns.
         let per_col = map
@@ -185,7 +221,6 @@ impl<'a, M: BodyModel> Search<'a, M> {
             performed: 0,
             stats: SearchStats::default(),
         };
-        let state = map.model.start(&map.level, map.nodes[s]);
         search.accept(s, 0, state, None);
         search
     }
@@ -296,6 +331,7 @@ impl<'a, M: BodyModel> Search<'a, M> {
                 kind: l.kind,
                 from: l.from,
                 to: l.to,
+                ticks: tape.len(),
             });
             inputs.extend(tape);
         }
