@@ -127,6 +127,8 @@ pub struct NavLevel {
     refresh_bounds: bool,
     /// Finished jobs not yet reported as messages.
     outbox: Vec<Outcome>,
+    /// Tile edits that changed the level so far.
+    version: u64,
 }
 
 /// A finished job, to report.
@@ -152,6 +154,7 @@ impl NavLevel {
             slots: Vec::new(),
             refresh_bounds: true,
             outbox: Vec::new(),
+            version: 0,
         }
     }
 
@@ -336,12 +339,21 @@ impl NavLevel {
             }
         }
         if !changed.is_empty() {
+            self.version += 1;
             for slot in &mut self.slots {
                 slot.pending.extend_from_slice(&changed);
                 slot.failed = false;
             }
         }
         Ok(changed.len())
+    }
+
+    /// How many edits have changed the level: a map built for another
+    /// version is out of date (body model maps, [`crate::ModelNav`], are
+    /// built again when it changes).
+    #[must_use]
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// Sets one tile (see [`NavLevel::edit`]); returns whether it changed.

@@ -5,6 +5,7 @@ mod agent;
 #[cfg(feature = "gizmos")]
 mod debug;
 mod level;
+mod model;
 mod transform;
 
 use std::time::Duration;
@@ -18,15 +19,17 @@ pub use debug::{GizmoDrawer, NavDebug, NavDebugPlugin};
 pub use level::{
     EditTiles, JobKind, NavLevel, NavProfile, NavTileEdit, ProfileError, TileEditError,
 };
+pub use model::{ModelAgent, ModelBody, ModelNav, ModelNavPlugin};
 pub use platnav;
 pub use transform::NavTransform;
 
 /// The usual imports: the plugins, components, resources and messages.
 pub mod prelude {
     pub use crate::{
-        EditTiles, NavAgent, NavBody, NavFollower, NavInput, NavLevel, NavLinkStarted,
-        NavMapFailed, NavMapReady, NavProfile, NavReplanned, NavSet, NavTarget, NavTileEdit,
-        NavTransform, NavUnreachable, PlatnavPlugin, ReferenceMotion,
+        EditTiles, ModelAgent, ModelBody, ModelNav, ModelNavPlugin, NavAgent, NavBody, NavFollower,
+        NavInput, NavLevel, NavLinkStarted, NavMapFailed, NavMapReady, NavProfile, NavReplanned,
+        NavSet, NavTarget, NavTileEdit, NavTransform, NavUnreachable, PlatnavPlugin,
+        ReferenceMotion,
     };
     #[cfg(feature = "gizmos")]
     pub use crate::{NavDebug, NavDebugPlugin};

@@ -1,6 +1,7 @@
 //! The example's game without a window (MinimalPlugins): each enemy kind
 //! reaches a target cell performing exactly its planned tape, and a door
-//! opened across an enemy's route sends it through the door.
+//! opened across an enemy's route sends it through the door; and the
+//! enemy on a body model of its own (the NES Mario) gets to its target.
 
 #[path = "../examples/platformer/game.rs"]
 #[allow(dead_code)]
@@ -12,9 +13,10 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_platnav::JobKind;
+use bevy_platnav::platnav::model::{BodyModel, ModelFollowState, nes::NesMario};
 use bevy_platnav::platnav::{Body, Cell, LinkKind, Path, follow::FollowState};
 use bevy_platnav::prelude::*;
-use game::{Enemy, GamePlugin, Kind, Player};
+use game::{Enemy, GamePlugin, Kind, MARIO_START, Mario, Player};
 
 /// The game, one fixed tick per `update`.
 fn app() -> App {
@@ -269,4 +271,55 @@ fn opening_a_door_sends_an_enemy_through_it() {
         open_ticks < shut_ticks,
         "{open_ticks} ticks through the door, {shut_ticks} around"
     );
+}
+
+#[test]
+fn the_enemy_on_a_body_model_reaches_its_target_by_its_own_movement() {
+    let mut app = app();
+    let player = {
+        let mut q = app.world_mut().query_filtered::<Entity, With<Player>>();
+        q.single(app.world()).expect("one player")
+    };
+    app.world_mut().entity_mut(player).despawn();
+    let mario = {
+        let mut q = app.world_mut().query_filtered::<Entity, With<Mario>>();
+        q.single(app.world()).expect("one Mario")
+    };
+    // Across the hall's spikes.
+    let target = Cell::new(17, 17);
+    app.world_mut()
+        .get_mut::<ModelAgent<NesMario>>(mario)
+        .unwrap()
+        .target = NavTarget::Cell(target);
+    let nes = NesMario::small();
+    let state = |app: &App| app.world().get::<ModelBody<NesMario>>(mario).unwrap().0;
+    let t = Instant::now();
+    let mut moved = false;
+    for _ in 0..3_000 {
+        if app.world().resource::<ModelNav<NesMario>>().map().is_none() {
+            assert!(t.elapsed() < Duration::from_secs(60), "his map never built");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let before = state(&app);
+        app.update();
+        let s = state(&app);
+        moved |= s != before;
+        assert!(!nes.dead(&s), "Mario died");
+        let agent = app.world().get::<ModelAgent<NesMario>>(mario).unwrap();
+        if agent.follower().state() == ModelFollowState::Idle && moved {
+            break;
+        }
+    }
+    let s = state(&app);
+    assert!(moved, "Mario never moved");
+    assert_eq!(nes.standing_cell(&s), Some(target), "{s:?}");
+    assert!(nes.at_rest(&s));
+    let agent = app.world().get::<ModelAgent<NesMario>>(mario).unwrap();
+    assert_eq!(
+        agent.follower().plans(),
+        1,
+        "one plan, performed to the end"
+    );
+    // He started where the game put him, over the spikes' left.
+    assert!(MARIO_START.col < 11 && target.col > 13);
 }

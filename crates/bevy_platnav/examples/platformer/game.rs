@@ -4,6 +4,7 @@
 //! headless test (`tests/headless.rs`) drives this same game.
 
 use bevy::prelude::*;
+use bevy_platnav::platnav::model::{BodyModel, nes::NesMario};
 use bevy_platnav::platnav::{Body, Cell, Level, Physics, Tile};
 use bevy_platnav::prelude::*;
 
@@ -104,6 +105,15 @@ pub struct Player;
 #[derive(Component, Debug, Clone, Copy)]
 pub struct Enemy(pub Kind);
 
+/// The enemy that moves by a body model of its own instead of a physics
+/// profile: Super Mario Bros.'s Mario, as the NES moves him
+/// (`platnav::model::nes`), planned on his own map.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Mario;
+
+/// Where Mario starts: the hall, left of the spikes.
+pub const MARIO_START: Cell = Cell::new(5, 17);
+
 /// Whether the door is open.
 #[derive(Resource, Debug, Default, Clone, Copy)]
 pub struct DoorOpen(pub bool);
@@ -125,8 +135,8 @@ pub fn nav_level() -> (NavLevel, Profiles) {
     (nav, Profiles { player, enemies })
 }
 
-/// Adds the game: the plugin, the level, the player at the spawn and the
-/// three enemies chasing it.
+/// Adds the game: the plugins, the level, the player at the spawn and the
+/// four enemies chasing it (three kinds of reference body, and Mario).
 pub struct GamePlugin;
 
 impl Plugin for GamePlugin {
@@ -134,6 +144,9 @@ impl Plugin for GamePlugin {
         let (nav, profiles) = nav_level();
         let height = nav.level().height();
         app.add_plugins(PlatnavPlugin::default())
+            .add_plugins(ModelNavPlugin {
+                model: NesMario::small(),
+            })
             .insert_resource(nav)
             .insert_resource(profiles)
             .insert_resource(NavTransform::pixels(TILE_PX, height))
@@ -144,7 +157,12 @@ impl Plugin for GamePlugin {
 }
 
 /// Spawns the player and the enemies.
-fn spawn(mut commands: Commands, nav: Res<NavLevel>, profiles: Res<Profiles>) {
+fn spawn(
+    mut commands: Commands,
+    nav: Res<NavLevel>,
+    profiles: Res<Profiles>,
+    mario: Res<ModelNav<NesMario>>,
+) {
     let start = nav.spawn().unwrap_or(Cell::new(2, 3));
     let player = commands
         .spawn((
@@ -166,6 +184,11 @@ fn spawn(mut commands: Commands, nav: Res<NavLevel>, profiles: Res<Profiles>) {
             Transform::default(),
         ));
     }
+    commands.spawn((
+        Mario,
+        mario.agent(&nav, MARIO_START, NavTarget::Entity(player)),
+        Transform::default(),
+    ));
 }
 
 /// The edits that open the door (or close it).
@@ -183,6 +206,8 @@ fn catch(
     profiles: Res<Profiles>,
     mut player: Query<&mut NavBody, With<Player>>,
     mut enemies: Query<(&mut NavBody, &mut NavFollower, &Enemy), Without<Player>>,
+    mut marios: Query<(&mut ModelBody<NesMario>, &mut ModelAgent<NesMario>)>,
+    mario: Res<ModelNav<NesMario>>,
 ) {
     let Ok(mut body) = player.single_mut() else {
         return;
@@ -196,6 +221,17 @@ fn catch(
         if overlap || e.dead {
             e.0 = Body::start(nav.level(), kind.0.start(), ep);
             follower.reset();
+        }
+        caught |= overlap;
+    }
+    let nes = mario.model();
+    for (mut m, mut agent) in &mut marios {
+        let [x, y] = nes.feet(&m.0);
+        let overlap = (x - body.x).abs() < (1.0 + pp.w) / 2.0
+            && ((y - 0.5) - (body.y - pp.h / 2.0)).abs() < (1.0 + pp.h) / 2.0;
+        if overlap || nes.dead(&m.0) {
+            m.0 = nes.start(nav.level(), MARIO_START);
+            agent.reset();
         }
         caught |= overlap;
     }

@@ -25,7 +25,7 @@ use bevy::window::WindowResolution;
 use bevy_platnav::platnav::render::tile_color;
 use bevy_platnav::platnav::{Cell, Tile};
 use bevy_platnav::prelude::*;
-use game::{DoorOpen, Enemy, GamePlugin, Kind, Player, Profiles, TILE_PX};
+use game::{DoorOpen, Enemy, GamePlugin, Kind, Mario, Player, Profiles, TILE_PX};
 
 /// Command-line options.
 #[derive(Resource, Debug, Default, Clone, Copy)]
@@ -112,6 +112,7 @@ fn setup(
     profiles: Res<Profiles>,
     players: Query<Entity, With<Player>>,
     enemies: Query<(Entity, &Enemy)>,
+    marios: Query<Entity, With<Mario>>,
 ) {
     let (w, h) = (nav.level().width(), nav.level().height());
     let centre = place.to_world(w as f64 / 2.0, h as f64 / 2.0);
@@ -127,6 +128,18 @@ fn setup(
         commands
             .entity(e)
             .insert(Sprite::from_color(kind_color(enemy.0), size));
+    }
+    // Mario's transform is at his feet (a model has no box to centre).
+    let tile = place.body_size(&bevy_platnav::platnav::Physics {
+        w: 1.0,
+        h: 1.0,
+        ..Default::default()
+    });
+    for e in &marios {
+        commands.entity(e).insert((
+            Sprite::from_color(Color::srgb(0.9, 0.1, 0.1), tile),
+            bevy::sprite::Anchor::BOTTOM_CENTER,
+        ));
     }
 }
 
