@@ -44,7 +44,8 @@ pub(crate) struct CheckArgs {
 pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     if let Some(name) = args.model {
         let loaded = load_level(&args.map.level, &args.map.source)?;
-        return model::check(name, &loaded, args.from, &args.to, args.json);
+        let ends = (args.from, args.to.as_slice());
+        return model::run(name, &loaded, ends, model::Report::Check, args.json);
     }
     let (map, loaded) = build(&args.map)?;
     // The loader's markers (spawn objects and goal tiles of any format)

@@ -176,6 +176,11 @@ struct PathArgs {
     /// search is exact, and no diagnosis is made.
     #[arg(long, conflicts_with_all = ["beam", "verify"])]
     lazy: bool,
+    /// Find the path with a body model's own movement (the NES Mario,
+    /// small or big, or the dash body): its map is built by driving the
+    /// model, and the path is performed on it (--json prints its inputs).
+    #[arg(long, value_enum, conflicts_with_all = ["beam", "lazy", "map", "no_diagnosis"])]
+    model: Option<model::ModelName>,
 }
 
 #[derive(Args)]
@@ -392,6 +397,12 @@ fn run_default() -> Result<(), CliError> {
 }
 
 fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
+    if let Some(name) = args.model {
+        let loaded = load_level(&args.map.level, &args.map.source)?;
+        let to: Vec<Cell> = args.to.into_iter().collect();
+        let ends = (args.from, to.as_slice());
+        return model::run(name, &loaded, ends, model::Report::Path, args.json);
+    }
     if args.lazy {
         return run_path_lazy(args);
     }

@@ -300,3 +300,49 @@ fn check_with_a_body_model_builds_its_map_and_performs_a_path() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn path_with_a_body_model_prints_inputs_the_model_performs() {
+    use platnav::model::{BodyModel, nes::NesMario};
+    use platnav::{Cell, Input, Level, formats::VglcLegend};
+    at_root();
+    let out = platnav(&[
+        "path",
+        "levels/smb/mario-1-1.txt",
+        "--legend",
+        "levels/smb/legend.json",
+        "--model",
+        "nes-small",
+        "--from",
+        "2,12",
+        "--to",
+        "45,12",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["found"], true);
+    let inputs: Vec<Input> = doc["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let i = i.as_array().unwrap();
+            let flag = |v: &Value| v.as_u64() == Some(1);
+            Input::new(i[0].as_i64().unwrap() as i8, flag(&i[1]), flag(&i[2]))
+        })
+        .collect();
+    assert_eq!(inputs.len() as u64, doc["ticks"].as_u64().unwrap());
+    // Performed on the NES Mario from the start, the inputs end at rest
+    // on the goal.
+    let legend = VglcLegend::load(std::path::Path::new("levels/smb/legend.json")).unwrap();
+    let level =
+        Level::load_vglc(std::path::Path::new("levels/smb/mario-1-1.txt"), &legend).unwrap();
+    let mario = NesMario::small();
+    let mut s = mario.start(&level, Cell::new(2, 12));
+    for i in inputs {
+        mario.step(&level, &mut s, i);
+    }
+    assert!(mario.at_rest(&s) && !mario.dead(&s));
+    assert_eq!(mario.standing_cell(&s), Some(Cell::new(45, 12)));
+}
