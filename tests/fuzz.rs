@@ -413,6 +413,28 @@ fn fuzz_navmap_opened_lazily() {
     );
 }
 
+#[cfg(feature = "serde")]
+#[test]
+fn fuzz_model_map_json() {
+    use platnav::io::modelfile;
+    use platnav::model::{ModelMap, dash::DashBody};
+    let (level, _, _) = tiny_map();
+    let map = ModelMap::build(&level, DashBody).unwrap();
+    assert!(map.links().len() >= 10);
+    let dir = std::env::temp_dir().join(format!("platnav-fuzz-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("map.json");
+    modelfile::save(&map, &file).unwrap();
+    let seeds = vec![std::fs::read(&file).unwrap()];
+    assert_eq!(
+        fuzz("model map json", &seeds, 13, |b| {
+            std::fs::write(&file, b).unwrap();
+            modelfile::load(&file, &level, DashBody).is_ok()
+        }),
+        0
+    );
+}
+
 /// A Tiled JSON map with everything the rules engine reads: collision
 /// shapes (flipped), object areas, polylines, ellipses, rotated rectangles,
 /// old property dictionaries, layer properties, spawn and goal objects.

@@ -275,3 +275,60 @@ fn a_model_follower_arrives_and_plans_again_after_a_knock() {
         (Input::IDLE, ModelFollowState::Idle)
     );
 }
+
+#[test]
+fn a_saved_model_map_loads_for_its_model_and_level_only() {
+    use platnav::io::modelfile::{self, ModelFileError};
+    let dir = std::env::temp_dir().join(format!("platnav-modelfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("1-1.json");
+    let (_, level) = common::smb_levels().into_iter().next().unwrap();
+    let map = ModelMap::build(&level, NesMario::small()).unwrap();
+    modelfile::save(&map, &file).unwrap();
+    let loaded = modelfile::load(&file, &level, NesMario::small()).unwrap();
+    assert_eq!(loaded.nodes(), map.nodes());
+    assert_eq!(loaded.links(), map.links());
+    let opts = SearchOptions::default();
+    let (a, b) = (Cell::new(2, 12), Cell::new(60, 12));
+    assert_eq!(
+        loaded.find_path(a, b, &opts).unwrap(),
+        map.find_path(a, b, &opts).unwrap()
+    );
+    // Another model, or another level: refused.
+    let big = modelfile::load(&file, &level, NesMario::big()).unwrap_err();
+    assert!(matches!(big, ModelFileError::Mismatch { .. }), "{big}");
+    let mut other = level.clone();
+    other.set(Cell::new(10, 10), platnav::Tile::SOLID);
+    let moved = modelfile::load(&file, &other, NesMario::small()).unwrap_err();
+    assert!(matches!(moved, ModelFileError::Mismatch { .. }), "{moved}");
+    // A tape altered to run left at its start no longer ends where it
+    // says: refused, naming the link.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let tape = doc["links"][5]["tape"].as_array_mut().unwrap();
+    for c in tape.iter_mut().take(20) {
+        *c = 0.into();
+    }
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let err = modelfile::load(&file, &level, NesMario::small()).unwrap_err();
+    assert!(
+        matches!(err, ModelFileError::Link { index: 5, .. }),
+        "{err}"
+    );
+    // A link naming a node the map does not have, and a file that is not
+    // a map: refused too.
+    doc["links"][5]["to"] = 1_000_000.into();
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let err = modelfile::load(&file, &level, NesMario::small()).unwrap_err();
+    assert!(err.to_string().contains("node 1000000"), "{err}");
+    std::fs::write(&file, "{\"format\": 3}").unwrap();
+    let err = modelfile::load(&file, &level, NesMario::small()).unwrap_err();
+    assert!(matches!(err, ModelFileError::Format { .. }), "{err}");
+    // The reference body's maps are NavMaps, saved with io::navfile.
+    let reference = ModelMap::build(&level, Physics::smb()).unwrap();
+    assert!(matches!(
+        modelfile::save(&reference, &file),
+        Err(ModelFileError::Reference)
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -102,6 +102,14 @@ pub trait BodyModel {
         Bounds::default()
     }
 
+    /// What tells this model's instances apart beyond its
+    /// [`name`](BodyModel::name) (its tuning, say), as a saved map
+    /// records it: a map saved for one is refused for another (empty by
+    /// default).
+    fn parameters(&self) -> String {
+        String::new()
+    }
+
     /// The reference body's profile, when this model is the reference
     /// body (`None` by default): a [`ModelMap`] built for it is platnav's
     /// own [`NavMap`](crate::NavMap), with every family and fast path,

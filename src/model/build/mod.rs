@@ -19,6 +19,8 @@
 mod perform;
 mod plan;
 mod programs;
+#[cfg(feature = "serde")]
+mod saved;
 
 pub use plan::{ModelPath, ModelStep};
 

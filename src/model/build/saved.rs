@@ -1,0 +1,204 @@
+//! A model map to and from its saved document (`io::modelfile`): the
+//! programs and tapes as numbers, and the checks a loaded map passes.
+
+use super::perform::{FLIGHT_LIMIT, SETTLE_LIMIT};
+use super::programs::{Jump, Program};
+use super::{ModelLink, ModelMap, ModelMapError, standing_cells};
+use crate::io::modelfile::{Doc, DocError, LinkDoc, fingerprint};
+use crate::level::{Cell, Level};
+use crate::mechanics::LinkKind;
+use crate::model::BodyModel;
+use crate::physics::Input;
+use std::collections::HashMap;
+
+/// The longest tape a link can have: a flight and a settle.
+const MAX_TAPE: usize = FLIGHT_LIMIT + SETTLE_LIMIT;
+
+impl<M: BodyModel> ModelMap<M> {
+    /// The map's document, `None` for the reference body's own map.
+    pub(crate) fn to_doc(&self, format: &str, version: u32) -> Option<Doc> {
+        if self.native.is_some() {
+            return None;
+        }
+        let index = |c: &Cell| self.node_at[c];
+        let links = self
+            .links
+            .iter()
+            .map(|l| LinkDoc {
+                from: index(&l.from),
+                to: index(&l.to),
+                kind: l.kind.name().into(),
+                program: encode(&l.program.expect("a generic link has its program")),
+                flight: l.flight,
+                tape: l.tape.iter().map(|&i| code(i)).collect(),
+            })
+            .collect();
+        Some(Doc {
+            format: format.into(),
+            version,
+            model: self.model.name(),
+            parameters: self.model.parameters(),
+            level: fingerprint(&self.level),
+            nodes: self.nodes.iter().map(|c| [c.col, c.row]).collect(),
+            links,
+        })
+    }
+
+    /// The map of a loaded document, checked link by link.
+    pub(crate) fn from_doc(doc: Doc, level: &Level, model: M) -> Result<Self, DocError> {
+        if level.wrap().any() {
+            return Err(DocError::Build(ModelMapError::Wraps));
+        }
+        let nodes = standing_cells(level, &model);
+        let saved: Vec<Cell> = doc.nodes.iter().map(|&[c, r]| Cell::new(c, r)).collect();
+        if saved != nodes {
+            return Err(DocError::Format(format!(
+                "its {} standing cells are not the model's {} on this level",
+                saved.len(),
+                nodes.len()
+            )));
+        }
+        let node_at: HashMap<Cell, u32> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, i as u32))
+            .collect();
+        let mut offsets = vec![0; nodes.len() + 1];
+        let mut links = Vec::with_capacity(doc.links.len());
+        let mut last = 0;
+        for (index, l) in doc.links.into_iter().enumerate() {
+            let link = check(level, &model, &nodes, index, l, last)?;
+            last = node_at[&link.from] as usize;
+            offsets[last + 1] += 1;
+            links.push(link);
+        }
+        for n in 0..nodes.len() {
+            offsets[n + 1] += offsets[n];
+        }
+        Ok(Self {
+            level: level.clone(),
+            model,
+            nodes,
+            node_at,
+            offsets,
+            links,
+            native: None,
+        })
+    }
+}
+
+/// Link `index` of a document, checked: its ends, kind, program and tape,
+/// its start not before `last` (links come in node order), and its tape
+/// performed on the model from its start to rest on its end.
+fn check<M: BodyModel>(
+    level: &Level,
+    model: &M,
+    nodes: &[Cell],
+    index: usize,
+    l: LinkDoc,
+    last: usize,
+) -> Result<ModelLink, DocError> {
+    let node = |i: u32| nodes.get(i as usize).copied();
+    let (Some(from), Some(to)) = (node(l.from), node(l.to)) else {
+        let bad = if node(l.from).is_none() { l.from } else { l.to };
+        return Err(DocError::Format(format!(
+            "link {index} names node {bad}, past the map's {} nodes",
+            nodes.len()
+        )));
+    };
+    let fail = |why: &str| DocError::Link {
+        index,
+        from,
+        to,
+        why: why.into(),
+    };
+    if (l.from as usize) < last {
+        return Err(fail("it is out of node order"));
+    }
+    if from == to {
+        return Err(fail("it ends where it starts"));
+    }
+    let program = decode(&l.program).ok_or_else(|| fail("its program is not one of the menu's"))?;
+    let kind = LinkKind::from_name(&l.kind).filter(|&k| k == program.kind());
+    let kind = kind.ok_or_else(|| fail("its kind is not its program's"))?;
+    if l.tape.is_empty() || l.tape.len() > MAX_TAPE || l.flight > l.tape.len() {
+        return Err(fail("its tape's length is out of bounds"));
+    }
+    let tape: Vec<Input> = l
+        .tape
+        .iter()
+        .map(|&c| input(c))
+        .collect::<Option<_>>()
+        .ok_or_else(|| fail("its tape holds a code that is no input"))?;
+    let mut s = model.start(level, from);
+    for &i in &tape {
+        model.step(level, &mut s, i);
+    }
+    if model.dead(&s) || !model.at_rest(&s) || model.standing_cell(&s) != Some(to) {
+        return Err(fail("its tape does not end at rest on its end"));
+    }
+    Ok(ModelLink {
+        kind,
+        from,
+        to,
+        tape,
+        flight: l.flight,
+        program: Some(program),
+    })
+}
+
+/// An input as a number: `move + 1` times 8, plus 4, 2 and 1 for jump,
+/// down and up.
+fn code(i: Input) -> u8 {
+    (i.move_x + 1) as u8 * 8 + u8::from(i.jump) * 4 + u8::from(i.down) * 2 + u8::from(i.up)
+}
+
+/// The input of a [`code`], if it is one.
+fn input(c: u8) -> Option<Input> {
+    (c < 24).then(|| Input::new((c / 8) as i8 - 1, c & 4 != 0, c & 2 != 0).with_up(c & 1 != 0))
+}
+
+/// A program as numbers: a tag, then its fields.
+fn encode(p: &Program) -> Vec<i32> {
+    let n = |t: usize| t as i32;
+    match *p {
+        Program::Run { dir } => vec![0, dir.into()],
+        Program::WalkOff { dir, steer } => vec![1, dir.into(), steer.into()],
+        Program::Drop => vec![2],
+        Program::Jump(j) => {
+            let (k, air) = j.switch.map_or((-1, -1), |(k, a)| (n(k), code(a).into()));
+            vec![3, j.dir.into(), n(j.run_up), n(j.hold), k, air]
+        }
+        Program::Hop(a, b) => vec![4, a.dir.into(), n(a.run_up), n(a.hold), n(b.hold)],
+    }
+}
+
+/// The program of [`encode`]'s numbers, if they make one whose ticks
+/// stay within a flight.
+fn decode(v: &[i32]) -> Option<Program> {
+    let dir = |x: i32| (-1..=1).contains(&x).then_some(x as i8);
+    let ticks = |x: i32| usize::try_from(x).ok().filter(|&t| t <= FLIGHT_LIMIT);
+    let jump = |d: i32, r: i32, h: i32| {
+        Some(Jump {
+            dir: dir(d)?,
+            run_up: ticks(r)?,
+            hold: ticks(h)?,
+            switch: None,
+        })
+    };
+    Some(match *v {
+        [0, d] => Program::Run { dir: dir(d)? },
+        [1, d, s] => Program::WalkOff {
+            dir: dir(d)?,
+            steer: dir(s)?,
+        },
+        [2] => Program::Drop,
+        [3, d, r, h, -1, -1] => Program::Jump(jump(d, r, h)?),
+        [3, d, r, h, k, a] => Program::Jump(Jump {
+            switch: Some((ticks(k)?, input(u8::try_from(a).ok()?)?)),
+            ..jump(d, r, h)?
+        }),
+        [4, d, r, h, h2] => Program::Hop(jump(d, r, h)?, jump(d, 0, h2)?),
+        _ => return None,
+    })
+}
