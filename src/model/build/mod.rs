@@ -6,11 +6,11 @@
 //! target cell and kind, the link with the fewest ticks (ties: the first
 //! tape in input order). Each link's tape is its program's flight and a
 //! settle that brings the body to rest near the target's middle
-//! (`perform.rs`). [`ModelMap::find_path`] searches the links and performs
-//! the route on the model from the start, each link's program and settle
-//! from where the body really is (a link starts from its cell's middle,
-//! a chained one only near it); a link that misses is banned and the
-//! route planned again (`plan.rs`).
+//! (`perform.rs`). [`ModelMap::find_path`] searches the links in the
+//! body's real states: a link's program and settle are performed from the
+//! state the path so far left the body in (a link starts from its cell's
+//! middle, a chained one only near it), so every path is performed as it
+//! is found (`plan.rs`).
 //!
 //! For the reference body ([`BodyModel::reference`]) the map is its own
 //! [`NavMap`], built and searched with every family and fast path it has;
@@ -348,11 +348,13 @@ impl Best {
 
 /// A tape's inputs as numbers, to order tapes.
 fn tape_key(tape: &[Input]) -> Vec<u8> {
-    tape.iter()
-        .map(|i| {
-            (i.move_x + 1) as u8 * 8 + u8::from(i.jump) * 4 + u8::from(i.down) * 2 + u8::from(i.up)
-        })
-        .collect()
+    tape.iter().map(|&i| input_code(i)).collect()
+}
+
+/// An input as a number: `move + 1` times 8, plus 4, 2 and 1 for jump,
+/// down and up (the order tapes are compared in, and saved maps' codes).
+pub(crate) fn input_code(i: Input) -> u8 {
+    (i.move_x + 1) as u8 * 8 + u8::from(i.jump) * 4 + u8::from(i.down) * 2 + u8::from(i.up)
 }
 
 /// The links from `from`: every program performed, landed and settled.

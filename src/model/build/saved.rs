@@ -3,7 +3,7 @@
 
 use super::perform::{FLIGHT_LIMIT, SETTLE_LIMIT};
 use super::programs::{Jump, Program};
-use super::{ModelLink, ModelMap, ModelMapError, standing_cells};
+use super::{ModelLink, ModelMap, ModelMapError, input_code, standing_cells};
 use crate::io::modelfile::{Doc, DocError, LinkDoc, fingerprint};
 use crate::level::{Cell, Level};
 use crate::mechanics::LinkKind;
@@ -30,7 +30,7 @@ impl<M: BodyModel> ModelMap<M> {
                 kind: l.kind.name().into(),
                 program: encode(&l.program.expect("a generic link has its program")),
                 flight: l.flight,
-                tape: l.tape.iter().map(|&i| code(i)).collect(),
+                tape: l.tape.iter().map(|&i| input_code(i)).collect(),
             })
             .collect();
         Some(Doc {
@@ -147,13 +147,7 @@ fn check<M: BodyModel>(
     })
 }
 
-/// An input as a number: `move + 1` times 8, plus 4, 2 and 1 for jump,
-/// down and up.
-fn code(i: Input) -> u8 {
-    (i.move_x + 1) as u8 * 8 + u8::from(i.jump) * 4 + u8::from(i.down) * 2 + u8::from(i.up)
-}
-
-/// The input of a [`code`], if it is one.
+/// The input of an [`input_code`], if it is one.
 fn input(c: u8) -> Option<Input> {
     (c < 24).then(|| Input::new((c / 8) as i8 - 1, c & 4 != 0, c & 2 != 0).with_up(c & 1 != 0))
 }
@@ -166,7 +160,9 @@ fn encode(p: &Program) -> Vec<i32> {
         Program::WalkOff { dir, steer } => vec![1, dir.into(), steer.into()],
         Program::Drop => vec![2],
         Program::Jump(j) => {
-            let (k, air) = j.switch.map_or((-1, -1), |(k, a)| (n(k), code(a).into()));
+            let (k, air) = j
+                .switch
+                .map_or((-1, -1), |(k, a)| (n(k), input_code(a).into()));
             vec![3, j.dir.into(), n(j.run_up), n(j.hold), k, air]
         }
         Program::Hop(a, b) => vec![4, a.dir.into(), n(a.run_up), n(a.hold), n(b.hold)],
