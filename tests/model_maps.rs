@@ -332,3 +332,36 @@ fn a_saved_model_map_loads_for_its_model_and_level_only() {
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_model_that_jumps_again_in_the_air_gets_double_jumps_equal_to_the_naive_builders() {
+    let physics = Physics {
+        air_jumps: 1,
+        ..Physics::default()
+    };
+    let level = Level::generate(24, 14, 7).unwrap();
+    let model = Generic(physics);
+    let map = ModelMap::build(&level, Generic(model.0.clone())).unwrap();
+    let doubles = map
+        .links()
+        .iter()
+        .filter(|l| l.kind == platnav::LinkKind::DOUBLE_JUMP)
+        .count();
+    assert!(doubles > 0, "no double jump");
+    assert_eq!(as_naive(&map), naive(&level, &model));
+    links_perform(&map);
+    // The NES Mario and the dash body do not jump again in the air.
+    for kinds in [
+        ModelMap::build(&level, NesMario::small())
+            .unwrap()
+            .links()
+            .to_vec(),
+        ModelMap::build(&level, DashBody).unwrap().links().to_vec(),
+    ] {
+        assert!(
+            kinds
+                .iter()
+                .all(|l| l.kind != platnav::LinkKind::DOUBLE_JUMP)
+        );
+    }
+}

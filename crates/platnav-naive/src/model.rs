@@ -41,8 +41,14 @@ enum Program {
     Run(i8),
     WalkOff(i8, i8),
     Drop,
-    /// dir, run-up, hold, switch.
-    Jump(i8, usize, usize, Option<(usize, Input)>),
+    /// dir, run-up, hold, switch, second press (flight tick, hold).
+    Jump(
+        i8,
+        usize,
+        usize,
+        Option<(usize, Input)>,
+        Option<(usize, usize)>,
+    ),
     /// dir, run-up, hold; then the second jump's hold.
     Hop(i8, usize, usize, usize),
 }
@@ -107,8 +113,10 @@ fn standing<M: BodyModel>(level: &Level, m: &M) -> Vec<Cell> {
 }
 
 /// The probe: ticks to a held jump's apex on open ground (0 when it never
-/// rises), and the first tick a run reaches its top speed.
-fn probe<M: BodyModel>(m: &M) -> (usize, usize) {
+/// rises), the first tick a run reaches its top speed, and whether a jump
+/// held to the apex, released a tick and pressed again rises again within
+/// two ticks.
+fn probe<M: BodyModel>(m: &M) -> (usize, usize, bool) {
     let (w, h) = (96usize, 66usize);
     let mut tiles = vec![Tile::EMPTY; w * h];
     for t in &mut tiles[w * (h - 1)..] {
@@ -135,7 +143,18 @@ fn probe<M: BodyModel>(m: &M) -> (usize, usize) {
             (full, top) = (t, m.velocity(&s)[0]);
         }
     }
-    (apex, full)
+    let mut again = false;
+    if apex > 0 {
+        let mut s = m.start(&level, cell);
+        for t in 0..apex + 3 {
+            m.step(&level, &mut s, Input::new(0, t != apex, false));
+            if t > apex && m.velocity(&s)[1] < 0.0 {
+                again = true;
+                break;
+            }
+        }
+    }
+    (apex, full, again)
 }
 
 fn menu<M: BodyModel>(m: &M) -> Vec<Program> {
@@ -146,7 +165,7 @@ fn menu<M: BodyModel>(m: &M) -> Vec<Program> {
             v.push(Program::WalkOff(d, s));
         }
     }
-    let (apex, full) = probe(m);
+    let (apex, full, air_jump) = probe(m);
     if apex == 0 {
         return v;
     }
@@ -174,7 +193,7 @@ fn menu<M: BodyModel>(m: &M) -> Vec<Program> {
         run_ups.dedup();
         for &r in &run_ups {
             for &h in &holds {
-                v.push(Program::Jump(d, r, h, None));
+                v.push(Program::Jump(d, r, h, None, None));
                 if d != 0 {
                     for &h2 in &holds {
                         v.push(Program::Hop(d, r, h, h2));
@@ -183,7 +202,27 @@ fn menu<M: BodyModel>(m: &M) -> Vec<Program> {
                 for &k in &switches {
                     for &a in &air {
                         if a != Input::new(d, false, false) {
-                            v.push(Program::Jump(d, r, h, Some((k, a))));
+                            v.push(Program::Jump(d, r, h, Some((k, a)), None));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if air_jump {
+        for d in [-1i8, 0, 1] {
+            let run_ups: std::collections::BTreeSet<usize> =
+                if d == 0 { [0].into() } else { [0, full].into() };
+            for r in run_ups {
+                for t2 in pick(&[apex / 2, apex, apex + apex / 2], 3 * apex) {
+                    for h2 in pick(&[4, apex], apex) {
+                        let h = apex.min(t2.saturating_sub(1)).max(1);
+                        v.push(Program::Jump(d, r, h, None, Some((t2, h2))));
+                        for &a in &air {
+                            if a != Input::new(d, false, false) {
+                                let k = t2 + apex / 2;
+                                v.push(Program::Jump(d, r, h, Some((k, a)), Some((t2, h2))));
+                            }
                         }
                     }
                 }
@@ -226,13 +265,23 @@ fn perform<M: BodyModel>(
             })?;
             LinkKind::DROP
         }
-        Program::Jump(d, run_up, hold, switch) => {
-            jump(level, m, &mut s, &mut tape, (d, run_up, hold, switch))?;
-            LinkKind::JUMP
+        Program::Jump(d, run_up, hold, switch, second) => {
+            jump(
+                level,
+                m,
+                &mut s,
+                &mut tape,
+                (d, run_up, hold, switch, second),
+            )?;
+            if second.is_some() {
+                LinkKind::DOUBLE_JUMP
+            } else {
+                LinkKind::JUMP
+            }
         }
         Program::Hop(d, run_up, hold, again) => {
-            jump(level, m, &mut s, &mut tape, (d, run_up, hold, None))?;
-            jump(level, m, &mut s, &mut tape, (d, 0, again, None))?;
+            jump(level, m, &mut s, &mut tape, (d, run_up, hold, None, None))?;
+            jump(level, m, &mut s, &mut tape, (d, 0, again, None, None))?;
             LinkKind::JUMP
         }
     };
@@ -262,13 +311,22 @@ fn perform<M: BodyModel>(
     })
 }
 
-/// A jump: direction, run-up, hold and steering switch.
+/// A jump's direction, run-up, hold, steering switch and second press.
+type JumpSpec = (
+    i8,
+    usize,
+    usize,
+    Option<(usize, Input)>,
+    Option<(usize, usize)>,
+);
+
+/// A jump: direction, run-up, hold, steering switch and second press.
 fn jump<M: BodyModel>(
     level: &Level,
     m: &M,
     s: &mut M::State,
     tape: &mut Vec<Input>,
-    (d, run_up, hold, switch): (i8, usize, usize, Option<(usize, Input)>),
+    (d, run_up, hold, switch, second): JumpSpec,
 ) -> Option<()> {
     fly(level, m, s, tape, run_up, |t, stands, _| {
         if t < run_up {
@@ -279,7 +337,8 @@ fn jump<M: BodyModel>(
             Some((k, a)) if ft >= k => a,
             _ => Input::new(d, false, false),
         };
-        i.jump = ft < hold;
+        let again = second.is_some_and(|(t2, h2)| ft >= t2 && ft < t2 + h2);
+        i.jump = ft < hold || again;
         Some(i)
     })
 }

@@ -17,6 +17,11 @@
 //!   switches to one of the model's other air inputs (move left, none or
 //!   right, with down held or not).
 //!
+//! - double jump, when the probe finds that a second press in the air
+//!   jumps again: the jump above with a run-up of none or all, held to
+//!   `min(A, t2 - 1)`, pressed again at flight tick `t2` (`A / 2`, `A`,
+//!   `1.5 A`) for `h2` ticks (4 or `A`), its steering switched at
+//!   `t2 + A / 2` to each other air input, or never;
 //! - hop: each jump above without a switch and with `d` not 0, then at
 //!   once, from the tick after it lands, a jump with `d`, no run-up, held
 //!   `h` ticks as above and no switch: a landing on a ledge too narrow
@@ -43,6 +48,8 @@ pub(crate) struct Probe {
     pub apex: usize,
     /// Ticks a run takes from rest to its top speed.
     pub full: usize,
+    /// A second press in the air jumps again.
+    pub air_jump: bool,
 }
 
 impl Probe {
@@ -72,8 +79,27 @@ impl Probe {
                 (full, top) = (t, vx);
             }
         }
-        Self { apex, full }
+        let air_jump = apex > 0 && jumps_again(model, &level, cell, apex);
+        Self {
+            apex,
+            full,
+            air_jump,
+        }
     }
+}
+
+/// Whether jump held to the apex, released a tick and pressed again has
+/// the body rising again within two ticks.
+fn jumps_again<M: BodyModel>(model: &M, level: &Level, cell: Cell, apex: usize) -> bool {
+    let mut s = model.start(level, cell);
+    for t in 0..apex + 3 {
+        let press = t < apex || t > apex;
+        model.step(level, &mut s, Input::new(0, press, false));
+        if t > apex && model.velocity(&s)[1] < 0.0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// A floor 96 columns wide under 64 rows of air.
@@ -108,6 +134,8 @@ pub(crate) struct Jump {
     pub hold: usize,
     /// At this flight tick, switch to this air input.
     pub switch: Option<(usize, Input)>,
+    /// A second press: its first flight tick and how long it is held.
+    pub again: Option<(usize, usize)>,
 }
 
 impl Jump {
@@ -121,7 +149,8 @@ impl Jump {
             Some((k, air)) if ft >= k => air,
             _ => Input::new(self.dir, false, false),
         };
-        input.jump = ft < self.hold;
+        let again = self.again.is_some_and(|(t2, h2)| ft >= t2 && ft < t2 + h2);
+        input.jump = ft < self.hold || again;
         Some(input)
     }
 }
@@ -133,6 +162,7 @@ impl Program {
             Program::Run { .. } => LinkKind::RUN,
             Program::WalkOff { .. } => LinkKind::FALL,
             Program::Drop => LinkKind::DROP,
+            Program::Jump(j) if j.again.is_some() => LinkKind::DOUBLE_JUMP,
             Program::Jump(_) | Program::Hop(..) => LinkKind::JUMP,
         }
     }
@@ -194,17 +224,19 @@ pub(crate) fn programs<M: BodyModel>(model: &M, probe: Probe) -> Vec<Program> {
                     run_up,
                     hold,
                     switch: None,
+                    again: None,
                 };
                 out.push(Program::Jump(base));
                 if dir != 0 {
                     for &hold in &holds {
-                        let again = Jump {
+                        let next = Jump {
                             dir,
                             run_up: 0,
                             hold,
                             switch: None,
+                            again: None,
                         };
-                        out.push(Program::Hop(base, again));
+                        out.push(Program::Hop(base, next));
                     }
                 }
                 for &k in &switches {
@@ -216,7 +248,37 @@ pub(crate) fn programs<M: BodyModel>(model: &M, probe: Probe) -> Vec<Program> {
                     }
                 }
             }
+            if probe.air_jump {
+                double_jumps(&mut out, (dir, run_up), probe, &air);
+            }
         }
     }
     out
+}
+
+/// The double jumps of `dir` after `run_up` (see the module docs).
+fn double_jumps(out: &mut Vec<Program>, (dir, run_up): (i8, usize), probe: Probe, air: &[Input]) {
+    let apex = probe.apex;
+    if run_up == probe.full / 2 && dir != 0 && probe.full / 2 != 0 {
+        return;
+    }
+    let own = Input::new(dir, false, false);
+    for t2 in ticks([apex / 2, apex, apex + apex / 2], 3 * apex) {
+        for h2 in ticks([4, apex], apex) {
+            let base = Jump {
+                dir,
+                run_up,
+                hold: apex.min(t2.saturating_sub(1)).max(1),
+                switch: None,
+                again: Some((t2, h2)),
+            };
+            out.push(Program::Jump(base));
+            for &a in air.iter().filter(|&&a| a != own) {
+                out.push(Program::Jump(Jump {
+                    switch: Some((t2 + apex / 2, a)),
+                    ..base
+                }));
+            }
+        }
+    }
 }

@@ -163,7 +163,8 @@ fn encode(p: &Program) -> Vec<i32> {
             let (k, air) = j
                 .switch
                 .map_or((-1, -1), |(k, a)| (n(k), input_code(a).into()));
-            vec![3, j.dir.into(), n(j.run_up), n(j.hold), k, air]
+            let (t2, h2) = j.again.map_or((-1, -1), |(t, h)| (n(t), n(h)));
+            vec![3, j.dir.into(), n(j.run_up), n(j.hold), k, air, t2, h2]
         }
         Program::Hop(a, b) => vec![4, a.dir.into(), n(a.run_up), n(a.hold), n(b.hold)],
     }
@@ -180,7 +181,12 @@ fn decode(v: &[i32]) -> Option<Program> {
             run_up: ticks(r)?,
             hold: ticks(h)?,
             switch: None,
+            again: None,
         })
+    };
+    let again = |t2: i32, h2: i32| match (t2, h2) {
+        (-1, -1) => Some(None),
+        _ => Some(Some((ticks(t2)?, ticks(h2)?))),
     };
     Some(match *v {
         [0, d] => Program::Run { dir: dir(d)? },
@@ -189,11 +195,17 @@ fn decode(v: &[i32]) -> Option<Program> {
             steer: dir(s)?,
         },
         [2] => Program::Drop,
-        [3, d, r, h, -1, -1] => Program::Jump(jump(d, r, h)?),
-        [3, d, r, h, k, a] => Program::Jump(Jump {
-            switch: Some((ticks(k)?, input(u8::try_from(a).ok()?)?)),
-            ..jump(d, r, h)?
-        }),
+        [3, d, r, h, k, a, t2, h2] => {
+            let switch = match (k, a) {
+                (-1, -1) => None,
+                _ => Some((ticks(k)?, input(u8::try_from(a).ok()?)?)),
+            };
+            Program::Jump(Jump {
+                switch,
+                again: again(t2, h2)?,
+                ..jump(d, r, h)?
+            })
+        }
         [4, d, r, h, h2] => Program::Hop(jump(d, r, h)?, jump(d, 0, h2)?),
         _ => return None,
     })
