@@ -93,8 +93,8 @@ impl Probe {
 fn jumps_again<M: BodyModel>(model: &M, level: &Level, cell: Cell, apex: usize) -> bool {
     let mut s = model.start(level, cell);
     for t in 0..apex + 3 {
-        let press = t < apex || t > apex;
-        model.step(level, &mut s, Input::new(0, press, false));
+        // Released on the apex tick only.
+        model.step(level, &mut s, Input::new(0, t != apex, false));
         if t > apex && model.velocity(&s)[1] < 0.0 {
             return true;
         }
