@@ -84,7 +84,9 @@ impl<M: BodyModel> ModelMap<M> {
 
     /// [`ModelMap::find_path`] from the body's real `state`, at rest on a
     /// cell the model stands on (as a path or a knock may leave it): the
-    /// path's inputs are performed from that state.
+    /// path's inputs are performed from that state. The reference body's
+    /// own map plans from the state's cell, as [`crate::find_path`] does
+    /// (its [`crate::PathFollower`] follows such paths closed-loop).
     ///
     /// # Errors
     /// As [`ModelMap::find_path`]; [`PathError::InvalidEndpoint`] for the
