@@ -139,11 +139,7 @@ where
                 height: level.height(),
             });
         }
-        let node_at: HashMap<Cell, u32> = nodes
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| (c, i as u32))
-            .collect();
+        let node_at = index_of(&nodes);
         let probe = Probe::of(&model);
         let menu = programs(&model, probe);
         let generate = |&from: &Cell| links_from(level, &model, &menu, &node_at, from);
@@ -154,44 +150,42 @@ where
         };
         #[cfg(not(feature = "parallel"))]
         let per_node: Vec<Vec<ModelLink>> = nodes.iter().map(generate).collect();
-        let mut offsets = vec![0];
-        let mut links = Vec::new();
-        for l in per_node {
-            links.extend(l);
-            offsets.push(links.len());
-        }
-        Ok(Self {
-            level: level.clone(),
-            model,
-            nodes,
-            node_at,
-            offsets,
-            links,
-            native: None,
-        })
+        let links = per_node.into_iter().flatten().collect();
+        Ok(Self::assemble(level, model, nodes, links, None))
     }
 
     /// The map of the reference body's own `native` map: its nodes and
     /// links as they are.
     fn of_native(level: &Level, model: M, native: NavMap) -> Self {
         let nodes = native.nodes().to_vec();
-        let node_at = nodes
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| (c, i as u32))
-            .collect();
-        let mut offsets = vec![0; nodes.len() + 1];
-        let mut links = Vec::with_capacity(native.link_count());
-        for l in native.links() {
-            offsets[l.source.index() + 1] += 1;
-            links.push(ModelLink {
+        let links = native
+            .links()
+            .map(|l| ModelLink {
                 kind: l.kind,
                 from: l.from,
                 to: l.to,
                 tape: native.inputs(l.id).collect(),
                 flight: l.action_ticks as usize,
                 program: None,
-            });
+            })
+            .collect();
+        Self::assemble(level, model, nodes, links, Some(native))
+    }
+}
+
+impl<M: BodyModel> ModelMap<M> {
+    /// The map of `nodes` and `links`, which leave them in node order.
+    fn assemble(
+        level: &Level,
+        model: M,
+        nodes: Vec<Cell>,
+        links: Vec<ModelLink>,
+        native: Option<NavMap>,
+    ) -> Self {
+        let node_at = index_of(&nodes);
+        let mut offsets = vec![0; nodes.len() + 1];
+        for l in &links {
+            offsets[node_at[&l.from] as usize + 1] += 1;
         }
         for n in 0..nodes.len() {
             offsets[n + 1] += offsets[n];
@@ -203,12 +197,10 @@ where
             node_at,
             offsets,
             links,
-            native: Some(native),
+            native,
         }
     }
-}
 
-impl<M: BodyModel> ModelMap<M> {
     /// The level.
     #[must_use]
     pub fn level(&self) -> &Level {
@@ -313,6 +305,15 @@ fn standing_cells<M: BodyModel>(level: &Level, model: &M) -> Vec<Cell> {
         }
     }
     out
+}
+
+/// Each node's index.
+fn index_of(nodes: &[Cell]) -> HashMap<Cell, u32> {
+    nodes
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (c, i as u32))
+        .collect()
 }
 
 /// The best link found so far per target and kind.

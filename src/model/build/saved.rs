@@ -3,13 +3,12 @@
 
 use super::perform::{FLIGHT_LIMIT, SETTLE_LIMIT};
 use super::programs::{Jump, Program};
-use super::{ModelLink, ModelMap, ModelMapError, input_code, standing_cells};
+use super::{ModelLink, ModelMap, ModelMapError, index_of, input_code, standing_cells};
 use crate::io::modelfile::{Doc, DocError, LinkDoc, fingerprint};
 use crate::level::{Cell, Level};
 use crate::mechanics::LinkKind;
 use crate::model::BodyModel;
 use crate::physics::Input;
-use std::collections::HashMap;
 
 /// The longest tape a link can have: a flight and a settle.
 const MAX_TAPE: usize = FLIGHT_LIMIT + SETTLE_LIMIT;
@@ -58,32 +57,15 @@ impl<M: BodyModel> ModelMap<M> {
                 nodes.len()
             )));
         }
-        let node_at: HashMap<Cell, u32> = nodes
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| (c, i as u32))
-            .collect();
-        let mut offsets = vec![0; nodes.len() + 1];
+        let node_at = index_of(&nodes);
         let mut links = Vec::with_capacity(doc.links.len());
         let mut last = 0;
         for (index, l) in doc.links.into_iter().enumerate() {
             let link = check(level, &model, &nodes, index, l, last)?;
             last = node_at[&link.from] as usize;
-            offsets[last + 1] += 1;
             links.push(link);
         }
-        for n in 0..nodes.len() {
-            offsets[n + 1] += offsets[n];
-        }
-        Ok(Self {
-            level: level.clone(),
-            model,
-            nodes,
-            node_at,
-            offsets,
-            links,
-            native: None,
-        })
+        Ok(Self::assemble(level, model, nodes, links, None))
     }
 }
 
