@@ -19,7 +19,7 @@ pub use reach::{Reach, Regions, reachable_from, regions, traps};
 pub use report::{Diagnosis, GoalReport, MissingLink, Report, ReportOptions, diagnose, report};
 pub use tune::{
     Endpoints, Evaluation, Least, Param, SNAP_RADIUS, bisect, build_from, default_goals,
-    default_start, evaluate, first_goal_found, least_value, resolve,
+    default_start, evaluate, first_goal_found, last_columns, least_value, resolve,
 };
 
 use crate::level::Cell;

@@ -287,17 +287,20 @@ pub fn default_goals(map: &NavMap) -> Vec<Cell> {
         .filter_map(|g| snap(map, g, SNAP_RADIUS))
         .collect();
     if goals.is_empty() {
-        let first = map.level().width() as i32 - 3;
-        goals = map
-            .nodes()
-            .iter()
-            .copied()
-            .filter(|c| c.col >= first)
-            .collect();
+        goals = last_columns(map.nodes(), map.level().width());
     }
     goals.sort_unstable();
     goals.dedup();
     goals
+}
+
+/// The cells of `nodes` in the last 3 of `width` columns: the goals of a
+/// level that marks none (the VGLC Super Mario Bros levels run to the
+/// right).
+#[must_use]
+pub fn last_columns(nodes: &[Cell], width: usize) -> Vec<Cell> {
+    let first = width as i32 - 3;
+    nodes.iter().copied().filter(|c| c.col >= first).collect()
 }
 
 /// Resolves `endpoints` on this map: the snapped start and the snapped,

@@ -141,7 +141,7 @@ fn step_at(steps: &[platnav::search::PathStep], t: usize) -> Option<usize> {
 }
 
 /// The cell a target stands for, if any.
-fn target_cell(
+pub(crate) fn target_cell(
     target: NavTarget,
     bodies: &Query<&NavBody>,
     places: &Query<&Transform>,

@@ -185,25 +185,15 @@ fn target_cell<M: BodyModel + Send + Sync + 'static>(
 where
     M::State: Send + Sync + 'static,
 {
-    match target {
-        NavTarget::None => None,
-        NavTarget::Cell(c) => Some(c),
-        NavTarget::Entity(e) => {
-            if let Ok(b) = models.get(e) {
-                let [x, y] = model.feet(&b.0);
-                model
-                    .standing_cell(&b.0)
-                    .or(Some(Cell::new(x.floor() as i32, y.floor() as i32 - 1)))
-            } else if let Ok(b) = bodies.get(e) {
-                Some(b.standing_cell().unwrap_or_else(|| b.feet_cell()))
-            } else {
-                places
-                    .get(e)
-                    .ok()
-                    .map(|t| adapter.cell_at(t.translation.truncate()))
-            }
-        }
+    if let NavTarget::Entity(e) = target
+        && let Ok(b) = models.get(e)
+    {
+        let [x, y] = model.feet(&b.0);
+        return model
+            .standing_cell(&b.0)
+            .or(Some(Cell::new(x.floor() as i32, y.floor() as i32 - 1)));
     }
+    crate::agent::target_cell(target, bodies, places, adapter)
 }
 
 /// Each agent's input from its follower.

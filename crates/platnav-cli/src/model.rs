@@ -253,13 +253,7 @@ fn goals<M: BodyModel>(map: &ModelMap<M>, loaded: &LoadedLevel, to: &[Cell]) -> 
     let marked = if to.is_empty() { &loaded.goals } else { to };
     let mut goals: Vec<Cell> = marked.iter().filter_map(|&g| map.snap(g, SNAP)).collect();
     if marked.is_empty() {
-        let first = map.level().width() as i32 - 3;
-        goals = map
-            .nodes()
-            .iter()
-            .copied()
-            .filter(|c| c.col >= first)
-            .collect();
+        goals = platnav::analysis::last_columns(map.nodes(), map.level().width());
     }
     goals.sort_unstable();
     goals.dedup();
