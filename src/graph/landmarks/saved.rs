@@ -73,34 +73,28 @@ impl Landmarks {
         if Self::saved_len(form, nodes)? != bytes.len() {
             return None;
         }
-        let word =
-            |at: usize| u32::from_le_bytes([rest[at], rest[at + 1], rest[at + 2], rest[at + 3]]);
         let mut table = Self {
-            dead_from: word(0),
-            dead_to: word(4),
+            dead_from: u32_at(rest, 0),
+            dead_to: u32_at(rest, 4),
             ..Self::default()
         };
         let rows = &rest[8..];
         match form {
             NARROW => {
-                let half = |row: &[u8], i: usize| u16::from_le_bytes([row[2 * i], row[2 * i + 1]]);
                 table.narrow = rows
                     .chunks_exact(4 * MAX_LANDMARKS)
                     .map(|row| Narrow {
-                        from: std::array::from_fn(|l| half(row, l)),
-                        to1: std::array::from_fn(|l| half(row, MAX_LANDMARKS + l)),
+                        from: std::array::from_fn(|l| u16_at(row, 2 * l)),
+                        to1: std::array::from_fn(|l| u16_at(row, 2 * (MAX_LANDMARKS + l))),
                     })
                     .collect();
             }
             WIDE => {
-                let full = |row: &[u8], i: usize| {
-                    u32::from_le_bytes([row[4 * i], row[4 * i + 1], row[4 * i + 2], row[4 * i + 3]])
-                };
                 table.blocks = rows
                     .chunks_exact(8 * MAX_LANDMARKS)
                     .map(|row| Block {
-                        from: std::array::from_fn(|l| full(row, l)),
-                        to: std::array::from_fn(|l| full(row, MAX_LANDMARKS + l)),
+                        from: std::array::from_fn(|l| u32_at(row, 4 * l)),
+                        to: std::array::from_fn(|l| u32_at(row, 4 * (MAX_LANDMARKS + l))),
                     })
                     .collect();
             }
@@ -108,6 +102,20 @@ impl Landmarks {
         }
         Some(table)
     }
+}
+
+/// The little-endian u16 at byte `at` of `b` (the caller checked the
+/// length).
+#[cfg(any(test, feature = "serde"))]
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+/// The little-endian u32 at byte `at` of `b` (the caller checked the
+/// length).
+#[cfg(any(test, feature = "serde"))]
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
 impl Landmarks {
