@@ -486,6 +486,11 @@ fn run_path_lazy(args: &PathArgs) -> Result<ExitCode, CliError> {
     print_path(args, (&loaded.level, &physics), &result, None)
 }
 
+/// A path's link as `path` lists it: its kind, ends and ticks.
+fn step_line(kind: platnav::LinkKind, (from, to): (Cell, Cell), ticks: usize) -> String {
+    format!("  {:<11} {from} -> {to} ({ticks} ticks)", kind.name())
+}
+
 /// Prints a path query's outcome as `path` does, and its exit code.
 fn print_path(
     args: &PathArgs,
@@ -526,13 +531,7 @@ fn print_path(
                     p.stats().pruned
                 );
                 for s in p.steps() {
-                    outln!(
-                        "  {:<11} {} -> {} ({} ticks)",
-                        s.kind.name(),
-                        s.from,
-                        s.to,
-                        s.ticks
-                    );
+                    outln!("{}", step_line(s.kind, (s.from, s.to), s.ticks as usize));
                 }
                 out!("{}", draw_path(level, physics, p));
             }

@@ -237,13 +237,7 @@ fn print_path<M: BodyModel>(s: &Solved<M>) {
         s.map.model().name()
     );
     for st in p.steps() {
-        outln!(
-            "  {:<11} {} -> {} ({} ticks)",
-            st.kind.name(),
-            st.from,
-            st.to,
-            st.ticks
-        );
+        outln!("{}", super::step_line(st.kind, (st.from, st.to), st.ticks));
     }
 }
 
