@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use platnav::model::{BodyModel, ModelFollowState, ModelFollower, ModelMap};
+use platnav::model::{BodyModel, ModelFollower, ModelMap};
 use platnav::{Cell, Input};
 
 use crate::agent::NavBody;
@@ -221,9 +221,10 @@ fn plan<M>(
             continue;
         };
         let next = agent.follower.next_input(map, &body.0, target);
-        let up = agent.follower.state() == ModelFollowState::OnPlan && next.up;
+        // Up is an input of the model's own (the reference agents' is a
+        // hint), so it is kept.
         *input = NavInput {
-            up,
+            up: next.up,
             ..NavInput::from(next)
         };
     }
