@@ -709,6 +709,7 @@ fn boosted() -> Physics {
         gravity: 28.0,
         jump_boost: 28.0,
         jump_boost_ticks: 30,
+        platform_velocity: platnav::physics::PlatformVelocity::None,
         ..exact()
     }
 }

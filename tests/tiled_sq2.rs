@@ -82,6 +82,7 @@ fn sq2_level_01_climbs_out_of_the_pit_and_clears_the_spikes_on_the_boost() {
         jump_cut_speed: px(150.0),
         jump_boost: 0.0,
         jump_boost_ticks: 0,
+        platform_velocity: platnav::physics::PlatformVelocity::None,
         ..physics
     };
     // The game's held jump tops out 52.463 px up (150 px/s, then its

@@ -1,7 +1,7 @@
 //! A level as a file gives it: the grid, its spawn and goals, what marked
 //! them, and what the file places that platnav does not model.
 
-use super::{Cell, Level, Tile};
+use super::{Cell, Level, Platform, Tile};
 
 /// A loaded level with the spawn and goal cells its file marks.
 #[derive(Debug, Clone, Eq)]
@@ -22,6 +22,10 @@ pub struct LoadedLevel {
     /// and LDtk maps): `platnav check` names those beside the unreachable
     /// region. Not part of the level's identity.
     pub unmodelled: Vec<Unmodelled>,
+    /// The moving platforms the file places (`PHYSICS.md`, "Moving
+    /// platforms"), unchecked: [`Platforms::new`](super::Platforms::new)
+    /// checks them for a tick length. Not part of the level's identity.
+    pub platforms: Vec<Platform>,
 }
 
 /// A mechanic a map places that platnav does not model (by name), and where.
@@ -83,6 +87,7 @@ impl LoadedLevel {
             goals,
             rules_used: Vec::new(),
             unmodelled: Vec::new(),
+            platforms: Vec::new(),
         }
     }
 

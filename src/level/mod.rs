@@ -10,6 +10,7 @@ mod contents;
 mod error;
 mod generate;
 mod loaded;
+mod platform;
 mod tile;
 mod wrap;
 
@@ -20,6 +21,10 @@ pub use contents::MapContents;
 pub use error::{LevelError, SUPPORTED_FORMATS};
 pub use generate::SplitMix64;
 pub use loaded::{LoadedLevel, Unmodelled};
+pub use platform::{
+    MAX_PERIOD, MAX_PLATFORM_POINTS, MAX_PLATFORMS, Moving, Platform, PlatformError, PlatformLoop,
+    Platforms,
+};
 pub use tile::Tile;
 pub use wrap::{UnknownWrap, Wrap};
 

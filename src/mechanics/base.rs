@@ -247,6 +247,30 @@ struct MoveY {
     landed: Option<i64>,
 }
 
+/// The highest moving platform top a falling body lands on, when it is
+/// above the highest tile row it lands on (`top`, `i64::MAX` for none).
+#[inline]
+pub(super) fn platform_landing<T: Tiles + ?Sized>(
+    level: &T,
+    p: &Physics,
+    x: f64,
+    y: f64,
+    y_prev: f64,
+    top: i64,
+) -> Option<f64> {
+    let tile = if top == i64::MAX {
+        f64::INFINITY
+    } else {
+        top as f64
+    };
+    level
+        .surfaces()
+        .iter()
+        .filter(|s| s.top < tile && s.catches(x, y, y_prev, p))
+        .map(|s| s.top)
+        .reduce(f64::min)
+}
+
 /// [`wall_at`] for solid tiles, as the plain rules have it.
 #[inline]
 pub(super) fn solid(t: Tile, _: i64, _: i64) -> bool {
@@ -440,7 +464,17 @@ impl Body {
                     }
                 }
             }
-            if top != i64::MAX {
+            // A moving platform's top above every tile landed on.
+            let platform = if input.down {
+                None
+            } else {
+                platform_landing(level, p, self.x, self.y, y_prev, top)
+            };
+            if let Some(y) = platform {
+                self.y = y;
+                self.vy = 0.0;
+                m.snapped = true;
+            } else if top != i64::MAX {
                 m.landed = Some(top);
                 self.y = top as f64;
                 self.vy = 0.0;
@@ -486,6 +520,9 @@ impl Body {
             let row = landed.unwrap_or_else(|| inearest(self.y));
             if landed.is_some() || (row as f64 - self.y).abs() <= EPS {
                 self.grounded = ground_at(level, row, cols, input.down);
+            }
+            if !self.grounded && !input.down {
+                self.grounded = level.surfaces().iter().any(|s| s.holds(self.x, self.y, p));
             }
         }
         if self.grounded {

@@ -164,6 +164,13 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
                 }
             }
         }
+        if !input.down {
+            for s in level.surfaces() {
+                if s.top < best && s.catches(b.x, b.y, self.y_prev, self.p) {
+                    best = s.top;
+                }
+            }
+        }
         if best.is_finite() {
             b.y = best;
             b.vy = 0.0;
@@ -227,7 +234,8 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
                 || ((row as f64 - b.y).abs() <= EPS
                     && self.cols.clone().any(|c| {
                         stands(level, &g, level.tile_at(c, row), c, row, self.input.down)
-                    }));
+                    }))
+                || (!self.input.down && level.surfaces().iter().any(|s| s.holds(b.x, b.y, self.p)));
         }
         if b.grounded {
             b.air_jumps_left = self.p.air_jumps;

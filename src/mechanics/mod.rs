@@ -21,6 +21,7 @@ mod link_kind;
 mod named;
 mod node;
 mod one_way;
+mod platform;
 pub(crate) mod seam;
 mod slope;
 mod tick;

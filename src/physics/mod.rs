@@ -10,7 +10,7 @@ mod view;
 
 pub use body::{Body, Input, SLOPE_MARGIN};
 pub use geometry::{EPS, GRID, on_grid, snap};
-pub use view::{Frame, Tiles};
+pub use view::{Frame, Surface, Tiles};
 
 /// Wall-jump parameters; `None` in [`Physics::wall_jump`] disables wall jumps
 /// and wall slides.
@@ -124,6 +124,38 @@ pub struct Physics {
     /// turns it off.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub jump_boost_ticks: u32,
+    /// What a body keeps of a moving platform's velocity when it leaves
+    /// it (`PHYSICS.md`, "Moving platforms"); games differ. Matters only
+    /// on levels with moving platforms; none by default.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "PlatformVelocity::is_none")
+    )]
+    pub platform_velocity: PlatformVelocity,
+}
+
+/// What a body keeps of a moving platform's velocity when it jumps or
+/// walks off it (`PHYSICS.md`, "Moving platforms").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum PlatformVelocity {
+    /// Nothing: the platform only carries the body while it stands on it.
+    #[default]
+    None,
+    /// The platform's horizontal velocity is added to the body's.
+    Horizontal,
+    /// Both components are added.
+    All,
+}
+
+impl PlatformVelocity {
+    /// True for [`PlatformVelocity::None`].
+    #[must_use]
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+    pub fn is_none(&self) -> bool {
+        *self == Self::None
+    }
 }
 
 #[cfg(feature = "serde")]
@@ -174,6 +206,7 @@ impl Default for Physics {
             spring_jump_speed: None,
             jump_boost: 0.0,
             jump_boost_ticks: 0,
+            platform_velocity: PlatformVelocity::None,
         }
     }
 }
@@ -361,6 +394,7 @@ impl Physics {
             jump_cut_speed: px(150.0 + 500.0 / 60.0),
             jump_boost: px(500.0),
             jump_boost_ticks: 30,
+            platform_velocity: PlatformVelocity::None,
             max_fall_speed: px(200.0),
             climb_speed: px(40.0),
             pad_speed: Some(px(300.0)),
@@ -410,6 +444,7 @@ impl Physics {
             spring_jump_speed: None,
             jump_boost: 0.0,
             jump_boost_ticks: 0,
+            platform_velocity: PlatformVelocity::None,
         }
         .with_jump(5.2, time_to_apex)
     }
@@ -565,7 +600,7 @@ impl Physics {
     ///
     /// The extension parameters (`climb_speed`, `coyote_ticks`,
     /// `jump_buffer_ticks`, the launch speeds of pads and springs, and the
-    /// jump boost)
+    /// jump boost, what a body keeps of a platform's velocity)
     /// enter it only when one differs from its
     /// default, so a profile that leaves them alone keeps the fingerprint
     /// it had before they existed (and its saved maps stay valid).
@@ -618,6 +653,10 @@ impl Physics {
             eat(4);
             eat(self.jump_boost.to_bits());
             eat(u64::from(self.jump_boost_ticks));
+        }
+        if !self.platform_velocity.is_none() {
+            eat(5);
+            eat(self.platform_velocity as u64);
         }
         h
     }

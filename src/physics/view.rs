@@ -5,6 +5,8 @@
 use std::ops::Range;
 
 use crate::level::{Cell, Level, Tile};
+use crate::physics::Physics;
+use crate::physics::geometry::EPS;
 
 /// What the body sees of a level: the tile at every cell (borders
 /// included), the row count below which it dies, and which kinds of tile
@@ -54,6 +56,69 @@ pub trait Tiles {
     /// last bit.
     #[inline]
     fn wrap_feet(&self, _x: &mut f64, _y: &mut f64) {}
+    /// The moving platforms' tops a body may land on this tick
+    /// (`PHYSICS.md`, "Moving platforms"). None by default: a level seen
+    /// alone has no platforms, and then every rule is the plain one.
+    #[inline]
+    fn surfaces(&self) -> &[Surface] {
+        &[]
+    }
+}
+
+/// A moving platform's top as one tick sees it: where the platform is at
+/// the end of the tick, and where its top was as the tick started.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Surface {
+    /// The platform's left and right edges at the end of the tick.
+    pub left: f64,
+    /// See `left`.
+    pub right: f64,
+    /// Its top at the end of the tick.
+    pub top: f64,
+    /// Its bottom at the end of the tick.
+    pub bottom: f64,
+    /// Its top as the tick started.
+    pub top_before: f64,
+}
+
+impl Surface {
+    /// Whether a box from `x - hw` to `x + hw` overlaps the platform
+    /// horizontally by more than EPS.
+    #[inline]
+    #[must_use]
+    pub fn spans(&self, x: f64, hw: f64) -> bool {
+        let hi = if x + hw < self.right { x + hw } else { self.right };
+        let lo = if x - hw > self.left { x - hw } else { self.left };
+        hi - lo > EPS
+    }
+
+    /// Step 6 with platforms: whether a falling body whose feet moved from
+    /// `y_prev` to `y` lands on this top: its box overlaps the platform by
+    /// more than EPS both ways, and its feet were at most EPS under the
+    /// top as the tick started or as it ends.
+    #[inline]
+    #[must_use]
+    pub fn catches(&self, x: f64, y: f64, y_prev: f64, p: &Physics) -> bool {
+        let upper = if self.top_before > self.top {
+            self.top_before
+        } else {
+            self.top
+        };
+        let hi = if y < self.bottom { y } else { self.bottom };
+        let lo = if y - p.box_h() > self.top {
+            y - p.box_h()
+        } else {
+            self.top
+        };
+        y_prev <= upper + EPS && hi - lo > EPS && self.spans(x, p.half_w())
+    }
+
+    /// Step 7 with platforms: whether feet at `(x, y)` stand on this top.
+    #[inline]
+    #[must_use]
+    pub fn holds(&self, x: f64, y: f64, p: &Physics) -> bool {
+        (self.top - y).abs() <= EPS && self.spans(x, p.half_w())
+    }
 }
 
 impl Tiles for Level {

@@ -87,6 +87,7 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
         goals: goal_cells,
         rules_used: used,
         unmodelled,
+        platforms: Vec::new(),
     })
 }
 
