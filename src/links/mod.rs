@@ -37,7 +37,7 @@ mod sim;
 pub use crate::mechanics::LinkKind;
 pub use cache::BuildCache;
 pub(crate) use cache::WorkerGuard;
-pub(crate) use options::Link;
+pub(crate) use options::{Link, settle_limit};
 pub use options::{JumpVariety, LinkOptions, SETTLE_SLACK};
 pub use progress::BuildProgress;
 pub(crate) use settle::{settle_input, settle_tolerance};

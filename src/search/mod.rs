@@ -25,6 +25,7 @@ mod oracle;
 mod outcome;
 mod path;
 mod queue;
+pub mod timed;
 
 pub use options::SearchOptions;
 pub use oracle::{dijkstra, lower_bound_ticks, replay_memo_counts, sweep, trajectory};

@@ -71,6 +71,9 @@ pub enum PathError {
         /// Search counters, over every attempt.
         stats: SearchStats,
     },
+    /// The query asks for something platnav does not model yet.
+    #[error("not supported: {0}")]
+    Unsupported(String),
     /// The expansion budget ran out.
     #[error("search budget of {limit} expansions exhausted ({} expanded, {} pruned)", stats.expanded, stats.pruned)]
     BudgetExhausted {

@@ -306,7 +306,7 @@ fn perform(
 
 /// The nudge the slack holds: a push toward `target_x` when the body is at
 /// rest more than `tol` from it.
-fn nudge_toward(body: &Body, target_x: f64, tol: f64) -> i8 {
+pub(super) fn nudge_toward(body: &Body, target_x: f64, tol: f64) -> i8 {
     let err = target_x - body.x;
     if body.vx == 0.0 && err.abs() > tol {
         if err > 0.0 { 1 } else { -1 }
@@ -367,7 +367,7 @@ fn extend_runs(tape: &mut Vec<Input>, map: &impl Chain, id: LinkId, mut n: usize
 
 /// The input of settle-slack tick `k`: the nudge (push toward the centre)
 /// on the first, idle otherwise.
-fn slack_input(k: u32, nudge: i8) -> Input {
+pub(super) fn slack_input(k: u32, nudge: i8) -> Input {
     if k == 0 && nudge != 0 {
         Input::new(nudge, false, false)
     } else {

@@ -1,0 +1,165 @@
+//! The platform programs: what the search tries where a platform is in
+//! reach, and where each ends. A program moves one way (or not at all),
+//! holds jump for some ticks (none: a walk), and keeps moving until the
+//! body lands; then a settle brings it to rest on the middle of a cell or
+//! of a tile of a platform's width, as links end.
+
+use super::Place;
+use super::world::World;
+use crate::level::Cell;
+use crate::links::{settle_input, settle_limit};
+use crate::physics::{Body, Input};
+
+/// The most ticks a program drives the body before it lands.
+const FLIGHT_LIMIT: u32 = 300;
+/// The farthest a walk may go on the ground it started on, in tiles,
+/// before it is given up (a run the map's links already hold).
+const WALK_LIMIT: f64 = 3.0;
+
+/// A platform program: move `dir`, holding jump for the first `hold`
+/// ticks (0: a walk).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Program {
+    dir: i8,
+    hold: u32,
+}
+
+/// The programs, for a body whose held jump reaches its apex in `apex`
+/// ticks: every direction with a walk (sideways only), a short hop, half
+/// and full jumps.
+pub(super) fn menu(apex: u32) -> Vec<Program> {
+    let mut holds = vec![0, 4, apex.div_ceil(2), apex];
+    holds.dedup();
+    let mut programs = Vec::new();
+    for dir in [-1, 0, 1] {
+        for &hold in &holds {
+            if dir != 0 || hold > 0 {
+                programs.push(Program { dir, hold });
+            }
+        }
+    }
+    programs
+}
+
+/// Where a program ended: at rest on `place` on tick `tick`, in `body`'s
+/// state, after `inputs`.
+#[derive(Debug, Clone)]
+pub(super) struct Outcome {
+    pub place: Place,
+    pub body: Body,
+    pub tick: u64,
+    pub inputs: Vec<Input>,
+}
+
+/// Performs `program` from `body` on tick `tick`, `on` the platform the
+/// body rests on (`None`: on a cell), and settles where it lands. An
+/// outcome only when the body ends on a platform other than the one it
+/// left, or leaves a platform for a cell the map has (`node`); `None`
+/// when it dies, lands nowhere in time, or ends where the map's links go
+/// anyway.
+pub(super) fn perform(
+    world: &World<'_>,
+    mut body: Body,
+    mut tick: u64,
+    program: Program,
+    on: Option<usize>,
+    node: impl Fn(Cell) -> bool,
+) -> Option<Outcome> {
+    let p = world.physics;
+    let (x0, mut airborne) = (body.x, false);
+    let mut inputs = Vec::new();
+    for i in 0..FLIGHT_LIMIT {
+        let input = Input::new(program.dir, i < program.hold, false);
+        world.step(&mut body, tick, input);
+        tick += 1;
+        inputs.push(input);
+        if body.dead {
+            return None;
+        }
+        if !body.grounded {
+            airborne = true;
+            continue;
+        }
+        match body.riding(world.platforms, tick, p) {
+            Some(k) if airborne || on != Some(k) => {
+                return settle_on_platform(world, body, tick, k, inputs);
+            }
+            Some(_) => {}
+            None if on.is_some() => return settle_on_cell(world, body, tick, inputs, node),
+            // Back on the ground it started on, or walking along it.
+            None if airborne || (body.x - x0).abs() > WALK_LIMIT => return None,
+            None => {}
+        }
+    }
+    None
+}
+
+/// Brings a body that landed on platform `k` to rest on the middle of
+/// the tile of the platform's width under it.
+fn settle_on_platform(
+    world: &World<'_>,
+    mut body: Body,
+    mut tick: u64,
+    k: usize,
+    mut inputs: Vec<Input>,
+) -> Option<Outcome> {
+    let p = world.physics;
+    let width = world.platforms.all()[k].platform.width;
+    let left = world.corner(k, tick)[0];
+    let slot = ((body.x - left).floor().max(0.0) as u32).min(width - 1);
+    for _ in 0..settle_limit(p) {
+        let target = world.corner(k, tick)[0] + f64::from(slot) + 0.5;
+        let Some(input) = settle_input(&body, target, p) else {
+            let place = Place::Platform {
+                platform: k as u32,
+                slot,
+            };
+            return Some(Outcome {
+                place,
+                body,
+                tick,
+                inputs,
+            });
+        };
+        world.step(&mut body, tick, input);
+        tick += 1;
+        inputs.push(input);
+        if body.riding(world.platforms, tick, p) != Some(k) {
+            return None;
+        }
+    }
+    None
+}
+
+/// Brings a body that landed on a cell to rest on its middle.
+fn settle_on_cell(
+    world: &World<'_>,
+    mut body: Body,
+    mut tick: u64,
+    mut inputs: Vec<Input>,
+    node: impl Fn(Cell) -> bool,
+) -> Option<Outcome> {
+    let p = world.physics;
+    let cell = body.standing_cell().filter(|&c| node(c))?;
+    let target = f64::from(cell.col) + 0.5;
+    for _ in 0..settle_limit(p) {
+        let Some(input) = settle_input(&body, target, p) else {
+            if !body.stands_on(cell) {
+                return None;
+            }
+            return Some(Outcome {
+                place: Place::Cell(cell),
+                body,
+                tick,
+                inputs,
+            });
+        };
+        world.step(&mut body, tick, input);
+        tick += 1;
+        inputs.push(input);
+        if body.dead || !body.grounded {
+            return None;
+        }
+    }
+    None
+}

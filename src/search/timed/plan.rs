@@ -1,0 +1,379 @@
+//! The timed search: best-first on the tick a place is reached, over the
+//! map's cells and the places on platforms, with labels that carry the
+//! body's real state and tick.
+//!
+//! Reaching a place sooner is never worse: a body at rest can wait there
+//! for any later tick (on a platform too: it rides), so each place is
+//! expanded once, from its first arrival. A link of the map is queued at
+//! its ticks and performed when it is popped (its ticks do not change; a
+//! platform in its way makes it miss, and it is dropped). Boarding and
+//! leaving platforms are performed when their place is expanded, after
+//! each wait of the stride.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+
+use super::menu::{Outcome, Program, menu, perform};
+use super::world::World;
+use super::{Place, TimedKind, TimedOptions, TimedPath, TimedStep};
+use crate::graph::{LinkId, NavMap};
+use crate::level::{Cell, Platforms};
+use crate::links::{SETTLE_SLACK, settle_tolerance};
+use crate::physics::{Body, Input};
+use crate::search::path::{nudge_toward, slack_input};
+use crate::search::{Endpoint, PathError, SearchStats, snap};
+
+/// How far the search looks for a standable cell near a given end.
+const SNAP_RADIUS: u32 = 3;
+
+/// Plans a path from standing on `start` on tick `start_tick` to
+/// standing on `goal`, over `map`'s links and `platforms` (checked for
+/// the map's physics, see [`Platforms::new`]), and performs it: the
+/// returned tape brings the body from `start`, on `start_tick`, alive to
+/// rest on the goal, with the platforms where they are on each tick.
+///
+/// # Errors
+/// [`PathError::InvalidEndpoint`] when an end is not standable and no
+/// standable cell is near; [`PathError::Unreachable`] when no path was
+/// found; [`PathError::BudgetExhausted`] when the search expanded
+/// [`TimedOptions::max_expansions`] places first;
+/// [`PathError::Unsupported`] on a level that wraps with platforms.
+pub fn find_path_timed(
+    map: &NavMap,
+    platforms: &Platforms,
+    start: Cell,
+    start_tick: u64,
+    goal: Cell,
+    options: &TimedOptions,
+) -> Result<TimedPath, PathError> {
+    if map.level().wrap().any() && !platforms.is_empty() {
+        return Err(PathError::Unsupported(
+            "moving platforms on a level that wraps".into(),
+        ));
+    }
+    let end = |which, cell| {
+        snap(map, cell, SNAP_RADIUS).ok_or(PathError::InvalidEndpoint {
+            which,
+            cell,
+            radius: SNAP_RADIUS,
+        })
+    };
+    let (start, goal) = (end(Endpoint::Start, start)?, end(Endpoint::Goal, goal)?);
+    let world = World {
+        level: map.level(),
+        physics: map.physics(),
+        platforms,
+    };
+    let mut search = Search::new(map, world, goal, options);
+    search.push(Label {
+        place: Place::Cell(start),
+        body: world.start(start),
+        tick: start_tick,
+        parent: None,
+        kind: None,
+        inputs: Vec::new(),
+    });
+    let found = search.run()?;
+    let path = search.path(found, start, start_tick, goal);
+    // The proof: the whole tape performed from the start.
+    let mut body = world.start(start);
+    world.perform(&mut body, start_tick, &path.inputs);
+    if body.dead || !body.stands_on(goal) {
+        return Err(PathError::Unreachable {
+            start,
+            goal,
+            stats: search.stats,
+        });
+    }
+    Ok(path)
+}
+
+/// A place reached: the body's state there at rest, the tick, and the
+/// step that got there.
+struct Label {
+    place: Place,
+    body: Body,
+    tick: u64,
+    parent: Option<usize>,
+    kind: Option<TimedKind>,
+    inputs: Vec<Input>,
+}
+
+/// What the queue holds: a label performed already, or a link of the map
+/// to perform from a label when it is popped.
+enum Item {
+    Reached(Label),
+    Link { parent: usize, link: LinkId },
+}
+
+struct Search<'a> {
+    map: &'a NavMap,
+    world: World<'a>,
+    goal: Cell,
+    options: &'a TimedOptions,
+    programs: Vec<Program>,
+    /// Ticks a column takes at least, platforms' carry included.
+    ticks_per_col: f64,
+    labels: Vec<Label>,
+    items: Vec<Option<Item>>,
+    queue: BinaryHeap<Reverse<(u64, usize)>>,
+    closed: HashSet<Place>,
+    stats: SearchStats,
+}
+
+impl<'a> Search<'a> {
+    fn new(map: &'a NavMap, world: World<'a>, goal: Cell, options: &'a TimedOptions) -> Self {
+        let p = world.physics;
+        let apex = if p.gravity > 0.0 {
+            (p.jump_speed / p.gravity / p.dt).ceil().clamp(1.0, 120.0) as u32
+        } else {
+            30
+        };
+        let carry = world
+            .platforms
+            .all()
+            .iter()
+            .map(|m| m.platform.speed)
+            .fold(0.0, f64::max);
+        // A carry and the speed a leaving body keeps, on top of its own.
+        let fastest = (p.max_speed_x() + 2.0 * carry) * p.dt;
+        Self {
+            map,
+            world,
+            goal,
+            options,
+            programs: menu(apex),
+            ticks_per_col: if fastest > 0.0 { 1.0 / fastest } else { 0.0 },
+            labels: Vec::new(),
+            items: Vec::new(),
+            queue: BinaryHeap::new(),
+            closed: HashSet::new(),
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// The queue's key of arriving at `cell`-ish `place` on `tick`: the
+    /// tick plus a lower bound on the ticks to the goal, in 1/16 ticks.
+    fn key(&self, place: Place, tick: u64) -> u64 {
+        let col = match place {
+            Place::Cell(c) => f64::from(c.col),
+            Place::Platform { .. } => return tick.saturating_mul(16),
+        };
+        let cols = ((f64::from(self.goal.col) - col).abs() - 1.0).max(0.0);
+        ((tick as f64 + cols * self.ticks_per_col) * 16.0) as u64
+    }
+
+    fn push(&mut self, label: Label) {
+        if self.closed.contains(&label.place) {
+            return;
+        }
+        let key = self.key(label.place, label.tick);
+        self.enqueue(key, Item::Reached(label));
+    }
+
+    fn enqueue(&mut self, key: u64, item: Item) {
+        self.queue.push(Reverse((key, self.items.len())));
+        self.items.push(Some(item));
+    }
+
+    /// Runs the search to the goal's label.
+    fn run(&mut self) -> Result<usize, PathError> {
+        while let Some(Reverse((_, i))) = self.queue.pop() {
+            let label = match self.items[i].take() {
+                Some(Item::Reached(label)) => label,
+                Some(Item::Link { parent, link }) => match self.perform_link(parent, link) {
+                    Some(label) => label,
+                    None => continue,
+                },
+                None => continue,
+            };
+            if !self.closed.insert(label.place) {
+                continue;
+            }
+            let at = self.labels.len();
+            let done = label.place == Place::Cell(self.goal);
+            self.labels.push(label);
+            if done {
+                return Ok(at);
+            }
+            self.stats.expanded += 1;
+            if self.stats.expanded > self.options.max_expansions {
+                return Err(PathError::BudgetExhausted {
+                    limit: self.options.max_expansions,
+                    stats: self.stats,
+                });
+            }
+            self.expand(at);
+        }
+        let start = match self.labels.first().map(|l| l.place) {
+            Some(Place::Cell(c)) => c,
+            _ => self.goal,
+        };
+        Err(PathError::Unreachable {
+            start,
+            goal: self.goal,
+            stats: self.stats,
+        })
+    }
+
+    /// Queues label `at`'s map links and performs its platform programs.
+    fn expand(&mut self, at: usize) {
+        let (place, tick) = (self.labels[at].place, self.labels[at].tick);
+        let on = match place {
+            Place::Cell(cell) => {
+                let node = self.map.node(cell).expect("labels stand on nodes");
+                for link in self.map.fastest_links_from(node).collect::<Vec<_>>() {
+                    let to = Place::Cell(self.map.cell(self.map.target(link)));
+                    if !self.closed.contains(&to) {
+                        let arrive = tick + u64::from(self.map.ticks(link));
+                        let key = self.key(to, arrive);
+                        self.enqueue(key, Item::Link { parent: at, link });
+                    }
+                }
+                None
+            }
+            Place::Platform { platform, .. } => Some(platform as usize),
+        };
+        self.try_programs(at, on);
+    }
+
+    /// Performs link `link` from label `parent`'s state: the label it
+    /// reaches, when it ends at rest within the settle tolerance of its
+    /// cell's middle, as the link promises.
+    fn perform_link(&mut self, parent: usize, link: LinkId) -> Option<Label> {
+        let (map, world) = (self.map, self.world);
+        let to = map.cell(map.target(link));
+        if self.closed.contains(&Place::Cell(to)) {
+            return None;
+        }
+        let from = &self.labels[parent];
+        let (mut body, mut tick) = (from.body, from.tick);
+        let verbatim = map.ticks(link).saturating_sub(SETTLE_SLACK) as usize;
+        let mut inputs: Vec<Input> = map.inputs(link).take(verbatim).collect();
+        tick = world.perform(&mut body, tick, &inputs);
+        let tol = settle_tolerance(world.physics) + 1e-9;
+        let target = f64::from(to.col) + 0.5;
+        let nudge = nudge_toward(&body, target, tol);
+        let slack: Vec<Input> = (0..SETTLE_SLACK).map(|k| slack_input(k, nudge)).collect();
+        tick = world.perform(&mut body, tick, &slack);
+        inputs.extend(slack);
+        if !body.stands_on(to) || body.vx != 0.0 || (body.x - target).abs() > tol {
+            self.stats.pruned += 1;
+            return None;
+        }
+        Some(Label {
+            place: Place::Cell(to),
+            body,
+            tick,
+            parent: Some(parent),
+            kind: Some(TimedKind::Link(map.link(link).kind)),
+            inputs,
+        })
+    }
+
+    /// The platform programs from label `at` (on platform `on`, or on a
+    /// cell), after every wait of the stride up to the period of the
+    /// platforms in reach.
+    fn try_programs(&mut self, at: usize, on: Option<usize>) {
+        let world = self.world;
+        let label = &self.labels[at];
+        let (place, mut body, mut tick) = (label.place, label.body, label.tick);
+        let period = match (place, on) {
+            (_, Some(k)) => world.platforms.all()[k].period(),
+            (Place::Cell(cell), None) => world
+                .in_reach(cell)
+                .map(|k| world.platforms.all()[k].period())
+                .max()
+                .unwrap_or(0),
+            (Place::Platform { .. }, None) => 0,
+        };
+        if period == 0 {
+            return;
+        }
+        let horizon = period.min(u64::from(self.options.max_wait));
+        let stride = u64::from(self.options.wait_stride.max(1));
+        let kind = if on.is_some() {
+            TimedKind::Leave
+        } else {
+            TimedKind::Board
+        };
+        let map = self.map;
+        let mut waited = 0u64;
+        loop {
+            if waited % stride == 0 {
+                for &program in &self.programs.clone() {
+                    let done = perform(&world, body, tick, program, on, |c| map.node(c).is_some());
+                    if let Some(o) = done {
+                        self.push_outcome(at, waited, kind, o);
+                    }
+                }
+            }
+            if waited >= horizon {
+                break;
+            }
+            world.step(&mut body, tick, Input::IDLE);
+            tick += 1;
+            waited += 1;
+            if !at_rest(&world, &body, tick, place) {
+                break;
+            }
+        }
+    }
+
+    /// Queues a program's outcome from label `at` after `waited` ticks.
+    fn push_outcome(&mut self, at: usize, waited: u64, kind: TimedKind, o: Outcome) {
+        if self.closed.contains(&o.place) || o.place == self.labels[at].place {
+            return;
+        }
+        let mut inputs = vec![Input::IDLE; waited as usize];
+        inputs.extend(o.inputs);
+        self.push(Label {
+            place: o.place,
+            body: o.body,
+            tick: o.tick,
+            parent: Some(at),
+            kind: Some(kind),
+            inputs,
+        });
+    }
+
+    /// The path that ends at label `end`.
+    fn path(&self, end: usize, start: Cell, start_tick: u64, goal: Cell) -> TimedPath {
+        let mut chain = vec![end];
+        while let Some(parent) = self.labels[*chain.last().expect("not empty")].parent {
+            chain.push(parent);
+        }
+        chain.reverse();
+        let mut steps = Vec::new();
+        let mut inputs = Vec::new();
+        for pair in chain.windows(2) {
+            let (from, to) = (&self.labels[pair[0]], &self.labels[pair[1]]);
+            steps.push(TimedStep {
+                kind: to.kind.expect("every label but the first has a step"),
+                from: from.place,
+                to: to.place,
+                tick: from.tick,
+                ticks: to.inputs.len() as u32,
+            });
+            inputs.extend_from_slice(&to.inputs);
+        }
+        TimedPath {
+            start,
+            start_tick,
+            goal,
+            steps,
+            inputs,
+            stats: self.stats,
+        }
+    }
+}
+
+/// Whether a waiting body is still at rest on `place` on tick `tick`.
+fn at_rest(world: &World<'_>, body: &Body, tick: u64, place: Place) -> bool {
+    match place {
+        Place::Cell(c) => body.stands_on(c) && body.vx == 0.0,
+        Place::Platform { platform, .. } => {
+            body.riding(world.platforms, tick, world.physics) == Some(platform as usize)
+        }
+    }
+}

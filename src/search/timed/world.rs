@@ -1,0 +1,70 @@
+//! The world a timed path is performed in: a level, the physics and the
+//! moving platforms, stepped from a given tick.
+
+use crate::level::{Cell, Level, Platforms};
+use crate::physics::{Body, Input, Physics};
+
+/// A level with moving platforms, for one physics profile.
+#[derive(Debug, Clone, Copy)]
+pub struct World<'a> {
+    /// The tiles.
+    pub level: &'a Level,
+    /// The body's rules.
+    pub physics: &'a Physics,
+    /// The platforms, checked for the physics' tick.
+    pub platforms: &'a Platforms,
+}
+
+impl World<'_> {
+    /// One tick of `body` from tick `tick`.
+    #[inline]
+    pub fn step(&self, body: &mut Body, tick: u64, input: Input) {
+        body.step_moving(self.level, self.platforms, tick, self.physics, input);
+    }
+
+    /// Performs `inputs` on `body` from tick `tick`; returns the tick after.
+    pub fn perform(&self, body: &mut Body, tick: u64, inputs: &[Input]) -> u64 {
+        for (i, &input) in inputs.iter().enumerate() {
+            self.step(body, tick + i as u64, input);
+        }
+        tick + inputs.len() as u64
+    }
+
+    /// The state standing on `cell`, as every path starts.
+    #[must_use]
+    pub fn start(&self, cell: Cell) -> Body {
+        Body::start(self.level, cell, self.physics)
+    }
+
+    /// Platform `k`'s left edge and top on tick `tick`.
+    #[must_use]
+    pub fn corner(&self, k: usize, tick: u64) -> [f64; 2] {
+        self.platforms.all()[k].at(tick)
+    }
+
+    /// The platforms whose reach holds `cell`: those a body standing
+    /// there might board by a jump or a fall, or that might pass it. A
+    /// generous box around each platform's whole cycle, so it decides
+    /// only where the search tries programs, never whether a path is
+    /// performable.
+    pub fn in_reach(&self, cell: Cell) -> impl Iterator<Item = usize> + '_ {
+        let p = self.physics;
+        let apex = if p.gravity > 0.0 {
+            p.jump_speed / p.gravity
+        } else {
+            1.0
+        };
+        let across = (p.max_speed_x() * (2.0 * apex + 0.5)).ceil() + 2.0;
+        let up = (p.jump_speed * apex / 2.0).ceil() + 2.0 + p.h;
+        let (x, y) = (f64::from(cell.col) + 0.5, f64::from(cell.row) + 1.0);
+        self.platforms
+            .all()
+            .iter()
+            .enumerate()
+            .filter(move |(_, m)| {
+                let s = m.swept();
+                x > s[0] - across && x < s[2] + across && y > s[1] - 24.0 && y < s[3] + up
+            })
+            .map(|(k, _)| k)
+    }
+}

@@ -1,0 +1,81 @@
+//! Moving platforms: paths in time that ride them, performed tick by tick
+//! with the platforms where they are on each tick.
+
+use platnav::level::{Platform, PlatformLoop, Platforms};
+use platnav::search::timed::{Place, TimedKind, TimedOptions, find_path_timed};
+use platnav::{Body, Cell, Level, NavMap, Physics};
+
+mod common;
+use common::level;
+
+/// Two ledges 16 tiles apart, too far for any jump, and a 3-tile lift
+/// that shuttles between them at the ledges' height.
+fn ferry() -> (Level, Vec<Platform>) {
+    let l = level(&[
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "..............................",
+        "######................########",
+        "######................########",
+    ]);
+    let lift = Platform {
+        width: 3,
+        height: 1,
+        points: vec![[6.0, 10.0], [19.0, 10.0]],
+        speed: 3.0,
+        pause: 20,
+        looped: PlatformLoop::BackAndForth,
+        offset: 0,
+    };
+    (l, vec![lift])
+}
+
+#[test]
+fn a_gap_no_jump_clears_is_crossed_on_the_lift_and_the_tape_performs() {
+    let (l, lifts) = ferry();
+    let p = Physics::default();
+    let map = NavMap::build(&l, &p).unwrap();
+    let platforms = Platforms::new(lifts, p.dt).unwrap();
+    // Without the lift, there is no way over.
+    assert!(
+        platnav::find_path(&map, Cell::new(2, 9), Cell::new(26, 9), &Default::default()).is_err()
+    );
+    for start_tick in [0, 37, 150, 1000] {
+        let path = find_path_timed(
+            &map,
+            &platforms,
+            Cell::new(2, 9),
+            start_tick,
+            Cell::new(26, 9),
+            &TimedOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("from tick {start_tick}: {e}"));
+        assert!(path.rides(), "{:?}", path.steps);
+        assert!(
+            path.steps.iter().any(|s| s.kind == TimedKind::Board
+                && matches!(s.to, Place::Platform { platform: 0, .. }))
+        );
+        // The tape, performed from the start on its tick.
+        let mut body = Body::start(&l, Cell::new(2, 9), &p);
+        for (i, &input) in path.inputs.iter().enumerate() {
+            body.step_moving(&l, &platforms, start_tick + i as u64, &p, input);
+        }
+        assert!(body.stands_on(Cell::new(26, 9)), "{body:?}");
+        // Started at another tick, the same tape does not get there.
+        let mut late = Body::start(&l, Cell::new(2, 9), &p);
+        for (i, &input) in path.inputs.iter().enumerate() {
+            late.step_moving(&l, &platforms, start_tick + 90 + i as u64, &p, input);
+        }
+        assert!(
+            !late.stands_on(Cell::new(26, 9)),
+            "the path depends on its tick"
+        );
+    }
+}
