@@ -79,3 +79,62 @@ fn a_gap_no_jump_clears_is_crossed_on_the_lift_and_the_tape_performs() {
         );
     }
 }
+
+/// The ledges on either side of generated chasm `i`: the cells next to the
+/// platform's path at its ends.
+fn ledges(l: &Level, lift: &Platform) -> (Cell, Cell) {
+    let xs = lift.points.iter().map(|p| p[0]);
+    let left = xs.clone().fold(f64::INFINITY, f64::min) as i32;
+    let right = xs.fold(f64::NEG_INFINITY, f64::max) as i32 + lift.width as i32;
+    let row = l.height() as i32 - 3;
+    (Cell::new(left - 2, row), Cell::new(right + 1, row))
+}
+
+#[test]
+fn every_generated_chasm_is_crossed_on_its_platform_and_every_path_performs() {
+    let p = Physics::default();
+    let mut crossings = 0;
+    let mut other = 0;
+    let mut rng = platnav::level::SplitMix64::new(7);
+    for seed in 0..6 {
+        let (l, lifts) = Level::generate_with_platforms(72, 14, 3, seed).unwrap();
+        let map = NavMap::build(&l, &p).unwrap();
+        let platforms = Platforms::new(lifts.clone(), p.dt).unwrap();
+        let mut queries: Vec<(Cell, Cell)> = lifts.iter().map(|m| ledges(&l, m)).collect();
+        let nodes = map.nodes().to_vec();
+        for _ in 0..4 {
+            let a = nodes[rng.below(nodes.len() as u64) as usize];
+            let b = nodes[rng.below(nodes.len() as u64) as usize];
+            queries.push((a, b));
+        }
+        for (i, &(from, to)) in queries.iter().enumerate() {
+            let tick = rng.below(2_000);
+            let found = find_path_timed(&map, &platforms, from, tick, to, &TimedOptions::default());
+            let path = match found {
+                Ok(path) => path,
+                Err(e) if i >= lifts.len() => {
+                    // A random pair may have no way between them.
+                    eprintln!("seed {seed}: {from} -> {to}: {e}");
+                    continue;
+                }
+                Err(e) => panic!("seed {seed}: chasm {i} from {from} to {to} at {tick}: {e}"),
+            };
+            let mut body = Body::start(&l, from, &p);
+            for (k, &input) in path.inputs.iter().enumerate() {
+                body.step_moving(&l, &platforms, tick + k as u64, &p, input);
+            }
+            assert!(body.stands_on(to), "seed {seed}: {from} -> {to} at {tick}");
+            if i < lifts.len() {
+                assert!(
+                    path.rides(),
+                    "seed {seed}: chasm {i} crossed without its platform"
+                );
+                crossings += 1;
+            } else {
+                other += 1;
+            }
+        }
+    }
+    assert_eq!(crossings, 18);
+    assert!(other > 0, "no random pair had a path");
+}

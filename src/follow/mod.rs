@@ -3,8 +3,10 @@
 
 mod knock;
 mod recovery;
+mod timed;
 
 pub use knock::{KnockDeath, KnockOptions, KnockReport, can_land_alive, knock, knock_chases};
+pub use timed::{TimedFollowState, TimedFollower, recovery_input};
 pub use recovery::{
     MAX_RECOVERY_TICKS, RECOVERY_SWITCH_TICKS, RecoveryEnd, RecoveryProgram, RecoverySwitch,
 };

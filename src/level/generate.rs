@@ -1,6 +1,6 @@
 //! Seeded random levels, for tests and benchmarks.
 
-use super::{Cell, Level, LevelError, Tile};
+use super::{Cell, Level, LevelError, Platform, PlatformLoop, Tile};
 
 /// SplitMix64: a tiny, fast, well-mixed PRNG, stable across platforms and
 /// crate versions (so a seed names the same level forever).
@@ -98,5 +98,76 @@ impl Level {
             }
         }
         Ok(level)
+    }
+}
+
+impl Level {
+    /// A random level with moving platforms ([`Level::generate`]'s, cut
+    /// by `count` chasms too wide for a jump, each with a platform over
+    /// it): at the ledges' height back and forth, two rows above them
+    /// with a pause at each end, or around a loop that rises on the far
+    /// side. The same arguments always give the same level and platforms.
+    ///
+    /// # Errors
+    /// As [`Level::generate`]; [`LevelError::TooLarge`] when the level is
+    /// too narrow for the chasms (16 columns each) or lower than 10 rows.
+    pub fn generate_with_platforms(
+        width: usize,
+        height: usize,
+        count: usize,
+        seed: u64,
+    ) -> Result<(Level, Vec<Platform>), LevelError> {
+        let mut level = Level::generate(width, height, seed)?;
+        if height < 10 || width < 16 * (count + 1) {
+            return Err(LevelError::TooLarge { width, height });
+        }
+        let mut rng = SplitMix64::new(seed ^ 0x5eed_11f7);
+        let (w, h) = (width as i32, height as i32);
+        let ground = h - 2;
+        let mut platforms = Vec::with_capacity(count);
+        for i in 0..count as i32 {
+            let middle = (i + 1) * w / (count as i32 + 1);
+            let gap = 9 + rng.below(4) as i32;
+            let (left, right) = (middle - gap / 2, middle - gap / 2 + gap);
+            for c in left..right {
+                for r in 0..h {
+                    level.set(Cell::new(c, r), Tile::EMPTY);
+                }
+            }
+            // Firm ledges, with room to stand, on both sides.
+            for c in (left - 3..left).chain(right..right + 3) {
+                for r in ground - 3..ground {
+                    level.set(Cell::new(c, r), Tile::EMPTY);
+                }
+                level.set(Cell::new(c, ground), Tile::SOLID);
+                level.set(Cell::new(c, h - 1), Tile::SOLID);
+            }
+            let width = 2 + rng.below(2) as u32;
+            let (x0, x1) = (f64::from(left), f64::from(right) - f64::from(width));
+            let top = f64::from(ground);
+            let (points, pause, looped) = match rng.below(3) {
+                0 => (vec![[x0, top], [x1, top]], 0, PlatformLoop::BackAndForth),
+                1 => (
+                    vec![[x0 + 1.0, top - 2.0], [x1 - 1.0, top - 2.0]],
+                    20 + rng.below(40) as u32,
+                    PlatformLoop::BackAndForth,
+                ),
+                _ => (
+                    vec![[x0, top], [x1, top], [x1, top - 3.0], [x0, top - 3.0]],
+                    rng.below(20) as u32,
+                    PlatformLoop::Loop,
+                ),
+            };
+            platforms.push(Platform {
+                width,
+                height: 1,
+                points,
+                speed: 1.5 + rng.below(6) as f64 * 0.5,
+                pause,
+                looped,
+                offset: rng.below(600),
+            });
+        }
+        Ok((level, platforms))
     }
 }

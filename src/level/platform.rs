@@ -97,6 +97,8 @@ pub struct Moving {
     pub platform: Platform,
     legs: Vec<Leg>,
     period: u64,
+    /// `offset mod period`.
+    phase: u64,
     /// The box every place of the top-left corner lies in:
     /// `[min x, min y, max x, max y]`.
     bounds: [f64; 4],
@@ -123,10 +125,23 @@ impl Moving {
         }
         let (legs, period) = lay_out(&platform, step)?;
         let bounds = platform.points.iter().fold(
-            [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY],
-            |b, p| [b[0].min(p[0]), b[1].min(p[1]), b[2].max(p[0]), b[3].max(p[1])],
+            [
+                f64::INFINITY,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NEG_INFINITY,
+            ],
+            |b, p| {
+                [
+                    b[0].min(p[0]),
+                    b[1].min(p[1]),
+                    b[2].max(p[0]),
+                    b[3].max(p[1]),
+                ]
+            },
         );
         Ok(Self {
+            phase: platform.offset % period,
             platform,
             legs,
             period,
@@ -144,7 +159,11 @@ impl Moving {
     /// platforms"): exact on the position grid.
     #[must_use]
     pub fn at(&self, tick: u64) -> [f64; 2] {
-        let u = (tick % self.period + self.platform.offset % self.period) % self.period;
+        // `phase` is the offset within a period: one division a lookup.
+        let mut u = tick % self.period + self.phase;
+        if u >= self.period {
+            u -= self.period;
+        }
         let i = self.legs.partition_point(|l| l.start <= u) - 1;
         let leg = self.legs[i];
         let k = u - leg.start;
@@ -270,7 +289,9 @@ impl Platforms {
         let moving = platforms
             .into_iter()
             .enumerate()
-            .map(|(index, p)| Moving::new(p, dt).map_err(|why| PlatformError::Invalid { index, why }))
+            .map(|(index, p)| {
+                Moving::new(p, dt).map_err(|why| PlatformError::Invalid { index, why })
+            })
             .collect::<Result<_, _>>()?;
         Ok(Self { moving })
     }
@@ -362,12 +383,12 @@ mod tests {
         };
         let e = Platforms::new(vec![fast.clone(), bad], 1.0 / 60.0).unwrap_err();
         assert!(e.to_string().contains("platform 0"), "{e}");
-        let fine = Platform {
-            speed: 1.0,
-            ..fast
-        };
-        let e = Platforms::new(vec![fine.clone(), Platform { width: 0, ..fine }], 1.0 / 60.0)
-            .unwrap_err();
+        let fine = Platform { speed: 1.0, ..fast };
+        let e = Platforms::new(
+            vec![fine.clone(), Platform { width: 0, ..fine }],
+            1.0 / 60.0,
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("platform 1"), "{e}");
     }
 }

@@ -63,8 +63,8 @@ impl Body {
         }
         platforms.all().iter().position(|m| {
             near(m.swept(), self, p) && {
-                let s = surface(m, tick, tick);
-                s.holds(self.x, self.y, p)
+                let a = m.at(tick);
+                surface(a, a, f64::from(m.platform.width), m).holds(self.x, self.y, p)
             }
         })
     }
@@ -82,22 +82,22 @@ impl Body {
         p: &Physics,
         input: Input,
     ) {
-        let ridden = self.riding(platforms, tick, p);
-        let mut carried = [0.0; 2];
-        if let Some(k) = ridden {
-            let m = &platforms.all()[k];
+        // The platforms in reach, where they are as the tick starts and
+        // ends: neither they nor the body move two tiles in a tick.
+        let mut surfaces = Vec::new();
+        let mut ridden = None;
+        for m in platforms.all().iter().filter(|m| near(m.swept(), self, p)) {
             let (a, b) = (m.at(tick), m.at(tick + 1));
-            carried = [b[0] - a[0], b[1] - a[1]];
-            if !self.carry(level, p, carried) {
-                return;
+            let start = surface(a, a, f64::from(m.platform.width), m);
+            if ridden.is_none() && !self.dead && self.grounded && start.holds(self.x, self.y, p) {
+                ridden = Some([b[0] - a[0], b[1] - a[1]]);
             }
+            surfaces.push(surface(a, b, f64::from(m.platform.width), m));
         }
-        let surfaces = platforms
-            .all()
-            .iter()
-            .filter(|m| near(m.swept(), self, p))
-            .map(|m| surface(m, tick, tick + 1))
-            .collect();
+        let carried = ridden.unwrap_or([0.0; 2]);
+        if ridden.is_some() && !self.carry(level, p, carried) {
+            return;
+        }
         let view = OnTick { level, surfaces };
         self.step(&view, p, input);
         if ridden.is_some() && !self.dead && !self.grounded {
@@ -138,13 +138,12 @@ impl Body {
     }
 }
 
-/// Platform `m`'s top on tick `end`, with its top on tick `start`.
-fn surface(m: &crate::level::Moving, start: u64, end: u64) -> Surface {
-    let a = m.at(start);
-    let b = m.at(end);
+/// Platform `m`'s top with its corner at `b` as the tick ends and `a` as
+/// it starts, `width` tiles wide.
+fn surface(a: [f64; 2], b: [f64; 2], width: f64, m: &crate::level::Moving) -> Surface {
     Surface {
         left: b[0],
-        right: b[0] + f64::from(m.platform.width),
+        right: b[0] + width,
         top: b[1],
         bottom: b[1] + f64::from(m.platform.height),
         top_before: a[1],

@@ -87,8 +87,16 @@ impl Surface {
     #[inline]
     #[must_use]
     pub fn spans(&self, x: f64, hw: f64) -> bool {
-        let hi = if x + hw < self.right { x + hw } else { self.right };
-        let lo = if x - hw > self.left { x - hw } else { self.left };
+        let hi = if x + hw < self.right {
+            x + hw
+        } else {
+            self.right
+        };
+        let lo = if x - hw > self.left {
+            x - hw
+        } else {
+            self.left
+        };
         hi - lo > EPS
     }
 

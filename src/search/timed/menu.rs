@@ -163,3 +163,55 @@ fn settle_on_cell(
     }
     None
 }
+
+/// Where a program takes the body with no platform about: the body's
+/// state before its first tick and after each, to where [`perform`]
+/// would stop it. Flown again with the platforms, it goes the same way
+/// up to the first tick a platform comes near.
+pub(super) fn track(world: &World<'_>, mut body: Body, program: Program) -> Vec<Body> {
+    let p = world.physics;
+    let (x0, mut airborne) = (body.x, false);
+    let mut states = vec![body];
+    for i in 0..FLIGHT_LIMIT {
+        body.step(
+            world.level,
+            p,
+            Input::new(program.dir, i < program.hold, false),
+        );
+        states.push(body);
+        if body.dead {
+            break;
+        }
+        if !body.grounded {
+            airborne = true;
+        } else if airborne || (body.x - x0).abs() > WALK_LIMIT {
+            break;
+        }
+    }
+    states
+}
+
+/// Whether a body going through `states` from tick `tick` comes within a
+/// tile of one of the platforms `near` on some tick: only then can they
+/// change its way (a platform acts on a box it overlaps or stands on).
+pub(super) fn meets(world: &World<'_>, states: &[Body], tick: u64, near: &[usize]) -> bool {
+    let p = world.physics;
+    let (hw, hh) = (p.half_w() + 1.0, p.box_h() + 1.0);
+    near.iter().any(|&k| {
+        let m = &world.platforms.all()[k];
+        let (w, h) = (f64::from(m.platform.width), f64::from(m.platform.height));
+        let s = m.swept();
+        let close = |b: &Body, [px, py]: [f64; 2], [qx, qy]: [f64; 2]| {
+            b.x + hw > px && b.x - hw < qx + w && b.y + 1.0 > py && b.y - hh < qy + h
+        };
+        // The platform as each state starts its tick, and as it ends it;
+        // looked up only for states near its whole cycle's box.
+        states.iter().enumerate().any(|(i, b)| {
+            close(b, [s[0], s[1]], [s[2] - w, s[3] - h]) && {
+                let t = tick + i as u64;
+                let (a, c) = (m.at(t), m.at(t + 1));
+                close(b, a, a) || close(b, c, c)
+            }
+        })
+    })
+}

@@ -18,7 +18,7 @@ mod menu;
 mod plan;
 mod world;
 
-pub use plan::find_path_timed;
+pub use plan::{find_path_timed, find_path_timed_from};
 pub use world::World;
 
 use crate::level::Cell;
@@ -52,9 +52,10 @@ pub enum Place {
 pub enum TimedKind {
     /// A link of the map, which no platform touched.
     Link(LinkKind),
-    /// A wait, then a program that ends at rest on a platform.
+    /// A wait (or a ride), then a program that ends at rest on a
+    /// platform.
     Board,
-    /// A ride, then a program that ends on a cell.
+    /// A ride, then a program that ends at rest on a cell.
     Leave,
 }
 
@@ -74,13 +75,13 @@ pub struct TimedStep {
     pub ticks: u32,
 }
 
-/// A path over moving platforms, performed from standing on `start` at
-/// tick `start_tick`: its inputs, one a tick, bring the body alive to rest
+/// A path over moving platforms, performed from its start state at tick
+/// `start_tick`: its inputs, one a tick, bring the body alive to rest
 /// on `goal`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TimedPath {
-    /// The start cell.
-    pub start: Cell,
+    /// Where it starts.
+    pub start: Place,
     /// The tick the path starts on.
     pub start_tick: u64,
     /// The goal cell.

@@ -13,7 +13,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-use super::menu::{Outcome, Program, menu, perform};
+use super::menu::{Outcome, Program, meets, menu, perform, track};
 use super::world::World;
 use super::{Place, TimedKind, TimedOptions, TimedPath, TimedStep};
 use crate::graph::{LinkId, NavMap};
@@ -46,46 +46,93 @@ pub fn find_path_timed(
     goal: Cell,
     options: &TimedOptions,
 ) -> Result<TimedPath, PathError> {
+    let start = snap(map, start, SNAP_RADIUS).ok_or(PathError::InvalidEndpoint {
+        which: Endpoint::Start,
+        cell: start,
+        radius: SNAP_RADIUS,
+    })?;
+    let body = Body::start(map.level(), start, map.physics());
+    find_path_timed_from(map, platforms, &body, start_tick, goal, options)
+}
+
+/// [`find_path_timed`] from a body's real state on tick `tick`: at rest
+/// on a cell of the map, or riding a platform (then from the tile of its
+/// width it is over). A follower plans from where a knock left its body.
+///
+/// # Errors
+/// As [`find_path_timed`]; [`PathError::InvalidEndpoint`] for the start
+/// when the body stands on no cell of the map and rides no platform.
+pub fn find_path_timed_from(
+    map: &NavMap,
+    platforms: &Platforms,
+    body: &Body,
+    tick: u64,
+    goal: Cell,
+    options: &TimedOptions,
+) -> Result<TimedPath, PathError> {
     if map.level().wrap().any() && !platforms.is_empty() {
         return Err(PathError::Unsupported(
             "moving platforms on a level that wraps".into(),
         ));
     }
-    let end = |which, cell| {
-        snap(map, cell, SNAP_RADIUS).ok_or(PathError::InvalidEndpoint {
-            which,
-            cell,
-            radius: SNAP_RADIUS,
-        })
-    };
-    let (start, goal) = (end(Endpoint::Start, start)?, end(Endpoint::Goal, goal)?);
+    let goal = snap(map, goal, SNAP_RADIUS).ok_or(PathError::InvalidEndpoint {
+        which: Endpoint::Goal,
+        cell: goal,
+        radius: SNAP_RADIUS,
+    })?;
     let world = World {
         level: map.level(),
         physics: map.physics(),
         platforms,
     };
+    let start = start_place(map, &world, body, tick)?;
     let mut search = Search::new(map, world, goal, options);
     search.push(Label {
-        place: Place::Cell(start),
-        body: world.start(start),
-        tick: start_tick,
+        place: start,
+        body: *body,
+        tick,
         parent: None,
         kind: None,
         inputs: Vec::new(),
     });
     let found = search.run()?;
-    let path = search.path(found, start, start_tick, goal);
+    let path = search.path(found, start, tick, goal);
     // The proof: the whole tape performed from the start.
-    let mut body = world.start(start);
-    world.perform(&mut body, start_tick, &path.inputs);
-    if body.dead || !body.stands_on(goal) {
+    let mut end = *body;
+    world.perform(&mut end, tick, &path.inputs);
+    if end.dead || !end.stands_on(goal) {
         return Err(PathError::Unreachable {
-            start,
+            start: body.standing_cell().unwrap_or(goal),
             goal,
             stats: search.stats,
         });
     }
     Ok(path)
+}
+
+/// Where a body starts a search: the platform it rides, or its cell.
+fn start_place(
+    map: &NavMap,
+    world: &World<'_>,
+    body: &Body,
+    tick: u64,
+) -> Result<Place, PathError> {
+    if let Some(k) = body.riding(world.platforms, tick, world.physics) {
+        let m = &world.platforms.all()[k];
+        let offset = (body.x - m.at(tick)[0]).floor().max(0.0) as u32;
+        return Ok(Place::Platform {
+            platform: k as u32,
+            slot: offset.min(m.platform.width - 1),
+        });
+    }
+    match body.standing_cell() {
+        Some(c) if !body.dead && map.node(c).is_some() => Ok(Place::Cell(c)),
+        other => Err(PathError::InvalidEndpoint {
+            which: Endpoint::Start,
+            cell: other.unwrap_or(Cell::new(0, 0)),
+            radius: 0,
+        }),
+    }
 }
 
 /// A place reached: the body's state there at rest, the tick, and the
@@ -205,9 +252,10 @@ impl<'a> Search<'a> {
             }
             self.expand(at);
         }
-        let start = match self.labels.first().map(|l| l.place) {
-            Some(Place::Cell(c)) => c,
-            _ => self.goal,
+        let start = match self.labels.first().map(|l| (l.place, l.body)) {
+            Some((Place::Cell(c), _)) => c,
+            Some((_, body)) => Cell::new(body.x.floor() as i32, body.y.ceil() as i32 - 1),
+            None => self.goal,
         };
         Err(PathError::Unreachable {
             start,
@@ -292,19 +340,31 @@ impl<'a> Search<'a> {
         }
         let horizon = period.min(u64::from(self.options.max_wait));
         let stride = u64::from(self.options.wait_stride.max(1));
-        let kind = if on.is_some() {
-            TimedKind::Leave
-        } else {
-            TimedKind::Board
-        };
         let map = self.map;
+        let near: Vec<usize> = match (place, on) {
+            (Place::Cell(cell), None) => world.in_reach(cell).collect(),
+            _ => Vec::new(),
+        };
+        let programs = self.programs.clone();
+        // From a cell, each program's way with no platform about, for
+        // the state the body waits in.
+        let mut tracks: Option<(Body, Vec<Vec<Body>>)> = None;
         let mut waited = 0u64;
         loop {
             if waited % stride == 0 {
-                for &program in &self.programs.clone() {
+                if on.is_none() && tracks.as_ref().is_none_or(|(b, _)| *b != body) {
+                    let all = programs.iter().map(|&pr| track(&world, body, pr)).collect();
+                    tracks = Some((body, all));
+                }
+                for (i, &program) in programs.iter().enumerate() {
+                    if let Some((_, all)) = &tracks {
+                        if !meets(&world, &all[i], tick, &near) {
+                            continue;
+                        }
+                    }
                     let done = perform(&world, body, tick, program, on, |c| map.node(c).is_some());
                     if let Some(o) = done {
-                        self.push_outcome(at, waited, kind, o);
+                        self.push_outcome(at, waited, o);
                     }
                 }
             }
@@ -321,10 +381,14 @@ impl<'a> Search<'a> {
     }
 
     /// Queues a program's outcome from label `at` after `waited` ticks.
-    fn push_outcome(&mut self, at: usize, waited: u64, kind: TimedKind, o: Outcome) {
+    fn push_outcome(&mut self, at: usize, waited: u64, o: Outcome) {
         if self.closed.contains(&o.place) || o.place == self.labels[at].place {
             return;
         }
+        let kind = match o.place {
+            Place::Platform { .. } => TimedKind::Board,
+            Place::Cell(_) => TimedKind::Leave,
+        };
         let mut inputs = vec![Input::IDLE; waited as usize];
         inputs.extend(o.inputs);
         self.push(Label {
@@ -338,7 +402,7 @@ impl<'a> Search<'a> {
     }
 
     /// The path that ends at label `end`.
-    fn path(&self, end: usize, start: Cell, start_tick: u64, goal: Cell) -> TimedPath {
+    fn path(&self, end: usize, start: Place, start_tick: u64, goal: Cell) -> TimedPath {
         let mut chain = vec![end];
         while let Some(parent) = self.labels[*chain.last().expect("not empty")].parent {
             chain.push(parent);

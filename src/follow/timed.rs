@@ -1,0 +1,199 @@
+//! Following a path over moving platforms ([`TimedFollower`]): the game
+//! keeps time, the follower hands it the plan's input for each tick while
+//! the body is where the plan has it, and plans again from where the body
+//! comes to rest when it is not (a knock, or platforms that are not
+//! where the plan expected).
+
+use crate::graph::NavMap;
+use crate::level::{Cell, Platforms};
+use crate::links::settle_input;
+use crate::physics::{Body, Input};
+use crate::search::timed::{TimedOptions, TimedPath, World, find_path_timed_from};
+
+/// The longest a recovery flight is followed for, in ticks.
+const RECOVERY_TICKS: u32 = 600;
+/// The ticks before a failed plan is tried again (the platforms move on).
+const RETRY_TICKS: u64 = 30;
+
+/// What a [`TimedFollower`] is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimedFollowState {
+    /// No target yet, or at rest on it.
+    Idle,
+    /// On the plan: the body is in the planned state for this tick.
+    OnPlan,
+    /// Off the plan: landing and coming to rest before planning again.
+    Recovering,
+    /// No path from where the body rests, last time it looked.
+    Unreachable,
+}
+
+/// A closed-loop follower of paths over moving platforms.
+#[derive(Debug, Clone)]
+pub struct TimedFollower {
+    options: TimedOptions,
+    plan: Option<Plan>,
+    state: TimedFollowState,
+    retry_at: u64,
+}
+
+/// A plan and the state the body is in before each of its ticks.
+#[derive(Debug, Clone)]
+struct Plan {
+    path: TimedPath,
+    states: Vec<Body>,
+}
+
+impl TimedFollower {
+    /// A follower that plans with `options`.
+    #[must_use]
+    pub fn new(options: TimedOptions) -> Self {
+        Self {
+            options,
+            plan: None,
+            state: TimedFollowState::Idle,
+            retry_at: 0,
+        }
+    }
+
+    /// What it is doing.
+    #[must_use]
+    pub fn state(&self) -> TimedFollowState {
+        self.state
+    }
+
+    /// The plan it follows, if any.
+    #[must_use]
+    pub fn path(&self) -> Option<&TimedPath> {
+        self.plan.as_ref().map(|p| &p.path)
+    }
+
+    /// The input for tick `tick` that takes `body` toward `goal` on `map`
+    /// with `platforms` (where they are on that tick).
+    pub fn next_input(
+        &mut self,
+        map: &NavMap,
+        platforms: &Platforms,
+        body: &Body,
+        tick: u64,
+        goal: Cell,
+    ) -> Input {
+        let world = World {
+            level: map.level(),
+            physics: map.physics(),
+            platforms,
+        };
+        if let Some(input) = self.on_plan(body, tick, goal) {
+            return input;
+        }
+        self.plan = None;
+        if body.dead {
+            return Input::IDLE;
+        }
+        if !body.grounded {
+            self.state = TimedFollowState::Recovering;
+            return recovery_input(&world, body, tick).unwrap_or(Input::IDLE);
+        }
+        if let Some(input) = rest_input(&world, body, tick) {
+            self.state = TimedFollowState::Recovering;
+            return input;
+        }
+        if body.stands_on(goal) {
+            self.state = TimedFollowState::Idle;
+            return Input::IDLE;
+        }
+        if tick < self.retry_at {
+            return Input::IDLE;
+        }
+        match find_path_timed_from(map, platforms, body, tick, goal, &self.options) {
+            Ok(path) => {
+                let states = states_along(&world, body, tick, &path.inputs);
+                self.plan = Some(Plan { path, states });
+                self.on_plan(body, tick, goal).unwrap_or(Input::IDLE)
+            }
+            Err(_) => {
+                self.state = TimedFollowState::Unreachable;
+                self.retry_at = tick + RETRY_TICKS;
+                Input::IDLE
+            }
+        }
+    }
+
+    /// The plan's input for `tick`, when the body is in its planned state.
+    fn on_plan(&mut self, body: &Body, tick: u64, goal: Cell) -> Option<Input> {
+        let plan = self.plan.as_ref()?;
+        let i = usize::try_from(tick.checked_sub(plan.path.start_tick)?).ok()?;
+        if plan.path.goal != goal || plan.states.get(i) != Some(body) {
+            return None;
+        }
+        match plan.path.inputs.get(i) {
+            Some(&input) => {
+                self.state = TimedFollowState::OnPlan;
+                Some(input)
+            }
+            None => {
+                self.state = TimedFollowState::Idle;
+                Some(Input::IDLE)
+            }
+        }
+    }
+}
+
+/// The states a body goes through performing `inputs` from tick `tick`.
+fn states_along(world: &World<'_>, body: &Body, tick: u64, inputs: &[Input]) -> Vec<Body> {
+    let mut b = *body;
+    let mut states = Vec::with_capacity(inputs.len() + 1);
+    states.push(b);
+    for (i, &input) in inputs.iter().enumerate() {
+        world.step(&mut b, tick + i as u64, input);
+        states.push(b);
+    }
+    states
+}
+
+/// The input that brings a grounded body to rest: on the middle of the
+/// tile of a platform's width it rides, or of the cell it stands on;
+/// `None` when it is at rest there.
+fn rest_input(world: &World<'_>, body: &Body, tick: u64) -> Option<Input> {
+    let p = world.physics;
+    let target = match body.riding(world.platforms, tick, p) {
+        Some(k) => {
+            let m = &world.platforms.all()[k];
+            let left = m.at(tick)[0];
+            let slot = (body.x - left)
+                .floor()
+                .clamp(0.0, f64::from(m.platform.width - 1));
+            left + slot + 0.5
+        }
+        None => body.x.floor() + 0.5,
+    };
+    settle_input(body, target, p)
+}
+
+/// The first input of the steadiest way down for a body in the air: of
+/// the six held inputs (each way or none, jump held or not), the one that
+/// lands alive soonest with the platforms moving; `None` when every one
+/// dies or is still in the air after [`RECOVERY_TICKS`].
+#[must_use]
+pub fn recovery_input(world: &World<'_>, body: &Body, tick: u64) -> Option<Input> {
+    let mut best: Option<(u32, Input)> = None;
+    for jump in [false, true] {
+        for dir in [0, -1, 1] {
+            let input = Input::new(dir, jump, false);
+            let mut b = *body;
+            for t in 0..RECOVERY_TICKS {
+                world.step(&mut b, tick + u64::from(t), input);
+                if b.dead {
+                    break;
+                }
+                if b.grounded {
+                    if best.is_none_or(|(bt, _)| t < bt) {
+                        best = Some((t, input));
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    best.map(|(_, input)| input)
+}
