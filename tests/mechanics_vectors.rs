@@ -7,8 +7,25 @@
 //!
 //! Regenerate the file after a deliberate change of the rules with
 //! `cargo test --test mechanics_vectors -- --ignored`.
+//!
+//! Cases with `platforms` ("Moving platforms") are written by hand, not
+//! regenerated (regeneration keeps them as they are): each says in its
+//! `note` how its states follow from the text. Besides the fields of the
+//! other cases they may hold `start_tick` (the tick the first input steps
+//! from, 0 when absent), `start_state` (a start that is no standing cell,
+//! in the format of `states`, with jump not held) and `corners`
+//! (`[platform, tick, x, y]`: where a platform's top-left corner is on a
+//! tick, in whole steps `2^-36` of the position grid: JSON integers, which
+//! `serde_json` reads exactly, where it may round a float's last bit).
+//! `Body::step_moving` and the second implementation of the
+//! platform rules in `platnav_naive::platforms` must match every state and
+//! corner exactly.
 
-use platnav::{Body, Cell, Input, Level, Physics, Tile, level::SplitMix64};
+use platnav::{
+    Body, Cell, Input, Level, Physics, Tile,
+    level::{Platform, Platforms, SplitMix64},
+};
+use platnav_naive::platforms as twin;
 use serde_json::{Value, json};
 
 const FILE: &str = "tests/mechanics-vectors.json";
@@ -675,6 +692,24 @@ fn levels() -> Vec<(&'static str, Vec<&'static str>)> {
             ],
         ),
         (
+            // The hand-written moving platform cases' level: a ceiling
+            // (row 1) to be crushed against, a wall (column 10) to be
+            // carried into.
+            "platforms",
+            vec![
+                "..............",
+                "..####........",
+                "..............",
+                "..........#...",
+                "..........#...",
+                "..........#...",
+                "..............",
+                "..............",
+                "..............",
+                "##############",
+            ],
+        ),
+        (
             "ledge",
             vec![
                 "..........",
@@ -1095,6 +1130,103 @@ fn same(a: &Value, b: &Value) -> bool {
         && a[4..] == b[4..]
 }
 
+/// Whether two states are the same exactly: speeds and positions to the
+/// last bit, the rest equal.
+fn exactly(a: &Value, b: &Value) -> bool {
+    let (a, b) = (a.as_array().unwrap(), b.as_array().unwrap());
+    a.len() == b.len()
+        && (0..4).all(|i| a[i].as_f64().unwrap().to_bits() == b[i].as_f64().unwrap().to_bits())
+        && a[4..] == b[4..]
+}
+
+/// A state in the format of `states`, jump not held.
+fn body_of(v: &Value) -> Body {
+    let v = v.as_array().unwrap();
+    let f = |i: usize| v[i].as_f64().unwrap();
+    let b = |i: usize| v[i].as_bool().unwrap();
+    let u = |i: usize| u32::try_from(v[i].as_u64().unwrap()).unwrap();
+    Body {
+        x: f(0),
+        y: f(1),
+        vx: f(2),
+        vy: f(3),
+        grounded: b(4),
+        dead: b(5),
+        air_jumps_left: u(6),
+        climbing: b(7),
+        coyote_left: u(8),
+        buffer_left: u(9),
+        launched: b(10),
+        boost_tick: u(11),
+        jump_held_last_tick: false,
+    }
+}
+
+/// A case with moving platforms: its corners, then its states, against
+/// `Body::step_moving` and the naive twin, exactly. Returns the ticks run
+/// and whether the body died.
+fn platform_case(case: &Value, level: &Level, p: &Physics) -> (usize, bool) {
+    let name = case["name"].as_str().unwrap();
+    assert!(
+        case["note"].as_str().is_some_and(|n| !n.is_empty()),
+        "{name}: a hand-written case says how it was computed"
+    );
+    let given: Vec<Platform> = serde_json::from_value(case["platforms"].clone()).unwrap();
+    let platforms = Platforms::new(given.clone(), p.dt).unwrap();
+    let lifts = twin::lay_out(&given, p.dt).unwrap();
+    for c in case["corners"].as_array().into_iter().flatten() {
+        let k = c[0].as_u64().unwrap() as usize;
+        let tick = c[1].as_u64().unwrap();
+        // Whole steps of the grid: exact in f64 below 2^53.
+        let step = |v: &Value| v.as_i64().unwrap() as f64 / 68_719_476_736.0;
+        let want = [step(&c[2]), step(&c[3])];
+        let bits = |v: [f64; 2]| v.map(f64::to_bits);
+        let got = platforms.all()[k].at(tick);
+        assert_eq!(
+            bits(got),
+            bits(want),
+            "case {name:?}: platform {k} on tick {tick}: Moving::at gives {got:?}, the vector says {want:?}"
+        );
+        let other = lifts[k].corner(tick);
+        assert_eq!(
+            bits(other),
+            bits(want),
+            "case {name:?}: platform {k} on tick {tick}: the twin gives {other:?}, the vector says {want:?}"
+        );
+    }
+    let start_tick = case["start_tick"].as_u64().unwrap_or(0);
+    let mut body = if case["start_state"].is_null() {
+        let start = case["start"].as_array().unwrap();
+        let cell = Cell::new(
+            start[0].as_i64().unwrap() as i32,
+            start[1].as_i64().unwrap() as i32,
+        );
+        Body::standing(cell, p)
+    } else {
+        body_of(&case["start_state"])
+    };
+    let mut other = body;
+    let inputs = platnav::io::json::tape_from_json(&case["inputs"]).unwrap();
+    let states = case["states"].as_array().unwrap();
+    assert_eq!(inputs.len(), states.len(), "{name}");
+    for (i, (&input, want)) in inputs.iter().zip(states).enumerate() {
+        let tick = start_tick + i as u64;
+        body.step_moving(level, &platforms, tick, p, input);
+        twin::step(&mut other, level, &lifts, tick, p, input);
+        let got = state_of(&body);
+        assert!(
+            exactly(&got, want),
+            "case {name:?} tick {tick}: Body::step_moving gives {got} but the vector says {want}"
+        );
+        let theirs = state_of(&other);
+        assert!(
+            exactly(&theirs, want),
+            "case {name:?} tick {tick}: the naive twin gives {theirs} but the vector says {want}"
+        );
+    }
+    (inputs.len(), body.dead)
+}
+
 #[test]
 fn body_and_reference_match_every_mechanics_vector() {
     let text = std::fs::read_to_string(FILE).unwrap();
@@ -1103,8 +1235,19 @@ fn body_and_reference_match_every_mechanics_vector() {
     assert!(cases.len() >= 20, "expected the full vector set");
     let mut ticks = 0;
     let mut seen = [false; 10];
+    let (mut platform_cases, mut crushed) = (0, false);
     for case in cases {
         let name = case["name"].as_str().unwrap();
+        if !case["platforms"].is_null() {
+            let level = level_of(&doc, case["level"].as_str().unwrap());
+            let p: Physics = serde_json::from_value(case["physics"].clone()).unwrap();
+            p.validate().unwrap();
+            let (n, dead) = platform_case(case, &level, &p);
+            platform_cases += 1;
+            crushed |= dead;
+            ticks += n;
+            continue;
+        }
         let level = level_of(&doc, case["level"].as_str().unwrap());
         let p: Physics = serde_json::from_value(case["physics"].clone()).unwrap();
         p.validate().unwrap();
@@ -1154,6 +1297,10 @@ fn body_and_reference_match_every_mechanics_vector() {
         }
     }
     assert!(ticks > 2000, "only {ticks} ticks compared");
+    assert!(
+        platform_cases >= 5 && crushed,
+        "expected the moving platform vectors, a crush among them"
+    );
     assert_eq!(
         seen, [true; 10],
         "climbing, on a slope, coyote time, a buffered press, an uncut launch, a held spring, \
@@ -1168,6 +1315,15 @@ fn body_and_reference_match_every_mechanics_vector() {
 fn regenerate_mechanics_vectors() {
     let levels = levels();
     let mut out = Vec::new();
+    // The hand-written cases (moving platforms) are kept as they are.
+    let old: Value = serde_json::from_str(&std::fs::read_to_string(FILE).unwrap()).unwrap();
+    let kept: Vec<Value> = old["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| !c["platforms"].is_null())
+        .cloned()
+        .collect();
     for (name, level_name, p, start, inputs) in cases() {
         let rows = &levels.iter().find(|(n, _)| *n == level_name).unwrap().1;
         let level: Level = rows.join("\n").parse().unwrap();
@@ -1189,8 +1345,9 @@ fn regenerate_mechanics_vectors() {
             "states": states,
         }));
     }
+    out.extend(kept);
     let doc = json!({
-        "about": "Tick-by-tick states of PHYSICS.md bodies with its extensions (ladders, slopes, coyote time, jump buffering, jump boost, jump pads and springs, screen wrap): after each input, [x, y, vx, vy, grounded, dead, air_jumps_left, climbing, coyote_left, buffer_left, launched, boost_tick]. Produced by the second implementation in tests/mechanics_vectors.rs, written from PHYSICS.md alone; a conforming Body matches every state (positions and speeds within 1e-9, the rest exactly). Levels are platnav ASCII, top row first (a first row `@wrap xy` declares that the level's opposite edges meet); each case starts standing on `start` = [col, row]. Inputs are [move, jump, down] or [move, jump, down, up].",
+        "about": "Tick-by-tick states of PHYSICS.md bodies with its extensions (ladders, slopes, coyote time, jump buffering, jump boost, jump pads and springs, screen wrap, moving platforms): after each input, [x, y, vx, vy, grounded, dead, air_jumps_left, climbing, coyote_left, buffer_left, launched, boost_tick]. Produced by the second implementation in tests/mechanics_vectors.rs, written from PHYSICS.md alone; a conforming Body matches every state (positions and speeds within 1e-9, the rest exactly). Cases with `platforms` are computed by hand from the text (their `note` shows the arithmetic) and matched exactly; they may give `start_tick` (the tick the first input steps from, 0 when absent), `start_state` (a start in the format of the states, jump not held) and `corners` ([platform, tick, x * 2^36, y * 2^36]: a platform's top-left corner on a tick, in whole steps of the position grid, exact as JSON integers). Levels are platnav ASCII, top row first (a first row `@wrap xy` declares that the level's opposite edges meet); each case starts standing on `start` = [col, row]. Inputs are [move, jump, down] or [move, jump, down, up].",
         "levels": levels.iter().map(|(n, rows)| (n.to_string(), json!(rows))).collect::<serde_json::Map<_, _>>(),
         "cases": out,
     });

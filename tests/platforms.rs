@@ -138,3 +138,63 @@ fn every_generated_chasm_is_crossed_on_its_platform_and_every_path_performs() {
     assert_eq!(crossings, 18);
     assert!(other > 0, "no random pair had a path");
 }
+
+#[test]
+fn knocked_followers_land_and_plan_again_and_no_death_was_avoidable() {
+    use platnav::follow::{TimedFollowState, TimedFollower, knock, recovery_input};
+    use platnav::search::timed::World;
+    let p = Physics::default();
+    let mut rng = platnav::level::SplitMix64::new(11);
+    let (mut chases, mut arrived, mut knocks, mut deaths, mut riding) = (0, 0, 0, 0, 0);
+    for seed in 0..4 {
+        let (l, lifts) = Level::generate_with_platforms(72, 14, 3, seed).unwrap();
+        let map = NavMap::build(&l, &p).unwrap();
+        let platforms = Platforms::new(lifts.clone(), p.dt).unwrap();
+        let world = World {
+            level: &l,
+            physics: &p,
+            platforms: &platforms,
+        };
+        for lift in &lifts {
+            let (from, to) = ledges(&l, lift);
+            let mut body = Body::start(&l, from, &p);
+            let mut follower = TimedFollower::new(TimedOptions::default().with_wait_stride(4));
+            let start = rng.below(1_000);
+            // The state and tick of the last knock.
+            let mut last: Option<(Body, u64)> = None;
+            chases += 1;
+            for t in 0..4_000 {
+                let tick = start + t;
+                if t % 120 == 60 {
+                    riding += usize::from(body.riding(&platforms, tick, &p).is_some());
+                    knock(&mut body, &p, &mut rng);
+                    knocks += 1;
+                    last = Some((body, tick));
+                }
+                let input = follower.next_input(&map, &platforms, &body, tick, to);
+                body.step_moving(&l, &platforms, tick, &p, input);
+                if body.dead {
+                    deaths += 1;
+                    let avoidable =
+                        last.is_none_or(|(k, at)| recovery_input(&world, &k, at).is_some());
+                    assert!(
+                        !avoidable,
+                        "seed {seed}: died on tick {tick} after {last:?}"
+                    );
+                    break;
+                }
+                if body.stands_on(to) && follower.state() == TimedFollowState::Idle {
+                    arrived += 1;
+                    break;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{chases} chases, {arrived} arrived, {knocks} knocks ({riding} off a platform), \
+         {deaths} unavoidable deaths"
+    );
+    assert!(knocks >= chases, "every chase was knocked at least once");
+    assert!(riding > 0, "no knock came on a platform");
+    assert!(arrived * 2 > chases, "{arrived} of {chases} arrived");
+}

@@ -94,7 +94,7 @@ impl TimedFollower {
             self.state = TimedFollowState::Recovering;
             return recovery_input(&world, body, tick).unwrap_or(Input::IDLE);
         }
-        if let Some(input) = rest_input(&world, body, tick) {
+        if let Some(input) = rest_input(map, &world, body, tick) {
             self.state = TimedFollowState::Recovering;
             return input;
         }
@@ -152,9 +152,10 @@ fn states_along(world: &World<'_>, body: &Body, tick: u64, inputs: &[Input]) -> 
 }
 
 /// The input that brings a grounded body to rest: on the middle of the
-/// tile of a platform's width it rides, or of the cell it stands on;
-/// `None` when it is at rest there.
-fn rest_input(world: &World<'_>, body: &Body, tick: u64) -> Option<Input> {
+/// tile of a platform's width it rides, or of the cell of the map nearest
+/// its feet in the row it stands on (past a ledge, its feet are over no
+/// cell of the map); `None` when it is at rest there.
+fn rest_input(map: &NavMap, world: &World<'_>, body: &Body, tick: u64) -> Option<Input> {
     let p = world.physics;
     let target = match body.riding(world.platforms, tick, p) {
         Some(k) => {
@@ -165,7 +166,18 @@ fn rest_input(world: &World<'_>, body: &Body, tick: u64) -> Option<Input> {
                 .clamp(0.0, f64::from(m.platform.width - 1));
             left + slot + 0.5
         }
-        None => body.x.floor() + 0.5,
+        None => {
+            let cell = body.standing_cell()?;
+            let nearest = [0, -1, 1, -2, 2]
+                .into_iter()
+                .map(|dc| Cell::new(cell.col + dc, cell.row))
+                .filter(|&c| map.node(c).is_some())
+                .min_by(|a, b| {
+                    let d = |c: &Cell| (f64::from(c.col) + 0.5 - body.x).abs();
+                    d(a).total_cmp(&d(b))
+                })?;
+            f64::from(nearest.col) + 0.5
+        }
     };
     settle_input(body, target, p)
 }

@@ -231,6 +231,16 @@ fn check_shape(p: &Platform) -> Result<(), String> {
 /// tiles a tick.
 fn lay_out(p: &Platform, step: f64) -> Result<(Vec<Leg>, u64), String> {
     let pts = &p.points;
+    if pts.len() == 1 {
+        // One point: a platform that stays, whatever its pause.
+        let leg = Leg {
+            from: pts[0],
+            to: pts[0],
+            ticks: 1,
+            start: 0,
+        };
+        return Ok((vec![leg], 1));
+    }
     let mut order: Vec<usize> = (0..pts.len()).collect();
     match p.looped {
         PlatformLoop::BackAndForth => order.extend((0..pts.len().saturating_sub(1)).rev()),
@@ -257,16 +267,6 @@ fn lay_out(p: &Platform, step: f64) -> Result<(Vec<Leg>, u64), String> {
                 "its cycle takes over {MAX_PERIOD} ticks (a path too long or too slow)"
             ));
         }
-    }
-    if legs.is_empty() {
-        // One point: a platform that stays.
-        legs.push(Leg {
-            from: pts[0],
-            to: pts[0],
-            ticks: 1,
-            start: 0,
-        });
-        start = 1;
     }
     Ok((legs, start))
 }

@@ -28,6 +28,10 @@
 //! `model.rs` is the same for maps of any body model (`ModelMap`): its
 //! programs performed one by one from scratch.
 //!
+//! `platforms.rs` is a second implementation of the body among moving
+//! platforms (`PHYSICS.md`, "Moving platforms"), written from the text:
+//! the oracle `tests/platform_twin.rs` steps beside `Body::step_moving`.
+//!
 //! Only the `platnav` crate's public API is used. The CLI's bench, the
 //! criterion benches and the library's tests depend on this crate, so they
 //! share one copy.
@@ -36,6 +40,7 @@ pub mod exhaustive;
 mod families;
 mod mechanics;
 pub mod model;
+pub mod platforms;
 mod sim;
 
 use std::collections::HashMap;
