@@ -288,6 +288,25 @@ fn field_prop(f: &Field) -> Prop {
     }
 }
 
+/// A `Point` or `Array<Point>` field's value (`{cx, cy}` in the layer's
+/// grid of `gs` pixels, offset by `(ox, oy)`) as points in map pixels, each
+/// at its cell's top-left corner: a null point is none, and an array with
+/// an element that is not a point is no path at all ([`Prop::Other`]).
+fn field_points(v: &serde_json::Value, gs: i64, (ox, oy): (f64, f64)) -> Prop {
+    let one = |p: &serde_json::Value| {
+        let c = |k: &str| p.get(k)?.as_f64().filter(|x| x.is_finite());
+        Some((ox + c("cx")? * gs as f64, oy + c("cy")? * gs as f64))
+    };
+    match v {
+        serde_json::Value::Array(a) => a
+            .iter()
+            .map(one)
+            .collect::<Option<Vec<_>>>()
+            .map_or(Prop::Other, Prop::Points),
+        p => Prop::Points(one(p).into_iter().collect()),
+    }
+}
+
 /// Reads the chosen level of a project into the rules' document: its
 /// entity, IntGrid and tile layers on the level's grid.
 fn convert(
@@ -623,7 +642,13 @@ fn entity_object(e: &Entity, i: usize, layer: &str, gs: i64, (ox, oy): (f64, f64
     let mut props: Props = e
         .fields
         .iter()
-        .map(|f| (f.identifier.clone(), field_prop(f)))
+        .map(|f| {
+            let prop = match f.ty.as_str() {
+                "Point" | "Array<Point>" => field_points(&f.value, gs, (ox, oy)),
+                _ => field_prop(f),
+            };
+            (f.identifier.clone(), prop)
+        })
         .collect();
     props.extend(e.tags.iter().map(|t| (t.clone(), Prop::Bool(true))));
     Object {

@@ -329,7 +329,7 @@ fn load_text(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
             Err(LevelError::UnknownFormat("VGLC (feature `serde` is off)".into()).in_file(path))
         }
         None => {
-            let ascii = Level::load(path);
+            let ascii = LoadedLevel::load_ascii(path);
             #[cfg(feature = "serde")]
             if let Err(LevelError::File { source, .. }) = &ascii
                 && matches!(**source, LevelError::UnknownTile { .. })
@@ -341,7 +341,7 @@ fn load_text(path: &Path, opts: &LoadOptions) -> Result<LoadedLevel, LevelError>
                     return Level::load_vglc(path, &legend).map(LoadedLevel::from_tiles);
                 }
             }
-            ascii.map(LoadedLevel::from_tiles)
+            ascii
         }
     }
 }

@@ -24,6 +24,7 @@ mod vglc;
 #[cfg(feature = "tiled")]
 pub use self::tiled::{MAX_TILECOUNT, MAX_XML_DEPTH};
 pub use crate::level::SUPPORTED_FORMATS;
+pub use ascii::BadPlatform;
 pub use load::{LoadOptions, load_level, sniff_format};
 #[cfg(feature = "png")]
 pub use mask::{ColorLegend, MAX_PIXELS};

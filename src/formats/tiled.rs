@@ -826,6 +826,7 @@ fn prop(v: &PropertyValue) -> Prop {
         PropertyValue::IntValue(i) => Prop::Int(i64::from(*i)),
         PropertyValue::FloatValue(f) => Prop::Float(f64::from(*f)),
         PropertyValue::StringValue(s) => Prop::Str(s.clone()),
+        PropertyValue::ObjectValue(id) => Prop::Object(*id),
         _ => Prop::Other,
     }
 }

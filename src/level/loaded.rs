@@ -17,14 +17,20 @@ pub struct LoadedLevel {
     /// layers, properties, shapes, objects and conventions used, one phrase
     /// each. Not part of the level's identity (equality ignores it).
     pub rules_used: Vec<String>,
-    /// Mechanics the file places that platnav does not model (jump pads,
-    /// moving platforms, ...), found by name on tiles and objects (Tiled
-    /// and LDtk maps): `platnav check` names those beside the unreachable
-    /// region. Not part of the level's identity.
+    /// Mechanics the file places that platnav does not model (vanishing
+    /// platforms, conveyors, moving platforms that give no path, ...),
+    /// found by name on tiles and objects (Tiled and LDtk maps): `platnav
+    /// check` names those beside the unreachable region. The objects read
+    /// into [`LoadedLevel::platforms`] are not listed. Not part of the
+    /// level's identity.
     pub unmodelled: Vec<Unmodelled>,
     /// The moving platforms the file places (`PHYSICS.md`, "Moving
-    /// platforms"), unchecked: [`Platforms::new`](super::Platforms::new)
-    /// checks them for a tick length. Not part of the level's identity.
+    /// platforms"): Tiled objects and LDtk entities read by the rules
+    /// file's `platforms` and the conventions
+    /// ([`PlatformRules`](crate::rules::PlatformRules)), and the ASCII
+    /// format's `@platform` lines. Unchecked:
+    /// [`Platforms::new`](super::Platforms::new) checks them for a tick
+    /// length. Not part of the level's identity.
     pub platforms: Vec<Platform>,
 }
 

@@ -13,7 +13,14 @@ pub(crate) enum Prop {
     Int(i64),
     Float(f64),
     Str(String),
-    /// Colours, files, object references, classes: never a collision mark.
+    /// A reference to another object, by its id (Tiled `object`
+    /// properties): never a collision mark; a moving platform's ends.
+    Object(u32),
+    /// Points in map pixels (LDtk `Point` and `Array<Point>` fields, each
+    /// point at its cell's top-left corner): never a collision mark; a
+    /// moving platform's path.
+    Points(Vec<(f64, f64)>),
+    /// Colours, files, classes: never a collision mark.
     Other,
 }
 
@@ -30,7 +37,7 @@ impl Prop {
                 s.trim().to_ascii_lowercase().as_str(),
                 "false" | "no" | "0" | "none"
             ),
-            Prop::Other => false,
+            Prop::Object(_) | Prop::Points(_) | Prop::Other => false,
         }
     }
 
@@ -42,7 +49,7 @@ impl Prop {
             Prop::Int(i) => Some(i.to_string()),
             Prop::Float(f) => Some(f.to_string()),
             Prop::Str(s) => Some(s.clone()),
-            Prop::Other => None,
+            Prop::Object(_) | Prop::Points(_) | Prop::Other => None,
         }
     }
 
@@ -53,6 +60,8 @@ impl Prop {
             Prop::Int(_) => "int",
             Prop::Float(_) => "float",
             Prop::Str(_) => "string",
+            Prop::Object(_) => "object",
+            Prop::Points(_) => "points",
             Prop::Other => "other",
         }
     }
@@ -64,6 +73,10 @@ impl Prop {
         match (value, ty) {
             (Value::Bool(b), _) => Prop::Bool(*b),
             (Value::Number(n), Some("float")) => n.as_f64().map_or(Prop::Other, Prop::Float),
+            (Value::Number(n), Some("object")) => n
+                .as_u64()
+                .and_then(|i| u32::try_from(i).ok())
+                .map_or(Prop::Other, Prop::Object),
             (Value::Number(n), _) => match n.as_i64() {
                 Some(i) => Prop::Int(i),
                 None => n.as_f64().map_or(Prop::Other, Prop::Float),
@@ -91,7 +104,7 @@ pub(crate) fn wrap_property(props: &Props) -> Option<String> {
         Prop::Bool(false) => "none".into(),
         Prop::Int(i) => i.to_string(),
         Prop::Float(f) => f.to_string(),
-        Prop::Other => "(not a string)".into(),
+        Prop::Object(_) | Prop::Points(_) | Prop::Other => "(not a string)".into(),
     })
 }
 

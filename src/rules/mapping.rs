@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path as FsPath;
 
+use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use super::kind::{TileKind, kind_from_str};
@@ -92,6 +93,7 @@ impl<'de> serde::Deserialize<'de> for PropRule {
 ///   "tiles": { "0": "solid", "terrain:12": "one_way" },
 ///   "spawn": ["PlayerSpawnPoint"],
 ///   "goal": ["exit"],
+///   "platforms": { "objects": ["MovingPlatform"], "speed_px": 30 },
 ///   "conventions": true
 /// }
 /// ```
@@ -142,6 +144,9 @@ impl<'de> serde::Deserialize<'de> for PropRule {
 ///   `"y"` (top and bottom), `"xy"` or `"none"`, over the map's own `wrap`
 ///   property (a Tiled map property, an LDtk level field; a string as
 ///   these, or `true` for `"x"`).
+/// - **`platforms`**: which objects are moving platforms and how their
+///   paths, speeds and widths are read ([`PlatformRules`]); they fill
+///   [`LoadedLevel::platforms`](crate::level::LoadedLevel::platforms).
 ///
 /// Kinds are `solid`, `one_way`, `hazard`, `ladder`, `slope_right` (a 45°
 /// slope rising to the right), `slope_left`, `goal`, `spawn` and `empty`.
@@ -188,6 +193,65 @@ pub struct TileMapping {
     /// Which edges of the level meet (`"x"`, `"y"`, `"xy"` or `"none"`),
     /// over the map's own `wrap` property (`None`: the map's, else none).
     pub wrap: Option<crate::level::Wrap>,
+    /// Which objects are moving platforms and how their paths and speeds
+    /// are read.
+    pub platforms: PlatformRules,
+}
+
+/// The rules file's `platforms` entry: which objects (or LDtk entities)
+/// are moving platforms and how to read them. Every field is optional.
+///
+/// ```json
+/// { "platforms": { "objects": ["MovingPlatform"], "speed_px": 30,
+///                  "start": "StartPosition", "end": "EndPosition", "width": "Width" } }
+/// ```
+///
+/// - **`objects`**: object names, classes or object layer names that are
+///   moving platforms; when given, only they are, and one that gives no
+///   path is an error. Without it (and with the conventions on), objects
+///   whose class, name or layer names a moving platform (`MovingPlatform`,
+///   `Elevator`, ...) are, when they give a path.
+/// - **`speed`** (tiles/s) or **`speed_px`** (pixels/s, in the map's tile
+///   width): the speed of platforms that give none of their own (default
+///   2 tiles/s).
+/// - **`start`**, **`end`**: the names of the object-reference properties
+///   naming the path's two ends (default: such a property named like
+///   `start`/`from`, and `end`/`to`/`target`).
+/// - **`width`**: the property giving a platform's width in tiles
+///   (default `Width`, any case; else the object's own width).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PlatformRules {
+    /// Object names, classes or layer names that are moving platforms.
+    pub objects: Vec<String>,
+    /// Speed in tiles/s for platforms that give none.
+    #[serde(deserialize_with = "positive")]
+    pub speed: Option<f64>,
+    /// Speed in pixels/s (of the map's tile width), for platforms that
+    /// give none; `speed` wins when both are given.
+    #[serde(deserialize_with = "positive")]
+    pub speed_px: Option<f64>,
+    /// The object-reference property naming the path's first end.
+    pub start: Option<String>,
+    /// The object-reference property naming the path's last end.
+    pub end: Option<String>,
+    /// The property giving a platform's width in tiles.
+    pub width: Option<String>,
+}
+
+// The speeds are finite (checked as they are read), so equality is one.
+impl Eq for PlatformRules {}
+
+/// A speed of the rules file: finite and above 0.
+fn positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() && v > 0.0 {
+        Ok(Some(v))
+    } else {
+        Err(de::Error::custom(format!(
+            "speed {v} (must be a number above 0)"
+        )))
+    }
 }
 
 /// A rules file (the name the CLI and README use for [`TileMapping`]).

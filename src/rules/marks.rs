@@ -104,7 +104,7 @@ impl<'a> Engine<'a> {
             Prop::Bool(_) | Prop::Int(_) | Prop::Float(_) | Prop::Str(_) => {
                 named.map(|k| if value.truthy() { k } else { TileKind::EMPTY })
             }
-            Prop::Other => None,
+            Prop::Object(_) | Prop::Points(_) | Prop::Other => None,
         };
         Ok(mark.map(|k| {
             let how = if matches!(value, Prop::Str(_)) && names_a_kind(name) {

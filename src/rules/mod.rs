@@ -6,8 +6,8 @@
 // each carried out and the one that explains the map kept (`reading`), the
 // marks of tiles, IntGrid values and objects (`marks`) laid as cells
 // (`layer_cells`) on the grid (`grid`; shapes become cells in `raster`),
-// the spawn and goal (`markers`) and the mechanics platnav does not model
-// (`unmodelled`). The rules file is `mapping`; kinds and the words of the
+// the spawn and goal (`markers`), the moving platforms objects place
+// (`platforms`) and the mechanics platnav does not model (`unmodelled`). The rules file is `mapping`; kinds and the words of the
 // conventions are `kind` and `words`. No file imports one that imports it
 // back.
 pub(crate) mod doc;
@@ -18,6 +18,7 @@ mod layers;
 mod mapping;
 mod markers;
 mod marks;
+mod platforms;
 mod raster;
 mod reading;
 mod resolve;
@@ -25,7 +26,7 @@ mod unmodelled;
 mod words;
 
 pub use kind::TileKind;
-pub use mapping::{LayerRule, PropRule, Rules, TileMapping};
+pub use mapping::{LayerRule, PlatformRules, PropRule, Rules, TileMapping};
 pub use raster::MAX_RASTER_WORK;
 
 // The Tiled and LDtk loaders are the only callers.

@@ -8,6 +8,7 @@ use super::layers::readings;
 use super::mapping::TileMapping;
 use super::markers::{Markers, describe_markers, place_markers};
 use super::marks::Engine;
+use super::platforms::platforms;
 use super::raster::{Budget, area_cells, line_cells};
 use super::reading::{Read, choose_reading};
 use super::unmodelled::unmodelled;
@@ -37,7 +38,18 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
     for (k, c, r) in cells {
         grid.merge(c, r, k);
     }
-    mark_objects(&e, &doc.objects, tile, &mut grid, &mut budget, &mut used)?;
+    // Moving platforms are not cells: the objects read as platforms mark
+    // none.
+    let found = platforms(doc, rules, origin)?;
+    mark_objects(
+        &e,
+        &doc.objects,
+        &found.taken,
+        tile,
+        &mut grid,
+        &mut budget,
+        &mut used,
+    )?;
 
     // Spawn and goal.
     let dims = (width as i64, height as i64);
@@ -79,15 +91,16 @@ pub(crate) fn resolve(doc: &Doc, rules: &TileMapping) -> Result<LoadedLevel, Lev
             e.partial_shapes
         ));
     }
+    used.extend(found.phrase);
     describe_markers(spawn.as_ref(), spawn_cell, &goals, &goal_cells, &mut used);
-    let unmodelled = unmodelled(doc, &plan, origin, (width, height));
+    let unmodelled = unmodelled(doc, &plan, &found.taken, origin, (width, height));
     Ok(LoadedLevel {
         level,
         spawn: spawn_cell,
         goals: goal_cells,
         rules_used: used,
         unmodelled,
-        platforms: Vec::new(),
+        platforms: found.platforms,
     })
 }
 
@@ -113,10 +126,12 @@ fn wrap_of(doc: &Doc, rules: &TileMapping, used: &mut Vec<String>) -> Result<Wra
 
 /// Object areas and lines: each object the rules or conventions give a
 /// kind marks the cells its shape covers (a polyline: the cells it passes
-/// through), noting its phrase when it marks any.
+/// through), noting its phrase when it marks any. Objects `taken` as
+/// moving platforms mark nothing.
 fn mark_objects(
     e: &Engine<'_>,
     objects: &[Object],
+    taken: &[bool],
     (tw, th): (f64, f64),
     grid: &mut Grid,
     budget: &mut Budget,
@@ -125,7 +140,7 @@ fn mark_objects(
     let origin = grid.origin;
     let cell_px = (tw, th, origin.0 as f64 * tw, origin.1 as f64 * th);
     let dims = (grid.width as i64, grid.height as i64);
-    for o in objects {
+    for (o, _) in objects.iter().zip(taken).filter(|(_, t)| !**t) {
         let Some((kind, why)) = e.object_kind(o) else {
             continue;
         };

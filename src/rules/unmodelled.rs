@@ -10,10 +10,12 @@ use crate::level::{Cell, Unmodelled};
 /// The unmodelled mechanics placed in `doc` ([`Unmodelled::named`]): tiles
 /// of its counted layers on the map's grid, by class or string property,
 /// and objects, by class, name or string property; grouped by what and
-/// how the file names them, each with its cells in the level.
+/// how the file names them, each with its cells in the level. Objects
+/// `taken` as moving platforms are modelled, and not listed.
 pub(super) fn unmodelled(
     doc: &Doc,
     plan: &[Option<Treat>],
+    taken: &[bool],
     origin: (i64, i64),
     (width, height): (usize, usize),
 ) -> Vec<Unmodelled> {
@@ -54,7 +56,7 @@ pub(super) fn unmodelled(
         }
     }
     let (tw, th) = (doc.tile_w.max(1e-9), doc.tile_h.max(1e-9));
-    for o in &doc.objects {
+    for (o, _) in doc.objects.iter().zip(taken).filter(|(_, t)| !**t) {
         let class = (!o.class.is_empty()).then_some(o.class.as_str());
         let name = (!o.name.is_empty()).then_some(o.name.as_str());
         let Some((kind, _)) = named(class, name, &o.props) else {

@@ -146,3 +146,23 @@ w("ldtk-no-levels.ldtk", ldtk([])[0])
 w("ldtk-nothing.ldtk", ldtk([dict(lv, layerInstances=[dict(layer, __identifier="Decoration", layerDefUid=2)])])[0])
 w("ldtk-types.ldtk", ldtk([dict(lv, pxWid="wide")])[0])
 w("level.ldtkl", json.dumps(dict(lv, jsonVersion="1.5.3")))
+
+# Moving platforms: a dangling end reference, a path of too many points,
+# a speed that is not a number, a bad @platform line.
+platform_ref = ('<objectgroup id="2" name="Things"><object id="1" type="MovingPlatform" x="16" y="16" '
+                'width="16" height="16"><properties><property name="StartPosition" type="object" value="99"/>'
+                '</properties></object></objectgroup>\n')
+# (`layer` is the LDtk layer by now: the TMX one is written out.)
+floor = ' <layer id="1" name="L" width="4" height="2"><data encoding="csv">1,1,1,1,0,0,0,0</data></layer>\n'
+w("platform-dangling.tmx", tmx(floor + platform_ref))
+w("platform-points.tmj", tmj(layers=[
+    {"type": "tilelayer", "name": "L", "width": 4, "height": 2, "data": [1, 1, 1, 1, 0, 0, 0, 0]},
+    {"type": "objectgroup", "name": "Things", "objects": [{"id": 3, "name": "Elevator", "x": 0, "y": 0,
+        "polyline": [{"x": i, "y": 0} for i in range(300)]}]}]))
+lift = {"__identifier": "MovingPlatform", "__pivot": [0, 0], "__tags": [], "px": [0, 0], "width": 16, "height": 16,
+        "fieldInstances": [{"__identifier": "path", "__type": "Array<Point>", "__value": [{"cx": 3, "cy": 0}]},
+                           {"__identifier": "speed", "__type": "String", "__value": "fast"}]}
+entities = {"__identifier": "Entities", "__type": "Entities", "__cWid": 4, "__cHei": 2, "__gridSize": 16,
+            "layerDefUid": 2, "entityInstances": [lift]}
+w("platform-speed.ldtk", ldtk([dict(lv, layerInstances=[entities, layer])])[0])
+w("platform-line.txt", "@wrap x\n@platform 2 1,1 speed fast\n....\n####\n")
