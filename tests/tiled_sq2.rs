@@ -165,9 +165,10 @@ fn sq2_level_01_rides_the_jump_pad_up_the_far_right() {
 }
 
 /// The jump pads are read from the tiles' `TileType`, by the rules file
-/// and with zero config alike (11 cells); the mechanics sq2 places but
-/// platnav does not model are named with their cells: level_02's moving
-/// platforms (objects).
+/// and with zero config alike (11 cells); level_02's moving platforms
+/// (objects) are read as platforms (`tests/platform_loaders.rs` checks
+/// them), so they are no longer named as mechanics platnav does not
+/// model.
 #[test]
 fn sq2_levels_read_their_pads_and_name_their_unmodelled_mechanics() {
     let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
@@ -187,9 +188,45 @@ fn sq2_levels_read_their_pads_and_name_their_unmodelled_mechanics() {
     for m in &two.unmodelled {
         println!("level_02: {} {} at {} cells", m.kind, m.what, m.cells.len());
     }
+    assert_eq!(two.platforms.len(), 77);
     assert!(
-        two.unmodelled.iter().any(|m| m.kind == "moving platform"),
+        !two.unmodelled.iter().any(|m| m.kind == "moving platform"),
         "{:?}",
         two.unmodelled
     );
+}
+
+/// level_02's 77 platforms move as the game moves them, and from the
+/// spawn a path in time rides a chain of four of them over the spike pits
+/// west of the start; its tape, performed on the body with the platforms
+/// where they are on each tick, ends on the goal cell. No path reaches
+/// that cell with the platforms left out.
+#[test]
+fn sq2_level_02_rides_its_moving_platforms_west_of_the_spawn() {
+    use platnav::level::Platforms;
+    use platnav::search::timed::{Place, TimedOptions, find_path_timed};
+    let opts = LoadOptions::default().with_mapping(Some("levels/sq2/mapping.json".into()));
+    let two = load_level(Path::new("levels/sq2/Maps/level_02.tmx"), &opts).unwrap();
+    let p = platnav::Physics::sq2();
+    let map = platnav::NavMap::build(&two.level, &p).unwrap();
+    let platforms = Platforms::new(two.platforms.clone(), p.dt).unwrap();
+    let spawn = two.spawn.expect("level_02 marks a spawn");
+    let goal = Cell::new(130, 41);
+    assert!(find_path(&map, spawn, goal, &search::SearchOptions::default()).is_err());
+    let path = find_path_timed(&map, &platforms, spawn, 0, goal, &TimedOptions::default()).unwrap();
+    let ridden: std::collections::BTreeSet<u32> = path
+        .steps
+        .iter()
+        .filter_map(|s| match s.to {
+            Place::Platform { platform, .. } => Some(platform),
+            Place::Cell(_) => None,
+        })
+        .collect();
+    assert!(ridden.len() >= 2, "{:?}", path.steps);
+    let mut body = platnav::Body::start(&two.level, spawn, &p);
+    for (t, &input) in path.inputs.iter().enumerate() {
+        body.step_moving(&two.level, &platforms, t as u64, &p, input);
+        assert!(!body.dead, "dead on tick {t}");
+    }
+    assert!(body.stands_on(goal), "{body:?}");
 }

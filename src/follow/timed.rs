@@ -185,7 +185,7 @@ fn rest_input(map: &NavMap, world: &World<'_>, body: &Body, tick: u64) -> Option
 /// The first input of the steadiest way down for a body in the air: of
 /// the six held inputs (each way or none, jump held or not), the one that
 /// lands alive soonest with the platforms moving; `None` when every one
-/// dies or is still in the air after [`RECOVERY_TICKS`].
+/// dies or is still in the air after 600 ticks.
 #[must_use]
 pub fn recovery_input(world: &World<'_>, body: &Body, tick: u64) -> Option<Input> {
     let mut best: Option<(u32, Input)> = None;

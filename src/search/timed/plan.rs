@@ -326,47 +326,26 @@ impl<'a> Search<'a> {
         let world = self.world;
         let label = &self.labels[at];
         let (place, mut body, mut tick) = (label.place, label.body, label.tick);
-        let period = match (place, on) {
-            (_, Some(k)) => world.platforms.all()[k].period(),
-            (Place::Cell(cell), None) => world
-                .in_reach(cell)
-                .map(|k| world.platforms.all()[k].period())
-                .max()
-                .unwrap_or(0),
-            (Place::Platform { .. }, None) => 0,
+        // From a cell, the platforms in reach; on one, none is needed.
+        let near: Vec<usize> = match (place, on) {
+            (Place::Cell(cell), None) => world.in_reach(cell).collect(),
+            _ => Vec::new(),
+        };
+        let all = world.platforms.all();
+        let period = match on {
+            Some(k) => all[k].period(),
+            None => near.iter().map(|&k| all[k].period()).max().unwrap_or(0),
         };
         if period == 0 {
             return;
         }
         let horizon = period.min(u64::from(self.options.max_wait));
         let stride = u64::from(self.options.wait_stride.max(1));
-        let map = self.map;
-        let near: Vec<usize> = match (place, on) {
-            (Place::Cell(cell), None) => world.in_reach(cell).collect(),
-            _ => Vec::new(),
-        };
-        let programs = self.programs.clone();
-        // From a cell, each program's way with no platform about, for
-        // the state the body waits in.
-        let mut tracks: Option<(Body, Vec<Vec<Body>>)> = None;
+        let mut tracks = Tracks::default();
         let mut waited = 0u64;
         loop {
-            if waited % stride == 0 {
-                if on.is_none() && tracks.as_ref().is_none_or(|(b, _)| *b != body) {
-                    let all = programs.iter().map(|&pr| track(&world, body, pr)).collect();
-                    tracks = Some((body, all));
-                }
-                for (i, &program) in programs.iter().enumerate() {
-                    if let Some((_, all)) = &tracks {
-                        if !meets(&world, &all[i], tick, &near) {
-                            continue;
-                        }
-                    }
-                    let done = perform(&world, body, tick, program, on, |c| map.node(c).is_some());
-                    if let Some(o) = done {
-                        self.push_outcome(at, waited, o);
-                    }
-                }
+            if waited.is_multiple_of(stride) {
+                self.depart(at, &body, tick, waited, on, &near, &mut tracks);
             }
             if waited >= horizon {
                 break;
@@ -376,6 +355,36 @@ impl<'a> Search<'a> {
             waited += 1;
             if !at_rest(&world, &body, tick, place) {
                 break;
+            }
+        }
+    }
+
+    /// Every program from `body` on tick `tick`, `waited` ticks after
+    /// label `at`; from a cell, only those whose way with no platform
+    /// about comes near one of `near` are performed.
+    #[allow(clippy::too_many_arguments)] // the state of one departure
+    fn depart(
+        &mut self,
+        at: usize,
+        body: &Body,
+        tick: u64,
+        waited: u64,
+        on: Option<usize>,
+        near: &[usize],
+        tracks: &mut Tracks,
+    ) {
+        let (world, map) = (self.world, self.map);
+        let programs = self.programs.clone();
+        if on.is_none() && tracks.body != Some(*body) {
+            tracks.ways = programs.iter().map(|&pr| track(&world, *body, pr)).collect();
+            tracks.body = Some(*body);
+        }
+        for (i, &program) in programs.iter().enumerate() {
+            if on.is_none() && !meets(&world, &tracks.ways[i], tick, near) {
+                continue;
+            }
+            if let Some(o) = perform(&world, *body, tick, program, on, |c| map.node(c).is_some()) {
+                self.push_outcome(at, waited, o);
             }
         }
     }
@@ -430,6 +439,14 @@ impl<'a> Search<'a> {
             stats: self.stats,
         }
     }
+}
+
+/// Each program's way with no platform about, from the state a body
+/// waits in on a cell (computed again when the state changes).
+#[derive(Default)]
+struct Tracks {
+    body: Option<Body>,
+    ways: Vec<Vec<Body>>,
 }
 
 /// Whether a waiting body is still at rest on `place` on tick `tick`.

@@ -22,6 +22,7 @@ mod knock;
 /// The body model rows (SMB 1-1's map for the NES Mario and the dash
 /// body, against the reference body's).
 mod models;
+mod platforms;
 
 /// The naive reference rows (the naive reference builder against ours).
 mod reference;
@@ -242,6 +243,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
         args.quick,
     )?;
     reference::rows(&mut rows, smb11_level, &smb_run.physics, args.quick)?;
+    platforms::rows(&mut rows, args.quick)?;
     scaling::rows(&mut rows, samples, args.quick)?;
     if !args.quick || args.huge {
         huge::rows(&mut rows, args.huge)?;
