@@ -6,10 +6,10 @@ mod recovery;
 mod timed;
 
 pub use knock::{KnockDeath, KnockOptions, KnockReport, can_land_alive, knock, knock_chases};
-pub use timed::{TimedFollowState, TimedFollower, recovery_input};
 pub use recovery::{
     MAX_RECOVERY_TICKS, RECOVERY_SWITCH_TICKS, RecoveryEnd, RecoveryProgram, RecoverySwitch,
 };
+pub use timed::{TimedFollowState, TimedFollower, recovery_input};
 
 use crate::graph::NavMap;
 use crate::level::Cell;

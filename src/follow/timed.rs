@@ -90,7 +90,8 @@ impl TimedFollower {
         if body.dead {
             return Input::IDLE;
         }
-        if !body.grounded {
+        // In the air, or grounded but thrown up (the next tick lifts it).
+        if !body.grounded || body.vy < 0.0 {
             self.state = TimedFollowState::Recovering;
             return recovery_input(&world, body, tick).unwrap_or(Input::IDLE);
         }

@@ -275,7 +275,17 @@ fn lay_out(p: &Platform, step: f64) -> Result<(Vec<Leg>, u64), String> {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Platforms {
     moving: Vec<Moving>,
+    /// For each block of [`BLOCK`] columns from `origin`, the platforms
+    /// whose whole cycle comes within [`REACH`] tiles of it, in order.
+    columns: Vec<Vec<u32>>,
+    origin: i64,
 }
+
+/// The columns of a block of the platforms' index.
+const BLOCK: f64 = 8.0;
+/// How far from a platform's cycle a body's feet may be and the body
+/// still meet it in a tick: two tiles past the widest body's half width.
+const REACH: f64 = 10.0;
 
 impl Platforms {
     /// Checks `platforms` for ticks of `dt` seconds.
@@ -292,8 +302,42 @@ impl Platforms {
             .map(|(index, p)| {
                 Moving::new(p, dt).map_err(|why| PlatformError::Invalid { index, why })
             })
-            .collect::<Result<_, _>>()?;
-        Ok(Self { moving })
+            .collect::<Result<Vec<_>, _>>()?;
+        let block = |x: f64| (x / BLOCK).floor() as i64;
+        let origin = moving
+            .iter()
+            .map(|m| block(m.swept()[0] - REACH))
+            .min()
+            .unwrap_or(0);
+        let end = moving
+            .iter()
+            .map(|m| block(m.swept()[2] + REACH))
+            .max()
+            .unwrap_or(-1);
+        let mut columns = vec![Vec::new(); usize::try_from(end + 1 - origin).unwrap_or(0)];
+        for (i, m) in moving.iter().enumerate() {
+            let s = m.swept();
+            for b in block(s[0] - REACH)..=block(s[2] + REACH) {
+                columns[(b - origin) as usize].push(i as u32);
+            }
+        }
+        Ok(Self {
+            moving,
+            columns,
+            origin,
+        })
+    }
+
+    /// The platforms that may meet a body whose feet are at `x` within a
+    /// tick (a superset, by index in order): those whose whole cycle comes
+    /// within ten tiles of `x`.
+    #[must_use]
+    pub fn near_x(&self, x: f64) -> &[u32] {
+        let b = (x / BLOCK).floor() as i64 - self.origin;
+        usize::try_from(b)
+            .ok()
+            .and_then(|b| self.columns.get(b))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The platforms, in the order given.

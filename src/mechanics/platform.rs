@@ -61,12 +61,18 @@ impl Body {
         if self.dead || !self.grounded {
             return None;
         }
-        platforms.all().iter().position(|m| {
-            near(m.swept(), self, p) && {
-                let a = m.at(tick);
-                surface(a, a, f64::from(m.platform.width), m).holds(self.x, self.y, p)
-            }
-        })
+        let all = platforms.all();
+        platforms
+            .near_x(self.x)
+            .iter()
+            .map(|&i| i as usize)
+            .find(|&i| {
+                let m = &all[i];
+                near(m.swept(), self, p) && {
+                    let a = m.at(tick);
+                    surface(a, a, f64::from(m.platform.width), m).holds(self.x, self.y, p)
+                }
+            })
     }
 
     /// One tick, from tick `tick` to `tick + 1`, on `level` with moving
@@ -86,7 +92,9 @@ impl Body {
         // ends: neither they nor the body move two tiles in a tick.
         let mut surfaces = Vec::new();
         let mut ridden = None;
-        for m in platforms.all().iter().filter(|m| near(m.swept(), self, p)) {
+        let all = platforms.all();
+        let candidates = platforms.near_x(self.x).iter().map(|&i| &all[i as usize]);
+        for m in candidates.filter(|m| near(m.swept(), self, p)) {
             let (a, b) = (m.at(tick), m.at(tick + 1));
             let start = surface(a, a, f64::from(m.platform.width), m);
             if ridden.is_none() && !self.dead && self.grounded && start.holds(self.x, self.y, p) {

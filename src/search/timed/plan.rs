@@ -4,7 +4,8 @@
 //!
 //! Reaching a place sooner is never worse: a body at rest can wait there
 //! for any later tick (on a platform too: it rides), so each place is
-//! expanded once, from its first arrival. A link of the map is queued at
+//! expanded once, from its first arrival; each platform too, from the
+//! first tile of it reached. A link of the map is queued at
 //! its ticks and performed when it is popped (its ticks do not change; a
 //! platform in its way makes it miss, and it is dropped). Boarding and
 //! leaving platforms are performed when their place is expanded, after
@@ -211,7 +212,7 @@ impl<'a> Search<'a> {
     }
 
     fn push(&mut self, label: Label) {
-        if self.closed.contains(&label.place) {
+        if self.closed.contains(&key_of(label.place)) {
             return;
         }
         let key = self.key(label.place, label.tick);
@@ -234,7 +235,7 @@ impl<'a> Search<'a> {
                 },
                 None => continue,
             };
-            if !self.closed.insert(label.place) {
+            if !self.closed.insert(key_of(label.place)) {
                 continue;
             }
             let at = self.labels.len();
@@ -341,11 +342,12 @@ impl<'a> Search<'a> {
         }
         let horizon = period.min(u64::from(self.options.max_wait));
         let stride = u64::from(self.options.wait_stride.max(1));
-        let mut tracks = Tracks::default();
+        // The departures: the body's state after each wait of the stride.
+        let mut departures = Vec::new();
         let mut waited = 0u64;
         loop {
             if waited.is_multiple_of(stride) {
-                self.depart(at, &body, tick, waited, on, &near, &mut tracks);
+                departures.push((waited, body, tick));
             }
             if waited >= horizon {
                 break;
@@ -357,33 +359,37 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-    }
-
-    /// Every program from `body` on tick `tick`, `waited` ticks after
-    /// label `at`; from a cell, only those whose way with no platform
-    /// about comes near one of `near` are performed.
-    #[allow(clippy::too_many_arguments)] // the state of one departure
-    fn depart(
-        &mut self,
-        at: usize,
-        body: &Body,
-        tick: u64,
-        waited: u64,
-        on: Option<usize>,
-        near: &[usize],
-        tracks: &mut Tracks,
-    ) {
-        let (world, map) = (self.world, self.map);
-        let programs = self.programs.clone();
-        if on.is_none() && tracks.body != Some(*body) {
-            tracks.ways = programs.iter().map(|&pr| track(&world, *body, pr)).collect();
-            tracks.body = Some(*body);
-        }
-        for (i, &program) in programs.iter().enumerate() {
-            if on.is_none() && !meets(&world, &tracks.ways[i], tick, near) {
-                continue;
-            }
-            if let Some(o) = perform(&world, *body, tick, program, on, |c| map.node(c).is_some()) {
+        // From a cell, each program's way with no platform about, from
+        // the state the body rests in (the same after each wait, unless
+        // a platform came by).
+        let first = departures[0].1;
+        let ways = if on.is_none() {
+            self.programs
+                .iter()
+                .map(|&pr| track(&world, first, pr))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let departure = Departure {
+            world,
+            map: self.map,
+            programs: &self.programs,
+            on,
+            near: &near,
+            rest: (first, ways),
+        };
+        let run =
+            |&(waited, body, tick): &(u64, Body, u64)| (waited, departure.outcomes(&body, tick));
+        #[cfg(feature = "parallel")]
+        let found: Vec<(u64, Vec<Outcome>)> = {
+            use rayon::prelude::*;
+            departures.par_iter().map(run).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let found: Vec<(u64, Vec<Outcome>)> = departures.iter().map(run).collect();
+        for (waited, outcomes) in found {
+            for o in outcomes {
                 self.push_outcome(at, waited, o);
             }
         }
@@ -391,7 +397,8 @@ impl<'a> Search<'a> {
 
     /// Queues a program's outcome from label `at` after `waited` ticks.
     fn push_outcome(&mut self, at: usize, waited: u64, o: Outcome) {
-        if self.closed.contains(&o.place) || o.place == self.labels[at].place {
+        let key = key_of(o.place);
+        if self.closed.contains(&key) || key == key_of(self.labels[at].place) {
             return;
         }
         let kind = match o.place {
@@ -441,12 +448,54 @@ impl<'a> Search<'a> {
     }
 }
 
-/// Each program's way with no platform about, from the state a body
-/// waits in on a cell (computed again when the state changes).
-#[derive(Default)]
-struct Tracks {
-    body: Option<Body>,
-    ways: Vec<Vec<Body>>,
+/// The place a label closes: its cell, or its platform (a body on a
+/// platform walks to any tile of its width, so the first arrival on a
+/// platform is the one expanded, and a program that lands back on the
+/// platform it left is not kept).
+fn key_of(place: Place) -> Place {
+    match place {
+        Place::Cell(_) => place,
+        Place::Platform { platform, .. } => Place::Platform { platform, slot: 0 },
+    }
+}
+
+/// What every departure from one label shares.
+struct Departure<'a> {
+    world: World<'a>,
+    map: &'a NavMap,
+    programs: &'a [Program],
+    on: Option<usize>,
+    near: &'a [usize],
+    /// The programs' ways with no platform about from this state.
+    rest: (Body, Vec<Vec<Body>>),
+}
+
+impl Departure<'_> {
+    /// The outcomes of every program from `body` on tick `tick`. From a
+    /// cell, only the programs whose way with no platform about comes
+    /// near one of the platforms in reach are performed: the others go
+    /// where the map's links go.
+    fn outcomes(&self, body: &Body, tick: u64) -> Vec<Outcome> {
+        let (world, map) = (&self.world, self.map);
+        self.programs
+            .iter()
+            .enumerate()
+            .filter(|&(i, &program)| {
+                self.on.is_some()
+                    || if self.rest.0 == *body {
+                        meets(world, &self.rest.1[i], tick, self.near)
+                    } else {
+                        meets(world, &track(world, *body, program), tick, self.near)
+                    }
+            })
+            .map(|(_, program)| program)
+            .filter_map(|&program| {
+                perform(world, *body, tick, program, self.on, |c| {
+                    map.node(c).is_some()
+                })
+            })
+            .collect()
+    }
 }
 
 /// Whether a waiting body is still at rest on `place` on tick `tick`.
