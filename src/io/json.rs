@@ -4,10 +4,11 @@
 use serde_json::{Value, json};
 
 use crate::graph::NavMap;
-use crate::level::Cell;
+use crate::level::{Cell, Platform};
 use crate::physics::{Input, Physics};
 use crate::search::Path;
 use crate::search::PathError;
+use crate::search::timed::{Place, TimedKind, TimedPath};
 
 fn cell(c: Cell) -> Value {
     json!([c.col, c.row])
@@ -56,6 +57,38 @@ pub fn path_to_json(path: &Path, physics: &Physics) -> Value {
             "to": cell(s.to),
         })).collect::<Vec<_>>(),
         "inputs": tape_to_json(path.inputs()),
+    })
+}
+
+/// A path over moving platforms: its start tick and the platforms (as
+/// the level gave them, so that the tape can be performed without the
+/// level file's reader), its steps and inputs.
+#[must_use]
+pub fn timed_path_to_json(path: &TimedPath, physics: &Physics, platforms: &[Platform]) -> Value {
+    let place = |p: Place| match p {
+        Place::Cell(c) => json!({ "cell": cell(c) }),
+        Place::Platform { platform, slot } => json!({ "platform": platform, "slot": slot }),
+    };
+    json!({
+        "found": true,
+        "start": place(path.start),
+        "start_tick": path.start_tick,
+        "goal": cell(path.goal),
+        "ticks": path.ticks(),
+        "physics": physics,
+        "platforms": platforms,
+        "steps": path.steps.iter().map(|s| json!({
+            "kind": match s.kind {
+                TimedKind::Link(k) => k.name(),
+                TimedKind::Board => "board",
+                TimedKind::Leave => "leave",
+            },
+            "from": place(s.from),
+            "to": place(s.to),
+            "tick": s.tick,
+            "ticks": s.ticks,
+        })).collect::<Vec<_>>(),
+        "inputs": tape_to_json(&path.inputs),
     })
 }
 

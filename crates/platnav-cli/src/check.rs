@@ -12,7 +12,10 @@ use platnav::{
 };
 
 use super::model::{self, ModelName};
+use super::platforms;
 use super::{CliError, MapArgs, build, grid_text, level_grid, load_level, mark, parse_cell};
+use platnav::io::json::timed_path_to_json;
+use platnav::search::timed::TimedKind;
 
 #[derive(Args)]
 pub(crate) struct CheckArgs {
@@ -61,6 +64,15 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     let options = ReportOptions::default().with_diagnose(!args.no_diagnosis);
     let report = analysis::report(&map, &endpoints, &options)?;
     let beside = unmodelled_beside(&loaded.unmodelled, &map, &report);
+    // With moving platforms, a goal the map alone misses may be reached in
+    // time.
+    let timed = if report.completable || loaded.platforms.is_empty() {
+        None
+    } else {
+        let moving = platforms::platforms(&map, &loaded)?;
+        let start = analysis::resolve(&map, &endpoints).ok().map(|(s, _)| s);
+        start.and_then(|s| platforms::reach(&map, &moving, s, &endpoints.goals))
+    };
     if args.json {
         let mut doc = serde_json::to_value(&report)?;
         if let Some(obj) = doc.as_object_mut() {
@@ -79,10 +91,35 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
                 })
                 .collect();
             obj.insert("unmodelled".into(), unmodelled.into());
+            obj.insert("moving_platforms".into(), loaded.platforms.len().into());
+            if let Some(p) = &timed {
+                let json = timed_path_to_json(p, map.physics(), &loaded.platforms);
+                obj.insert("completable_in_time".into(), true.into());
+                obj.insert("path_in_time".into(), json);
+            }
         }
         outln!("{doc}");
     } else {
         print_report(&args.map.level.display().to_string(), &map, &report);
+        if let Some(p) = &timed {
+            outln!(
+                "\nwith its {} moving platforms, the level is completable: a path in time from tick {} \
+                 reaches {} in {} ticks, boarding a platform {} times",
+                loaded.platforms.len(),
+                p.start_tick,
+                p.goal,
+                p.ticks(),
+                p.steps
+                    .iter()
+                    .filter(|s| s.kind == TimedKind::Board)
+                    .count()
+            );
+        } else if !report.completable && !loaded.platforms.is_empty() {
+            outln!(
+                "\nno path in time from tick 0 over its {} moving platforms reaches the goals nearest the start either",
+                loaded.platforms.len()
+            );
+        }
         if !beside.is_empty() {
             outln!(
                 "\nmechanics the level places but the map does not model (routes through them are missing):"
@@ -103,7 +140,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
             }
         }
     }
-    Ok(if report.completable {
+    Ok(if report.completable || timed.is_some() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

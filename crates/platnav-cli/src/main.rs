@@ -36,6 +36,7 @@ mod check;
 mod conform;
 mod fit;
 mod model;
+mod platforms;
 mod plot;
 mod progress;
 mod source;
@@ -181,6 +182,11 @@ struct PathArgs {
     /// model, and the path is performed on it (--json prints its inputs).
     #[arg(long, value_enum, conflicts_with_all = ["beam", "lazy", "map", "no_diagnosis"])]
     model: Option<model::ModelName>,
+    /// On a level with moving platforms, the tick the path starts on (the
+    /// platforms' places depend on it): the path is planned in time and
+    /// performed with the platforms moving.
+    #[arg(long, default_value_t = 0)]
+    tick: u64,
 }
 
 #[derive(Args)]
@@ -431,6 +437,11 @@ fn run_path(args: &PathArgs) -> Result<ExitCode, CliError> {
             ))
         })?,
     };
+    if !loaded.platforms.is_empty() {
+        let moving = platforms::platforms(&map, &loaded)?;
+        let result = platforms::find(&map, &moving, (from, to), args.tick);
+        return Ok(platforms::print(&map, &loaded, &result, args.json));
+    }
     let result = find_path(&map, from, to, &opts);
     let diagnosis = match &result {
         Err(search::PathError::Unreachable { start, goal, .. }) if !args.no_diagnosis => {

@@ -327,42 +327,84 @@ fn render_writes_png_only_and_unsupported_files_list_the_formats() {
 /// finished, and its moving platforms (`MovingPlatform` objects) are listed
 /// with their cells, in the text and in the JSON.
 #[test]
-fn check_names_unmodelled_mechanics_beside_the_unreachable_area() {
+fn check_reads_level_02s_platforms_as_moving_and_plans_over_them_in_time() {
     at_root();
-    let level = "levels/sq2/Maps/level_02.tmx";
     let args = [
         "check",
-        level,
+        "levels/sq2/Maps/level_02.tmx",
         "--preset",
         "sq2",
         "--param",
         "run_speed=8",
         "--no-diagnosis",
+        "--json",
     ];
     let out = platnav(&args);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let text = stdout(&out);
-    assert!(
-        text.contains("mechanics the level places but the map does not model")
-            && text.contains("moving platform, object (MovingPlatform): 77 cells")
-            && text.contains("beside the reachable area at 207,49"),
-        "{text}"
-    );
-    let mut json_args = args.to_vec();
-    json_args.push("--json");
-    let out = platnav(&json_args);
     let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let lifts = doc["unmodelled"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["kind"] == "moving platform")
-        .expect("the moving platforms");
-    assert_eq!(lifts["cells"].as_array().unwrap().len(), 77);
-    // The one by the spawn's area is the one the body gets to.
-    assert_eq!(lifts["reached"], serde_json::json!([[207, 49]]));
+    // The platforms move now: they are no longer listed as unmodelled.
+    assert_eq!(doc["moving_platforms"], 77);
+    let listed = doc["unmodelled"].as_array().unwrap();
+    assert!(
+        listed.iter().all(|m| m["kind"] != "moving platform"),
+        "{listed:?}"
+    );
+    assert!(doc.get("path_in_time").is_none());
+    // A level its platforms make completable.
+    let out = platnav(&["check", "levels/lifts.txt", "--no-diagnosis"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("with its 2 moving platforms, the level is completable"),
+        "{}",
+        stdout(&out)
+    );
     // The demo places no such mechanic: nothing is listed.
     let demo = platnav(&["check", "levels/demo.txt", "--no-diagnosis", "--json"]);
     let doc: Value = serde_json::from_str(&stdout(&demo)).unwrap();
     assert_eq!(doc["unmodelled"], serde_json::json!([]));
+}
+
+/// `path` on a level with moving platforms plans in time from `--tick`,
+/// and its JSON carries the platforms and the tape, which performed from
+/// that tick with the platforms moving ends on the goal.
+#[test]
+fn path_over_moving_platforms_prints_a_tape_that_performs_from_its_tick() {
+    use platnav::level::{Platform, Platforms};
+    at_root();
+    for tick in ["0", "211"] {
+        let out = platnav(&["path", "levels/lifts.txt", "--tick", tick, "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(doc["start_tick"].as_u64(), Some(tick.parse().unwrap()));
+        let kinds: Vec<&str> = doc["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["kind"].as_str().unwrap())
+            .collect();
+        assert!(
+            kinds.contains(&"board") && kinds.contains(&"leave"),
+            "{kinds:?}"
+        );
+        let lifts: Vec<Platform> = serde_json::from_value(doc["platforms"].clone()).unwrap();
+        let p: platnav::Physics = serde_json::from_value(doc["physics"].clone()).unwrap();
+        let platforms = Platforms::new(lifts, p.dt).unwrap();
+        let level = platnav::formats::load_level(
+            std::path::Path::new("levels/lifts.txt"),
+            &platnav::formats::LoadOptions::default(),
+        )
+        .unwrap()
+        .level;
+        let inputs = platnav::io::json::tape_from_json(&doc["inputs"]).unwrap();
+        let start = platnav::Cell::new(1, 10);
+        assert_eq!(doc["start"]["cell"], serde_json::json!([1, 10]));
+        let mut body = platnav::Body::start(&level, start, &p);
+        let t0: u64 = tick.parse().unwrap();
+        for (i, &input) in inputs.iter().enumerate() {
+            body.step_moving(&level, &platforms, t0 + i as u64, &p, input);
+        }
+        let goal = platnav::Cell::new(27, 4);
+        assert_eq!(doc["goal"], serde_json::json!([27, 4]));
+        assert!(body.stands_on(goal), "{body:?}");
+    }
 }

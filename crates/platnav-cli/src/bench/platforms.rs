@@ -26,8 +26,7 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
     let mut built = None;
     let with = best_of(runs, || {
         let map = NavMap::build(&level, &p).map_err(CliError::from)?;
-        let platforms =
-            Platforms::new(lifts.clone(), p.dt).map_err(|e| CliError(e.to_string()))?;
+        let platforms = Platforms::new(lifts.clone(), p.dt).map_err(|e| CliError(e.to_string()))?;
         built = Some((map, platforms));
         Ok(())
     })?;
@@ -41,14 +40,23 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
     rows.push(
         row(
             "build, 200 x 15, 6 moving platforms, against them frozen",
-            format!("{ratio:.2}x ({:.1} ms / {:.1} ms)", with * 1e3, without * 1e3),
+            format!(
+                "{ratio:.2}x ({:.1} ms / {:.1} ms)",
+                with * 1e3,
+                without * 1e3
+            ),
             "< 3x",
             Some(ratio < BUILD_RATIO_TARGET),
         )
         .because("the platforms' links are performed when a search reaches them, not built"),
     );
     let crossings: Vec<(Cell, Cell)> = lifts.iter().map(|m| ledges(&level, m)).collect();
-    rows.push(query_row(&map, &platforms, &crossings, if quick { 2 } else { 8 }));
+    rows.push(query_row(
+        &map,
+        &platforms,
+        &crossings,
+        if quick { 2 } else { 8 },
+    ));
     rows.push(follower_row(&map, &platforms, &crossings));
     Ok(())
 }
@@ -70,7 +78,10 @@ fn frozen(level: &Level, lifts: &[Platform]) -> Level {
     for m in lifts {
         let [x, y] = m.points[0];
         for c in 0..m.width as i32 {
-            l.set(Cell::new(x.floor() as i32 + c, y.floor() as i32), Tile::ONE_WAY);
+            l.set(
+                Cell::new(x.floor() as i32 + c, y.floor() as i32),
+                Tile::ONE_WAY,
+            );
         }
     }
     l
