@@ -18,7 +18,7 @@ mod menu;
 mod plan;
 mod world;
 
-pub use plan::{find_path_timed, find_path_timed_from};
+pub use plan::{ProgramEnd, find_path_timed, find_path_timed_from, platform_programs};
 pub use world::World;
 
 use crate::level::Cell;

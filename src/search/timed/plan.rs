@@ -136,6 +136,70 @@ fn start_place(
     }
 }
 
+/// Where a platform program ends, as a timed search tries it from a
+/// place ([`platform_programs`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProgramEnd {
+    /// The ticks waited before the program.
+    pub waited: u64,
+    /// Where it ends at rest.
+    pub place: Place,
+    /// The tick it ends on.
+    pub tick: u64,
+    /// Its inputs, the wait's included.
+    pub inputs: Vec<Input>,
+}
+
+/// The platform programs a timed search tries from `body` on tick `tick`
+/// (at rest on a cell of the map, or riding a platform), and where each
+/// ends (`PHYSICS.md`, "Link generation bounds", paths in time): what
+/// the naive reference checks.
+///
+/// # Errors
+/// [`PathError::InvalidEndpoint`] when the body stands on no cell of the
+/// map and rides no platform.
+pub fn platform_programs(
+    map: &NavMap,
+    platforms: &Platforms,
+    body: &Body,
+    tick: u64,
+    options: &TimedOptions,
+) -> Result<Vec<ProgramEnd>, PathError> {
+    let world = World {
+        level: map.level(),
+        physics: map.physics(),
+        platforms,
+    };
+    let place = start_place(map, &world, body, tick)?;
+    let mut search = Search::new(map, world, Cell::new(0, 0), options);
+    search.labels.push(Label {
+        place,
+        body: *body,
+        tick,
+        parent: None,
+        kind: None,
+        inputs: Vec::new(),
+    });
+    let on = match place {
+        Place::Platform { platform, .. } => Some(platform as usize),
+        Place::Cell(_) => None,
+    };
+    Ok(search
+        .program_ends(0, on)
+        .into_iter()
+        .map(|(waited, o)| {
+            let mut inputs = vec![Input::IDLE; waited as usize];
+            inputs.extend(o.inputs);
+            ProgramEnd {
+                waited,
+                place: o.place,
+                tick: o.tick,
+                inputs,
+            }
+        })
+        .collect())
+}
+
 /// A place reached: the body's state there at rest, the tick, and the
 /// step that got there.
 struct Label {
@@ -324,6 +388,14 @@ impl<'a> Search<'a> {
     /// cell), after every wait of the stride up to the period of the
     /// platforms in reach.
     fn try_programs(&mut self, at: usize, on: Option<usize>) {
+        for (waited, o) in self.program_ends(at, on) {
+            self.push_outcome(at, waited, o);
+        }
+    }
+
+    /// [`Search::try_programs`]'s outcomes, each with its wait, in the
+    /// order of the waits and then of the menu.
+    fn program_ends(&self, at: usize, on: Option<usize>) -> Vec<(u64, Outcome)> {
         let world = self.world;
         let label = &self.labels[at];
         let (place, mut body, mut tick) = (label.place, label.body, label.tick);
@@ -338,7 +410,7 @@ impl<'a> Search<'a> {
             None => near.iter().map(|&k| all[k].period()).max().unwrap_or(0),
         };
         if period == 0 {
-            return;
+            return Vec::new();
         }
         let horizon = period.min(u64::from(self.options.max_wait));
         let stride = u64::from(self.options.wait_stride.max(1));
@@ -388,11 +460,10 @@ impl<'a> Search<'a> {
         };
         #[cfg(not(feature = "parallel"))]
         let found: Vec<(u64, Vec<Outcome>)> = departures.iter().map(run).collect();
-        for (waited, outcomes) in found {
-            for o in outcomes {
-                self.push_outcome(at, waited, o);
-            }
-        }
+        found
+            .into_iter()
+            .flat_map(|(waited, outcomes)| outcomes.into_iter().map(move |o| (waited, o)))
+            .collect()
     }
 
     /// Queues a program's outcome from label `at` after `waited` ticks.
