@@ -94,6 +94,8 @@ mod doc_examples {
     struct HugeWorlds;
     #[doc = include_str!("../docs/models.md")]
     struct Models;
+    #[doc = include_str!("../docs/moving-platforms.md")]
+    struct MovingPlatforms;
     #[cfg(feature = "fly")]
     #[doc = include_str!("../docs/flying.md")]
     struct Flying;
