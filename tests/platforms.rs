@@ -198,3 +198,36 @@ fn knocked_followers_land_and_plan_again_and_no_death_was_avoidable() {
     assert!(riding > 0, "no knock came on a platform");
     assert!(arrived * 2 > chases, "{arrived} of {chases} arrived");
 }
+
+#[test]
+fn a_follower_at_its_goal_stays_idle_without_planning_again() {
+    use platnav::follow::{TimedFollowState, TimedFollower};
+    let (l, lifts) = ferry();
+    let p = Physics::default();
+    let map = NavMap::build(&l, &p).unwrap();
+    let platforms = Platforms::new(lifts, p.dt).unwrap();
+    // The goal as asked is in the air above the ledge: the plan snaps it.
+    let (from, asked, goal) = (Cell::new(2, 9), Cell::new(26, 7), Cell::new(26, 9));
+    let mut body = Body::start(&l, from, &p);
+    let mut follower = TimedFollower::new(TimedOptions::default());
+    let mut arrived_at = None;
+    for tick in 0..2_000u64 {
+        let input = follower.next_input(&map, &platforms, &body, tick, asked);
+        body.step_moving(&l, &platforms, tick, &p, input);
+        if arrived_at.is_none()
+            && body.stands_on(goal)
+            && follower.state() == TimedFollowState::Idle
+        {
+            arrived_at = Some(tick);
+        }
+    }
+    let arrived = arrived_at.expect("the follower arrives");
+    assert!(body.stands_on(goal), "{body:?}");
+    assert_eq!(follower.state(), TimedFollowState::Idle);
+    // One plan took it there: the path the follower holds started on tick 0.
+    assert_eq!(
+        follower.path().map(|p| p.start_tick),
+        Some(0),
+        "arrived on {arrived}"
+    );
+}

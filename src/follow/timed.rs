@@ -42,6 +42,8 @@ pub struct TimedFollower {
 struct Plan {
     path: TimedPath,
     states: Vec<Body>,
+    /// The goal as asked (the path's is snapped to a cell of the map).
+    goal: Cell,
 }
 
 impl TimedFollower {
@@ -109,7 +111,7 @@ impl TimedFollower {
         match find_path_timed_from(map, platforms, body, tick, goal, &self.options) {
             Ok(path) => {
                 let states = states_along(&world, body, tick, &path.inputs);
-                self.plan = Some(Plan { path, states });
+                self.plan = Some(Plan { path, states, goal });
                 self.on_plan(body, tick, goal).unwrap_or(Input::IDLE)
             }
             Err(_) => {
@@ -124,7 +126,10 @@ impl TimedFollower {
     fn on_plan(&mut self, body: &Body, tick: u64, goal: Cell) -> Option<Input> {
         let plan = self.plan.as_ref()?;
         let i = usize::try_from(tick.checked_sub(plan.path.start_tick)?).ok()?;
-        if plan.path.goal != goal || plan.states.get(i) != Some(body) {
+        // Past the plan's end, the body stays at rest on the goal (a
+        // platform coming by and lifting it takes it off).
+        let expected = plan.states.get(i).or(plan.states.last());
+        if plan.goal != goal || expected != Some(body) {
             return None;
         }
         match plan.path.inputs.get(i) {
