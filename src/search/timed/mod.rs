@@ -11,14 +11,17 @@
 //! every stride of ticks up to the platforms' period: boarding from a
 //! cell, and riding, then jumping or walking off, from a place on a
 //! platform. The parts: `world.rs` (the level, its physics and platforms,
-//! stepped from a tick), `menu.rs` (the programs and their outcomes) and
+//! stepped from a tick), `menu.rs` (the programs and their outcomes),
+//! `departures.rs` (the waits, and the programs tried after each) and
 //! `plan.rs` (the search).
 
+mod departures;
 mod menu;
 mod plan;
 mod world;
 
-pub use plan::{ProgramEnd, find_path_timed, find_path_timed_from, platform_programs};
+pub use departures::{ProgramEnd, platform_programs};
+pub use plan::{find_path_timed, find_path_timed_from};
 pub use world::World;
 
 use crate::level::Cell;

@@ -14,7 +14,8 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-use super::menu::{Outcome, Program, meets, menu, perform, track};
+use super::departures::{Origin, program_ends};
+use super::menu::{Outcome, Program, menu};
 use super::world::World;
 use super::{Place, TimedKind, TimedOptions, TimedPath, TimedStep};
 use crate::graph::{LinkId, NavMap};
@@ -112,7 +113,7 @@ pub fn find_path_timed_from(
 }
 
 /// Where a body starts a search: the platform it rides, or its cell.
-fn start_place(
+pub(super) fn start_place(
     map: &NavMap,
     world: &World<'_>,
     body: &Body,
@@ -134,70 +135,6 @@ fn start_place(
             radius: 0,
         }),
     }
-}
-
-/// Where a platform program ends, as a timed search tries it from a
-/// place ([`platform_programs`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ProgramEnd {
-    /// The ticks waited before the program.
-    pub waited: u64,
-    /// Where it ends at rest.
-    pub place: Place,
-    /// The tick it ends on.
-    pub tick: u64,
-    /// Its inputs, the wait's included.
-    pub inputs: Vec<Input>,
-}
-
-/// The platform programs a timed search tries from `body` on tick `tick`
-/// (at rest on a cell of the map, or riding a platform), and where each
-/// ends (`PHYSICS.md`, "Link generation bounds", paths in time): what
-/// the naive reference checks.
-///
-/// # Errors
-/// [`PathError::InvalidEndpoint`] when the body stands on no cell of the
-/// map and rides no platform.
-pub fn platform_programs(
-    map: &NavMap,
-    platforms: &Platforms,
-    body: &Body,
-    tick: u64,
-    options: &TimedOptions,
-) -> Result<Vec<ProgramEnd>, PathError> {
-    let world = World {
-        level: map.level(),
-        physics: map.physics(),
-        platforms,
-    };
-    let place = start_place(map, &world, body, tick)?;
-    let mut search = Search::new(map, world, Cell::new(0, 0), options);
-    search.labels.push(Label {
-        place,
-        body: *body,
-        tick,
-        parent: None,
-        kind: None,
-        inputs: Vec::new(),
-    });
-    let on = match place {
-        Place::Platform { platform, .. } => Some(platform as usize),
-        Place::Cell(_) => None,
-    };
-    Ok(search
-        .program_ends(0, on)
-        .into_iter()
-        .map(|(waited, o)| {
-            let mut inputs = vec![Input::IDLE; waited as usize];
-            inputs.extend(o.inputs);
-            ProgramEnd {
-                waited,
-                place: o.place,
-                tick: o.tick,
-                inputs,
-            }
-        })
-        .collect())
 }
 
 /// A place reached: the body's state there at rest, the tick, and the
@@ -236,11 +173,6 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(map: &'a NavMap, world: World<'a>, goal: Cell, options: &'a TimedOptions) -> Self {
         let p = world.physics;
-        let apex = if p.gravity > 0.0 {
-            (p.jump_speed / p.gravity / p.dt).ceil().clamp(1.0, 120.0) as u32
-        } else {
-            30
-        };
         let carry = world
             .platforms
             .all()
@@ -254,7 +186,7 @@ impl<'a> Search<'a> {
             world,
             goal,
             options,
-            programs: menu(apex),
+            programs: menu(world.apex_ticks()),
             ticks_per_col: if fastest > 0.0 { 1.0 / fastest } else { 0.0 },
             labels: Vec::new(),
             items: Vec::new(),
@@ -388,82 +320,17 @@ impl<'a> Search<'a> {
     /// cell), after every wait of the stride up to the period of the
     /// platforms in reach.
     fn try_programs(&mut self, at: usize, on: Option<usize>) {
-        for (waited, o) in self.program_ends(at, on) {
+        let label = &self.labels[at];
+        let origin = Origin {
+            place: label.place,
+            body: label.body,
+            tick: label.tick,
+            on,
+        };
+        let ends = program_ends(&self.world, self.map, &self.programs, self.options, &origin);
+        for (waited, o) in ends {
             self.push_outcome(at, waited, o);
         }
-    }
-
-    /// [`Search::try_programs`]'s outcomes, each with its wait, in the
-    /// order of the waits and then of the menu.
-    fn program_ends(&self, at: usize, on: Option<usize>) -> Vec<(u64, Outcome)> {
-        let world = self.world;
-        let label = &self.labels[at];
-        let (place, mut body, mut tick) = (label.place, label.body, label.tick);
-        // From a cell, the platforms in reach; on one, none is needed.
-        let near: Vec<usize> = match (place, on) {
-            (Place::Cell(cell), None) => world.in_reach(cell).collect(),
-            _ => Vec::new(),
-        };
-        let all = world.platforms.all();
-        let period = match on {
-            Some(k) => all[k].period(),
-            None => near.iter().map(|&k| all[k].period()).max().unwrap_or(0),
-        };
-        if period == 0 {
-            return Vec::new();
-        }
-        let horizon = period.min(u64::from(self.options.max_wait));
-        let stride = u64::from(self.options.wait_stride.max(1));
-        // The departures: the body's state after each wait of the stride.
-        let mut departures = Vec::new();
-        let mut waited = 0u64;
-        loop {
-            if waited.is_multiple_of(stride) {
-                departures.push((waited, body, tick));
-            }
-            if waited >= horizon {
-                break;
-            }
-            world.step(&mut body, tick, Input::IDLE);
-            tick += 1;
-            waited += 1;
-            if !at_rest(&world, &body, tick, place) {
-                break;
-            }
-        }
-        // From a cell, each program's way with no platform about, from
-        // the state the body rests in (the same after each wait, unless
-        // a platform came by).
-        let first = departures[0].1;
-        let ways = if on.is_none() {
-            self.programs
-                .iter()
-                .map(|&pr| track(&world, first, pr))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let departure = Departure {
-            world,
-            map: self.map,
-            programs: &self.programs,
-            on,
-            near: &near,
-            rest: (first, ways),
-        };
-        let run =
-            |&(waited, body, tick): &(u64, Body, u64)| (waited, departure.outcomes(&body, tick));
-        #[cfg(feature = "parallel")]
-        let found: Vec<(u64, Vec<Outcome>)> = {
-            use rayon::prelude::*;
-            departures.par_iter().map(run).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let found: Vec<(u64, Vec<Outcome>)> = departures.iter().map(run).collect();
-        found
-            .into_iter()
-            .flat_map(|(waited, outcomes)| outcomes.into_iter().map(move |o| (waited, o)))
-            .collect()
     }
 
     /// Queues a program's outcome from label `at` after `waited` ticks.
@@ -527,54 +394,5 @@ fn key_of(place: Place) -> Place {
     match place {
         Place::Cell(_) => place,
         Place::Platform { platform, .. } => Place::Platform { platform, slot: 0 },
-    }
-}
-
-/// What every departure from one label shares.
-struct Departure<'a> {
-    world: World<'a>,
-    map: &'a NavMap,
-    programs: &'a [Program],
-    on: Option<usize>,
-    near: &'a [usize],
-    /// The programs' ways with no platform about from this state.
-    rest: (Body, Vec<Vec<Body>>),
-}
-
-impl Departure<'_> {
-    /// The outcomes of every program from `body` on tick `tick`. From a
-    /// cell, only the programs whose way with no platform about comes
-    /// near one of the platforms in reach are performed: the others go
-    /// where the map's links go.
-    fn outcomes(&self, body: &Body, tick: u64) -> Vec<Outcome> {
-        let (world, map) = (&self.world, self.map);
-        self.programs
-            .iter()
-            .enumerate()
-            .filter(|&(i, &program)| {
-                self.on.is_some()
-                    || if self.rest.0 == *body {
-                        meets(world, &self.rest.1[i], tick, self.near)
-                    } else {
-                        meets(world, &track(world, *body, program), tick, self.near)
-                    }
-            })
-            .map(|(_, program)| program)
-            .filter_map(|&program| {
-                perform(world, *body, tick, program, self.on, |c| {
-                    map.node(c).is_some()
-                })
-            })
-            .collect()
-    }
-}
-
-/// Whether a waiting body is still at rest on `place` on tick `tick`.
-fn at_rest(world: &World<'_>, body: &Body, tick: u64, place: Place) -> bool {
-    match place {
-        Place::Cell(c) => body.stands_on(c) && body.vx == 0.0,
-        Place::Platform { platform, .. } => {
-            body.riding(world.platforms, tick, world.physics) == Some(platform as usize)
-        }
     }
 }

@@ -42,6 +42,18 @@ impl World<'_> {
         self.platforms.all()[k].at(tick)
     }
 
+    /// The ticks a held jump takes to its apex, at least 1 and at most
+    /// 120 (30 with no gravity): the platform programs' longest hold.
+    #[must_use]
+    pub fn apex_ticks(&self) -> u32 {
+        let p = self.physics;
+        if p.gravity > 0.0 {
+            (p.jump_speed / p.gravity / p.dt).ceil().clamp(1.0, 120.0) as u32
+        } else {
+            30
+        }
+    }
+
     /// The platforms whose reach holds `cell`: those a body standing
     /// there might board by a jump or a fall, or that might pass it. A
     /// generous box around each platform's whole cycle, so it decides
