@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 #[cfg(feature = "serde")]
 use super::VglcLegend;
 use crate::io::files::read_bytes;
-use crate::level::{Level, LevelError, LoadedLevel};
+#[cfg(feature = "serde")]
+use crate::level::Level;
+use crate::level::{LevelError, LoadedLevel};
 
 /// How [`load_level`] reads a file. `Default` reads every format with its
 /// defaults (for Tiled and LDtk maps: the conventions of

@@ -4,10 +4,11 @@ use std::path::{Path as FsPath, PathBuf};
 
 use tiny_skia::{FillRule, LineCap, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
-use super::{DebugDrawer, Layers, Rgba, draw_map};
+use super::{DebugDrawer, Layers, Rgba, draw_map, draw_timed_map};
 use crate::graph::NavMap;
-use crate::level::Cell;
+use crate::level::{Cell, Platforms};
 use crate::search::Path;
+use crate::search::timed::TimedPath;
 
 /// A rectangle of cells, corners included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -298,6 +299,34 @@ pub fn render_map(
     path: Option<&Path>,
     options: &RenderOptions,
 ) -> Result<Canvas, RenderError> {
+    let mut canvas = blank(map, options)?;
+    draw_map(&mut canvas, map, path, options.layers);
+    Ok(canvas)
+}
+
+/// Draws the selected layers of `map` on a level with moving
+/// `platforms` on a new canvas: the platforms' ways and where they are on
+/// tick `tick` with the tiles, and `path`, a path in time from a cell,
+/// performed with the platforms moving
+/// ([`draw_timed_map`](super::draw_timed_map)).
+///
+/// # Errors
+/// [`RenderError::BadCrop`], [`RenderError::ZeroScale`],
+/// [`RenderError::TooLarge`].
+pub fn render_timed(
+    map: &NavMap,
+    platforms: &Platforms,
+    tick: u64,
+    path: Option<&TimedPath>,
+    options: &RenderOptions,
+) -> Result<Canvas, RenderError> {
+    let mut canvas = blank(map, options)?;
+    draw_timed_map(&mut canvas, map, platforms, tick, path, options.layers);
+    Ok(canvas)
+}
+
+/// A transparent canvas for `options`' crop of `map`'s level.
+fn blank(map: &NavMap, options: &RenderOptions) -> Result<Canvas, RenderError> {
     let (w, h) = (map.level().width(), map.level().height());
     let crop = options.crop.unwrap_or(Crop {
         min: Cell::new(0, 0),
@@ -318,7 +347,5 @@ pub fn render_map(
     }
     let cols = (crop.max.col - crop.min.col + 1) as u32;
     let rows = (crop.max.row - crop.min.row + 1) as u32;
-    let mut canvas = Canvas::new(cols, rows, options.scale, crop.min)?;
-    draw_map(&mut canvas, map, path, options.layers);
-    Ok(canvas)
+    Canvas::new(cols, rows, options.scale, crop.min)
 }

@@ -15,9 +15,15 @@
 
 #[cfg(feature = "render")]
 mod canvas;
+mod moving;
 
 #[cfg(feature = "render")]
-pub use canvas::{Canvas, Crop, RenderError, RenderOptions, render_map};
+pub use canvas::{Canvas, Crop, RenderError, RenderOptions, render_map, render_timed};
+pub use moving::{
+    PLATFORM_COLOR, PLATFORM_MARK_WIDTH, PLATFORM_WAY_ALPHA, PLATFORM_WAY_WIDTH, RideMark,
+    draw_platform, draw_platform_way, draw_platforms, draw_timed_map, draw_timed_path, ride_marks,
+    timed_bodies, timed_start,
+};
 
 use crate::classify::NodeType;
 use crate::graph::{LinkId, NavMap, NodeId};
@@ -359,6 +365,16 @@ pub fn draw_seams(d: &mut dyn DebugDrawer, level: &Level) {
 /// seams of a level that wraps), nodes, links, path (the path layer only
 /// when a path is given).
 pub fn draw_map(d: &mut dyn DebugDrawer, map: &NavMap, path: Option<&Path>, layers: Layers) {
+    draw_ground(d, map, layers);
+    draw_overlays(d, map, layers);
+    if let (true, Some(p)) = (layers.path, path) {
+        draw_path(d, map.level(), map.physics(), p);
+    }
+}
+
+/// The bottom of [`draw_map`]: the tiles and seams, or with no tiles
+/// layer the background.
+fn draw_ground(d: &mut dyn DebugDrawer, map: &NavMap, layers: Layers) {
     if layers.tiles {
         draw_tiles(d, map.level());
         draw_seams(d, map.level());
@@ -366,14 +382,15 @@ pub fn draw_map(d: &mut dyn DebugDrawer, map: &NavMap, path: Option<&Path>, laye
         let (w, h) = (map.level().width() as f32, map.level().height() as f32);
         d.fill_rect(0.0, 0.0, w, h, BACKGROUND);
     }
+}
+
+/// The middle of [`draw_map`]: nodes and links, as selected.
+fn draw_overlays(d: &mut dyn DebugDrawer, map: &NavMap, layers: Layers) {
     if layers.nodes {
         draw_nodes(d, map);
     }
     if layers.links {
         draw_links(d, map);
-    }
-    if let (true, Some(p)) = (layers.path, path) {
-        draw_path(d, map.level(), map.physics(), p);
     }
 }
 
@@ -394,6 +411,13 @@ mod tests {
             assert!(!seen.contains(&link_color(k)), "{k:?} looks like a node");
         }
         assert!(!seen.contains(&PATH_COLOR));
+        assert!(!seen.contains(&PLATFORM_COLOR));
+        for t in [Tile::EMPTY, Tile::SOLID, Tile::ONE_WAY, Tile::HAZARD] {
+            assert_ne!(tile_color(t), PLATFORM_COLOR, "{t:?} looks like a platform");
+        }
+        for k in LinkKind::ALL {
+            assert_ne!(link_color(k), PLATFORM_COLOR, "{k:?} looks like a platform");
+        }
     }
 
     #[test]

@@ -1,11 +1,16 @@
-//! `platnav render`: a PNG of a level's tiles, node types, links and a path.
+//! `platnav render`: a PNG of a level's tiles, node types, links and a path;
+//! on a level with moving platforms, the platforms on a tick and a path in
+//! time that rides them.
 
 use platnav::find_path;
 use std::path::PathBuf;
 
 use clap::Args;
 use platnav::fly::{Agent, FlyOptions, FreeSpace, Point, draw_fly_path, draw_free_space};
-use platnav::render::{Canvas, Crop, Layers, PATH_WIDTH, RenderOptions, draw_tiles, render_map};
+use platnav::render::{
+    Canvas, Crop, Layers, PATH_WIDTH, RenderOptions, draw_tiles, render_map, render_timed,
+};
+use platnav::search::timed::TimedKind;
 use platnav::{Cell, SearchOptions};
 
 use super::{CliError, MapArgs, build, parse_cell};
@@ -17,9 +22,16 @@ pub(crate) struct RenderArgs {
     /// The PNG file to write (written whole or not at all).
     #[arg(short, long)]
     output: PathBuf,
-    /// Find and draw a path: FROM and TO cells, each COL,ROW.
+    /// Find and draw a path: FROM and TO cells, each COL,ROW. On a level
+    /// with moving platforms, a path in time from --tick, performed with
+    /// the platforms moving.
     #[arg(long, num_args = 2, value_names = ["FROM", "TO"], value_parser = parse_cell, allow_hyphen_values = true)]
     path: Vec<Cell>,
+    /// On a level with moving platforms, the tick to draw them on and
+    /// the --path to start on (each platform's way over its cycle is
+    /// drawn too).
+    #[arg(long, default_value_t = 0)]
+    tick: u64,
     /// Layers to draw, comma-separated: tiles, nodes, links, path (or all).
     #[arg(long, default_value = "all")]
     layers: String,
@@ -140,7 +152,14 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
         return Err(CliError("--fly-path needs --fly AGENT".into()));
     }
     let layers = Layers::parse(&args.layers).map_err(|e| CliError(format!("--layers: {e}")))?;
-    let (map, _) = build(&args.map)?;
+    let (map, loaded) = build(&args.map)?;
+    let options = RenderOptions::default()
+        .with_layers(layers)
+        .with_scale(args.scale)
+        .with_crop(args.crop);
+    if !loaded.platforms.is_empty() {
+        return run_timed(args, &map, &loaded, &options);
+    }
     let path = match args.path[..] {
         [from, to] => Some(
             find_path(&map, from, to, &SearchOptions::default())
@@ -148,10 +167,6 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
         ),
         _ => None,
     };
-    let options = RenderOptions::default()
-        .with_layers(layers)
-        .with_scale(args.scale)
-        .with_crop(args.crop);
     let canvas = render_map(&map, path.as_ref(), &options)?;
     canvas.save_png(&args.output)?;
     println!(
@@ -167,6 +182,50 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
             p.goal(),
             p.ticks()
         ))
+    );
+    Ok(())
+}
+
+/// `render` on a level with moving platforms: the platforms on `--tick`,
+/// and the `--path` planned in time from that tick.
+fn run_timed(
+    args: &RenderArgs,
+    map: &platnav::NavMap,
+    loaded: &platnav::level::LoadedLevel,
+    options: &RenderOptions,
+) -> Result<(), CliError> {
+    let moving = super::platforms::platforms(map, loaded)?;
+    let path = match args.path[..] {
+        [from, to] => Some(
+            super::platforms::find(map, &moving, (from, to), args.tick)
+                .map_err(|e| CliError(format!("--path: {e}")))?,
+        ),
+        _ => None,
+    };
+    let canvas = render_timed(map, &moving, args.tick, path.as_ref(), options)?;
+    canvas.save_png(&args.output)?;
+    println!(
+        "{}: {} x {} px, {} nodes, {} links, {} moving platforms on tick {}{}",
+        args.output.display(),
+        canvas.width(),
+        canvas.height(),
+        map.node_count(),
+        map.link_count(),
+        moving.len(),
+        args.tick,
+        path.map_or(String::new(), |p| {
+            let boards = p
+                .steps
+                .iter()
+                .filter(|s| s.kind == TimedKind::Board)
+                .count();
+            format!(
+                ", path in time {} -> {} in {} ticks, boarding {boards} times",
+                super::platforms::place(p.start),
+                p.goal,
+                p.ticks()
+            )
+        })
     );
     Ok(())
 }

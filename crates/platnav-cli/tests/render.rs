@@ -186,3 +186,169 @@ fn slopes_show_their_triangle_and_ladders_their_rails() {
     assert_eq!(at(2, 0.5, 0.33), BACKGROUND);
     assert_eq!(at(3, 0.5, 0.5), BACKGROUND);
 }
+
+/// `levels/lifts.txt` with its two lifts and a path in time that rides
+/// both: each lift is filled in the platform colour where it is on the
+/// drawn tick (and not where it was on another), and the path, performed
+/// with the lifts moving, is drawn on both sides of the gap and above
+/// its middle, where only the ride carries the body, with a boarding
+/// mark on the first lift.
+#[test]
+fn lifts_show_their_platforms_and_the_path_in_time() {
+    use platnav::formats::{LoadOptions, load_level};
+    use platnav::level::Platforms;
+    use platnav::render::{
+        Canvas, PLATFORM_COLOR, render_timed, ride_marks, timed_bodies, timed_start,
+    };
+    use platnav::search::timed::{TimedKind, TimedOptions, find_path_timed};
+    at_root();
+    let loaded = load_level(
+        std::path::Path::new("levels/lifts.txt"),
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    let p = Physics::default();
+    let map = NavMap::build(&loaded.level, &p).unwrap();
+    let platforms = Platforms::new(loaded.platforms.clone(), p.dt).unwrap();
+    assert_eq!(platforms.len(), 2);
+    let (from, to) = (Cell::new(1, 10), Cell::new(27, 4));
+    let path = find_path_timed(&map, &platforms, from, 0, to, &TimedOptions::default()).unwrap();
+    let boards = path
+        .steps
+        .iter()
+        .filter(|s| s.kind == TimedKind::Board)
+        .count();
+    assert_eq!(boards, 2, "{:?}", path.steps);
+
+    let scale = 16.0;
+    let px = |canvas: &Canvas, x: f64, y: f64| canvas.pixel((x * scale) as u32, (y * scale) as u32);
+    let middle = |k: usize, tick: u64| {
+        let m = &platforms.all()[k];
+        let [x, y] = m.at(tick);
+        (
+            x + f64::from(m.platform.width) / 2.0,
+            y + f64::from(m.platform.height) / 2.0,
+        )
+    };
+    // The lifts alone, on two ticks: each is where that tick puts it.
+    let tiles = RenderOptions::default().with_layers(Layers::parse("tiles").unwrap());
+    let (early, late) = (0, 90);
+    assert!(
+        (middle(0, early).0 - middle(0, late).0).abs() > 2.0,
+        "lift 0 moves"
+    );
+    let at_early = render_timed(&map, &platforms, early, None, &tiles).unwrap();
+    let at_late = render_timed(&map, &platforms, late, None, &tiles).unwrap();
+    for k in 0..2 {
+        let (x, y) = middle(k, early);
+        assert_eq!(
+            px(&at_early, x, y),
+            Some(PLATFORM_COLOR),
+            "lift {k} on tick {early}"
+        );
+        let (x, y) = middle(k, late);
+        assert_eq!(
+            px(&at_late, x, y),
+            Some(PLATFORM_COLOR),
+            "lift {k} on tick {late}"
+        );
+    }
+    let (x, y) = middle(0, early);
+    assert_ne!(
+        px(&at_late, x, y),
+        Some(PLATFORM_COLOR),
+        "lift 0 left where it was on tick {early}"
+    );
+    // Without the lifts' level, nothing is in the platform colour.
+    let plain = render_map(&map, None, &tiles).unwrap();
+    assert_eq!(plain.pixels().filter(|&c| c == PLATFORM_COLOR).count(), 0);
+
+    // The path: white left of the gap (columns 0 to 5), right of it (22
+    // on) and over its middle (columns 10 to 17), where the body is only
+    // because a lift carries it.
+    let all = RenderOptions::default().with_layers(Layers::parse("tiles,path").unwrap());
+    let canvas = render_timed(&map, &platforms, 0, Some(&path), &all).unwrap();
+    let white_in = |c0: u32, c1: u32| {
+        (0..canvas.height())
+            .flat_map(|y| ((c0 * 16)..(c1 * 16)).map(move |x| (x, y)))
+            .filter(|&(x, y)| canvas.pixel(x, y) == Some(PATH_COLOR))
+            .count()
+    };
+    let (left, gap, right) = (white_in(0, 6), white_in(10, 18), white_in(22, 30));
+    assert!(
+        left > 50 && gap > 50 && right > 50,
+        "path pixels: {left} left of the gap, {gap} over it, {right} right of it"
+    );
+    // Nearly every sampled state of the performed path is on the line.
+    let start = timed_start(map.level(), &p, &platforms, &path);
+    let bodies = timed_bodies(map.level(), &p, &platforms, &start, &path);
+    assert_eq!(bodies.len(), path.inputs.len() + 1);
+    assert!(bodies.last().unwrap().stands_on(to));
+    let samples: Vec<_> = bodies.iter().step_by(5).collect();
+    let hits = samples
+        .iter()
+        .filter(|b| px(&canvas, b.x, b.y - p.h / 2.0) == Some(PATH_COLOR))
+        .count();
+    assert!(
+        hits * 10 >= samples.len() * 8,
+        "{hits} of {} samples on the path",
+        samples.len()
+    );
+    // Where it boards each lift, a disc of the platform colour at the feet.
+    let marks = ride_marks(&bodies, &p, &platforms, path.start_tick);
+    let boarded: Vec<usize> = marks
+        .iter()
+        .filter(|m| m.boards)
+        .map(|m| m.platform)
+        .collect();
+    assert_eq!(boarded, [0, 1], "{marks:?}");
+    for m in marks.iter().filter(|m| m.boards) {
+        assert_eq!(
+            px(&canvas, m.body.x, m.body.y),
+            Some(PLATFORM_COLOR),
+            "boarding mark of lift {}",
+            m.platform
+        );
+    }
+}
+
+/// `platnav render` on a level with platforms draws them and plans the
+/// path in time; `--tick` moves both.
+#[test]
+fn cli_render_draws_platforms_and_a_path_in_time() {
+    at_root();
+    let dir = std::env::temp_dir().join(format!("platnav-render-lifts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("lifts.png");
+    let bin = env!("CARGO_BIN_EXE_platnav");
+    let run = |tick: &str| {
+        std::process::Command::new(bin)
+            .args([
+                "render",
+                "levels/lifts.txt",
+                "--scale",
+                "4",
+                "--path",
+                "1,10",
+                "27,4",
+            ])
+            .args(["--tick", tick, "-o"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    for tick in ["0", "100"] {
+        let o = run(tick);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            text.contains(&format!("2 moving platforms on tick {tick}"))
+                && text.contains("path in time 1,10 -> 27,4")
+                && text.contains("boarding 2 times"),
+            "{text}"
+        );
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
