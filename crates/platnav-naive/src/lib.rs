@@ -32,6 +32,12 @@
 //! platforms (`PHYSICS.md`, "Moving platforms"), written from the text:
 //! the oracle `tests/platform_twin.rs` steps beside `Body::step_moving`.
 //!
+//! `platform_programs.rs` is, on top of that twin, the platform programs
+//! a timed search tries from a place (`PHYSICS.md`, "Paths in time
+//! (moving platforms)"), written from the text: the oracle
+//! `tests/naive_platforms.rs` compares them with
+//! `platnav::search::timed::platform_programs`.
+//!
 //! Only the `platnav` crate's public API is used. The CLI's bench, the
 //! criterion benches and the library's tests depend on this crate, so they
 //! share one copy.
@@ -40,6 +46,7 @@ pub mod exhaustive;
 mod families;
 mod mechanics;
 pub mod model;
+pub mod platform_programs;
 pub mod platforms;
 mod sim;
 

@@ -53,10 +53,10 @@ pub(super) struct Outcome {
 
 /// Performs `program` from `body` on tick `tick`, `on` the platform the
 /// body rests on (`None`: on a cell), and settles where it lands. An
-/// outcome only when the body ends on a platform other than the one it
-/// left, or leaves a platform for a cell the map has (`node`); `None`
-/// when it dies, lands nowhere in time, or ends where the map's links go
-/// anyway.
+/// outcome when the body ends at rest on a platform (from a cell, or from
+/// a platform after being in the air or on another one), or leaves a
+/// platform for a cell the map has (`node`); `None` when it dies, lands
+/// nowhere in time, or ends where the map's links go anyway.
 pub(super) fn perform(
     world: &World<'_>,
     mut body: Body,
