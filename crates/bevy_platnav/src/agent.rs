@@ -2,12 +2,14 @@
 //! target into an input each fixed tick.
 
 use bevy::prelude::*;
+use platnav::search::timed::{Place, TimedKind, TimedOptions, TimedPath, TimedStep};
 use platnav::{
-    Body, Cell, Input, LinkKind, PathFollower,
-    follow::{FollowOptions, FollowState},
+    Body, Cell, Input, LinkKind, NavMap, PathFollower,
+    follow::{FollowOptions, FollowState, TimedFollowState, TimedFollower},
 };
 
 use crate::level::{NavLevel, NavProfile};
+use crate::platform::NavPlatforms;
 use crate::{NavLinkStarted, NavReplanned, NavTransform, NavUnreachable};
 
 /// Where an agent is heading.
@@ -25,7 +27,9 @@ pub enum NavTarget {
 
 /// An enemy that navigates: its kind (a profile of the [`NavLevel`]) and
 /// its target. Each fixed tick the plugin writes its [`NavInput`] from a
-/// [`platnav::PathFollower`] fed with its [`NavBody`].
+/// [`platnav::PathFollower`] fed with its [`NavBody`], or, on a level with
+/// moving platforms ([`crate::NavPlatforms`]), from a
+/// [`platnav::follow::TimedFollower`] on the shared tick.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 #[require(NavInput, NavFollower)]
 pub struct NavAgent {
@@ -82,9 +86,10 @@ impl From<Input> for NavInput {
     }
 }
 
-/// The agent's [`PathFollower`] and what the plugin last reported about
-/// it. Added with [`NavAgent`]; read it for the current path and state.
-#[derive(Component, Debug, Clone, Default)]
+/// The agent's [`PathFollower`] (or, on a level with moving platforms,
+/// its [`TimedFollower`]) and what the plugin last reported about it.
+/// Added with [`NavAgent`]; read it for the current path and state.
+#[derive(Component, Debug, Clone)]
 pub struct NavFollower {
     follower: PathFollower,
     /// Plans made when the last messages were written.
@@ -92,6 +97,84 @@ pub struct NavFollower {
     /// (plan count, step index) of the link last reported started.
     step: Option<(u32, usize)>,
     state: FollowState,
+    timed: Timed,
+}
+
+/// The follower in time and what the plugin last reported about it.
+#[derive(Debug, Clone)]
+struct Timed {
+    follower: TimedFollower,
+    options: TimedOptions,
+    /// The agent's last tick was planned in time.
+    active: bool,
+    /// The goal the follower heads for (a new target is taken at the
+    /// start of a step, or off the plan).
+    goal: Option<Cell>,
+    /// The map generation it plans on (taken as the goal is).
+    generation: Option<u64>,
+    /// The start tick of the plan last reported.
+    plan_tick: Option<u64>,
+    plans: u32,
+    /// (plan count, step index) of the step last reported started.
+    step: Option<(u32, usize)>,
+    /// The link of the map being performed.
+    link: Option<(LinkKind, Cell, Cell)>,
+    state: TimedFollowState,
+    /// What the last search that found no path started from, and its
+    /// tick: it is not searched again until one of them changes, or the
+    /// platforms have gone through a whole cycle.
+    failed: Option<(Failed, u64)>,
+}
+
+/// What a timed search depends on, besides the tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Failed {
+    goal: Cell,
+    generation: u64,
+    platforms: u64,
+    from: Option<Cell>,
+}
+
+impl Timed {
+    fn new(options: TimedOptions) -> Self {
+        Self {
+            follower: TimedFollower::new(options),
+            options,
+            active: false,
+            goal: None,
+            generation: None,
+            plan_tick: None,
+            plans: 0,
+            step: None,
+            link: None,
+            state: TimedFollowState::Idle,
+            failed: None,
+        }
+    }
+
+    /// Forgets the plan (the plan count stays).
+    fn reset(&mut self) {
+        self.follower = TimedFollower::new(self.options);
+        self.goal = None;
+        self.generation = None;
+        self.plan_tick = None;
+        self.step = None;
+        self.link = None;
+        self.state = TimedFollowState::Idle;
+        self.failed = None;
+    }
+}
+
+impl Default for NavFollower {
+    fn default() -> Self {
+        Self {
+            follower: PathFollower::default(),
+            plans: 0,
+            step: None,
+            state: FollowState::default(),
+            timed: Timed::new(TimedOptions::default()),
+        }
+    }
 }
 
 impl NavFollower {
@@ -104,10 +187,46 @@ impl NavFollower {
         }
     }
 
-    /// The follower: its path, goal, state and plan count.
+    /// Sets the options of the follower in time, used on a level with
+    /// moving platforms.
+    #[must_use]
+    pub fn with_timed_options(mut self, options: TimedOptions) -> Self {
+        self.timed = Timed::new(options);
+        self
+    }
+
+    /// The follower: its path, goal, state and plan count. It stays idle
+    /// on a level with moving platforms: see [`NavFollower::timed`].
     #[must_use]
     pub fn follower(&self) -> &PathFollower {
         &self.follower
+    }
+
+    /// The follower in time, used on a level with moving platforms
+    /// ([`crate::NavPlatforms`]): its state and its path
+    /// ([`TimedPath`], whose steps are the map's links, boardings and
+    /// leavings).
+    #[must_use]
+    pub fn timed(&self) -> &TimedFollower {
+        &self.timed.follower
+    }
+
+    /// Whether the agent's last tick was planned in time, over moving
+    /// platforms (by [`NavFollower::timed`]).
+    #[must_use]
+    pub fn is_timed(&self) -> bool {
+        self.timed.active
+    }
+
+    /// The plans made so far: the [`PathFollower`]'s, or on a level with
+    /// moving platforms the [`TimedFollower`]'s.
+    #[must_use]
+    pub fn plans(&self) -> u32 {
+        if self.timed.active {
+            self.timed.plans
+        } else {
+            self.follower.plans()
+        }
     }
 
     /// Forgets the plan, for example after teleporting the body (see
@@ -116,12 +235,17 @@ impl NavFollower {
         self.follower.reset();
         self.step = None;
         self.state = FollowState::Idle;
+        self.timed.reset();
     }
 
     /// The link being performed: its kind, its start and end cells, if the
-    /// agent is on a plan.
+    /// agent is on a plan (on a level with moving platforms, a link of the
+    /// map: not a boarding or a leaving).
     #[must_use]
     pub fn current_link(&self) -> Option<(LinkKind, Cell, Cell)> {
+        if self.timed.active {
+            return self.timed.link;
+        }
         let (_, i) = self.step?;
         if self.state != FollowState::OnPlan {
             return None;
@@ -163,10 +287,13 @@ pub(crate) fn target_cell(
     }
 }
 
-/// Plans: one [`PathFollower::next_input`] per agent, and the messages.
+/// Plans: one [`PathFollower::next_input`] per agent (on a level with
+/// moving platforms, one [`TimedFollower::next_input`] on the shared
+/// tick), and the messages.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn plan(
     nav: Option<Res<NavLevel>>,
+    platforms: Option<Res<NavPlatforms>>,
     adapter: Res<NavTransform>,
     mut agents: Query<(Entity, &NavAgent, &NavBody, &mut NavFollower, &mut NavInput)>,
     bodies: Query<&NavBody>,
@@ -176,7 +303,11 @@ pub(crate) fn plan(
     mut unreachable: MessageWriter<NavUnreachable>,
 ) {
     let Some(nav) = nav else { return };
+    let moving = NavPlatforms::active(platforms.as_deref());
     for (entity, agent, body, mut follow, mut input) in &mut agents {
+        if follow.timed.active != moving.is_some() {
+            follow.timed.active = moving.is_some();
+        }
         let map = nav.map(agent.profile);
         let target = target_cell(agent.target, &bodies, &places, &adapter);
         let (Some(map), Some(target)) = (map, target) else {
@@ -184,6 +315,18 @@ pub(crate) fn plan(
             continue;
         };
         let follow = &mut *follow;
+        if let Some(platforms) = moving {
+            *input = plan_timed(
+                entity,
+                map,
+                platforms,
+                body,
+                target,
+                follow,
+                (&mut started, &mut replanned, &mut unreachable),
+            );
+            continue;
+        }
         let raw = follow.follower.next_input(map, body, target);
         let state = follow.follower.state();
         let plans = follow.follower.plans();
@@ -232,19 +375,171 @@ pub(crate) fn plan(
     }
 }
 
-/// Steps every [`ReferenceMotion`] body one tick on the level.
+/// How far the timed search looks for a standable cell near a target
+/// (as [`platnav::search::timed::find_path_timed`] does).
+const SNAP_RADIUS: u32 = 3;
+
+/// The fewest ticks between two searches from the same place to the same
+/// goal that both found no path.
+const RETRY_TICKS: u64 = 30;
+
+/// One agent's tick over moving platforms: its [`TimedFollower`]'s input
+/// on the shared tick, and the messages.
+fn plan_timed(
+    entity: Entity,
+    map: &NavMap,
+    platforms: &NavPlatforms,
+    body: &Body,
+    target: Cell,
+    follow: &mut NavFollower,
+    (started, replanned, unreachable): (
+        &mut MessageWriter<NavLinkStarted>,
+        &mut MessageWriter<NavReplanned>,
+        &mut MessageWriter<NavUnreachable>,
+    ),
+) -> NavInput {
+    let tick = platforms.tick();
+    let moving = platforms.platforms();
+    let t = &mut follow.timed;
+    let generation = map.generation();
+    // A new target or map is taken off the plan, or at the start of a
+    // step (the body at rest on a cell or a platform), so that a chase
+    // never gives up a jump or a ride half way.
+    let free = t.follower.state() != TimedFollowState::OnPlan
+        || t.follower.path().is_none_or(|p| at_step_start(p, tick));
+    if free {
+        if t.generation.is_some_and(|g| g != generation) {
+            t.follower = TimedFollower::new(t.options);
+        }
+        t.generation = Some(generation);
+        t.goal = Some(platnav::search::snap(map, target, SNAP_RADIUS).unwrap_or(target));
+    }
+    let goal = t.goal.unwrap_or(target);
+    // A search that finds no path tries every wait up to the platforms'
+    // period and costs milliseconds: it is made again when something it
+    // depends on changes, or after a cycle of the platforms (the
+    // follower's own retries are sooner).
+    let key = Failed {
+        goal,
+        generation,
+        platforms: platforms.version(),
+        from: body.standing_cell(),
+    };
+    if t.state == TimedFollowState::Unreachable {
+        if let Some((failed, at)) = t.failed
+            && failed == key
+            && tick < at.saturating_add(moving.longest_period().max(RETRY_TICKS))
+        {
+            return NavInput::default();
+        }
+        // A fresh follower searches at once.
+        t.follower = TimedFollower::new(t.options);
+    }
+    let raw = t.follower.next_input(map, moving, body, tick, goal);
+    let state = t.follower.state();
+    if let Some(path) = t.follower.path()
+        && t.plan_tick != Some(path.start_tick)
+    {
+        replanned.write(NavReplanned {
+            agent: entity,
+            goal: path.goal,
+            links: path.steps.len(),
+            first: t.plans == 0,
+            generation,
+        });
+        t.plans += 1;
+        t.plan_tick = Some(path.start_tick);
+    }
+    let mut up = false;
+    t.link = None;
+    if state == TimedFollowState::OnPlan
+        && let Some(path) = t.follower.path()
+        && let Some(i) = timed_step_at(&path.steps, tick)
+    {
+        let s = path.steps[i];
+        up = feet_y(s.to, s.tick + u64::from(s.ticks), platforms)
+            < feet_y(s.from, s.tick, platforms) - 1e-6;
+        let link = match (s.kind, s.from, s.to) {
+            (TimedKind::Link(kind), Place::Cell(from), Place::Cell(to)) => Some((kind, from, to)),
+            _ => None,
+        };
+        t.link = link;
+        if t.step != Some((t.plans, i)) {
+            t.step = Some((t.plans, i));
+            if let Some((kind, from, to)) = link {
+                started.write(NavLinkStarted {
+                    agent: entity,
+                    kind,
+                    from,
+                    to,
+                    ticks: s.ticks,
+                });
+            }
+        }
+    }
+    if state == TimedFollowState::Unreachable {
+        t.failed = Some((key, tick));
+        if t.state != TimedFollowState::Unreachable {
+            unreachable.write(NavUnreachable {
+                agent: entity,
+                from: body.standing_cell(),
+                target: goal,
+            });
+        }
+    }
+    t.state = state;
+    NavInput {
+        up,
+        ..NavInput::from(raw)
+    }
+}
+
+/// Whether tick `tick` starts a step of `path` (or is past its end).
+fn at_step_start(path: &TimedPath, tick: u64) -> bool {
+    tick >= path.start_tick + path.ticks() || path.steps.iter().any(|s| s.tick == tick)
+}
+
+/// The index of the timed path's step holding tick `tick`.
+fn timed_step_at(steps: &[TimedStep], tick: u64) -> Option<usize> {
+    steps
+        .iter()
+        .position(|s| s.tick <= tick && tick < s.tick + u64::from(s.ticks))
+}
+
+/// The feet's `y` of a body at rest on `place` on tick `tick`.
+fn feet_y(place: Place, tick: u64, platforms: &NavPlatforms) -> f64 {
+    match place {
+        Place::Cell(c) => f64::from(c.row + 1),
+        Place::Platform { platform, .. } => platforms
+            .platforms()
+            .all()
+            .get(platform as usize)
+            .map_or(0.0, |m| m.at(tick)[1]),
+    }
+}
+
+/// Steps every [`ReferenceMotion`] body one tick on the level (and, on a
+/// level with moving platforms, with them, on the shared tick).
 pub(crate) fn step_bodies(
     nav: Option<Res<NavLevel>>,
+    platforms: Option<Res<NavPlatforms>>,
     mut bodies: Query<(&mut NavBody, &NavInput, &ReferenceMotion)>,
 ) {
     let Some(nav) = nav else { return };
     let level = nav.level();
+    let moving = NavPlatforms::active(platforms.as_deref());
     for (mut body, input, motion) in &mut bodies {
         if motion.0.index() >= nav.profiles().len() {
             continue;
         }
-        body.0
-            .step(level, nav.physics(motion.0), Input::from(*input));
+        let physics = nav.physics(motion.0);
+        match moving {
+            Some(p) => {
+                body.0
+                    .step_moving(level, p.platforms(), p.tick(), physics, Input::from(*input))
+            }
+            None => body.0.step(level, physics, Input::from(*input)),
+        }
     }
 }
 

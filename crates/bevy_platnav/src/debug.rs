@@ -9,6 +9,7 @@ use platnav::render::{self, DebugDrawer, Rgba};
 
 use crate::agent::{NavAgent, NavBody, NavFollower, ReferenceMotion};
 use crate::level::{NavLevel, NavProfile};
+use crate::platform::NavPlatforms;
 use crate::transform::NavTransform;
 
 /// What [`NavDebugPlugin`] draws; `enabled` is the switch.
@@ -23,14 +24,18 @@ pub struct NavDebug {
     /// Every link along its trajectory, coloured by kind (many lines on a
     /// large level).
     pub links: bool,
-    /// Each agent's path, replayed from its tape.
+    /// Each agent's path, replayed from its tape (over moving platforms,
+    /// performed with them).
     pub paths: bool,
+    /// The moving platforms ([`NavPlatforms`]): each one's way, and where
+    /// it is on the current tick.
+    pub platforms: bool,
     /// The box of every body with [`ReferenceMotion`].
     pub bodies: bool,
 }
 
 impl Default for NavDebug {
-    /// Enabled: nodes, paths and bodies; links off.
+    /// Enabled: nodes, paths, platforms and bodies; links off.
     fn default() -> Self {
         Self {
             enabled: true,
@@ -38,6 +43,7 @@ impl Default for NavDebug {
             nodes: true,
             links: false,
             paths: true,
+            platforms: true,
             bodies: true,
         }
     }
@@ -114,6 +120,7 @@ const BODY: Rgba = Rgba::rgb(255, 255, 255);
 fn draw(
     debug: Res<NavDebug>,
     nav: Option<Res<NavLevel>>,
+    platforms: Option<Res<NavPlatforms>>,
     place: Res<NavTransform>,
     agents: Query<(&NavAgent, &NavFollower)>,
     bodies: Query<(&NavBody, &ReferenceMotion)>,
@@ -130,9 +137,22 @@ fn draw(
             render::draw_links(&mut d, map);
         }
     }
+    let moving = platforms.as_deref().filter(|p| !p.platforms().is_empty());
+    if debug.platforms
+        && let Some(p) = moving
+    {
+        render::draw_platforms(&mut d, p.platforms(), p.tick());
+    }
     if debug.paths {
         for (agent, follow) in &agents {
-            if let (Some(map), Some(path)) = (nav.map(agent.profile), follow.follower().path()) {
+            let Some(map) = nav.map(agent.profile) else {
+                continue;
+            };
+            if let (true, Some(p), Some(path)) = (follow.is_timed(), moving, follow.timed().path())
+            {
+                let (level, physics) = (map.level(), map.physics());
+                render::draw_timed_path(&mut d, level, physics, p.platforms(), path, None);
+            } else if let Some(path) = follow.follower().path() {
                 render::draw_path(&mut d, map.level(), map.physics(), path);
             }
         }

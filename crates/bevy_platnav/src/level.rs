@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use bevy::ecs::message::MessageWriter;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use platnav::level::LoadedLevel;
+use platnav::level::{LoadedLevel, Platform};
 use platnav::{Cell, EditReport, Level, NavMap, Physics, PhysicsError, Tile};
 
 use crate::{NavMapFailed, NavMapReady};
@@ -129,6 +129,10 @@ pub struct NavLevel {
     outbox: Vec<Outcome>,
     /// Tile edits that changed the level so far.
     version: u64,
+    /// The moving platforms the level brings (unchecked).
+    platforms: Vec<Platform>,
+    /// [`crate::NavPlatforms`] was made for them (or the game's own kept).
+    platforms_adopted: bool,
 }
 
 /// A finished job, to report.
@@ -155,23 +159,55 @@ impl NavLevel {
             refresh_bounds: true,
             outbox: Vec::new(),
             version: 0,
+            platforms: Vec::new(),
+            platforms_adopted: false,
         }
     }
 
-    /// A nav level from a loaded level file, keeping its spawn and goals
-    /// (Tiled and LDtk objects and entities included).
+    /// A nav level from a loaded level file, keeping its spawn, goals
+    /// (Tiled and LDtk objects and entities included) and moving platforms
+    /// (see [`NavLevel::with_platforms`]).
     #[must_use]
     pub fn from_loaded(loaded: platnav::level::LoadedLevel) -> Self {
         Self {
             spawn: loaded.spawn,
             goals: loaded.goals,
+            platforms: loaded.platforms,
             ..Self::new(loaded.level)
         }
     }
 
+    /// Sets the level's moving platforms. Once the level has a profile,
+    /// [`crate::PlatnavPlugin`] checks them for the profiles' tick and
+    /// inserts them as [`crate::NavPlatforms`] (unless the game inserted
+    /// its own), on the first fixed tick; a platform that fails the check
+    /// is reported as a [`crate::NavMapFailed`] with no profile.
+    #[must_use]
+    pub fn with_platforms(mut self, platforms: Vec<Platform>) -> Self {
+        self.platforms = platforms;
+        self.platforms_adopted = false;
+        self
+    }
+
+    /// The moving platforms the level brought, as given (unchecked: the
+    /// ones the agents ride are [`crate::NavPlatforms`]'s).
+    #[must_use]
+    pub fn platforms(&self) -> &[Platform] {
+        &self.platforms
+    }
+
+    pub(crate) fn platforms_adopted(&self) -> bool {
+        self.platforms_adopted
+    }
+
+    pub(crate) fn set_platforms_adopted(&mut self) {
+        self.platforms_adopted = true;
+    }
+
     /// Loads a level file: platnav ASCII and VGLC text, and with this
     /// crate's `tiled` and `ldtk` features Tiled (`.tmx`, `.tmj`) and LDtk
-    /// (`.ldtk`) maps (see [`platnav::formats::load_level`]).
+    /// (`.ldtk`) maps (see [`platnav::formats::load_level`]), with its
+    /// moving platforms.
     ///
     /// # Errors
     /// [`platnav::LevelError`] naming the file and what is wrong in it.

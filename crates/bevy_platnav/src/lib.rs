@@ -6,6 +6,7 @@ mod agent;
 mod debug;
 mod level;
 mod model;
+mod platform;
 mod transform;
 
 use std::time::Duration;
@@ -20,6 +21,7 @@ pub use level::{
     EditTiles, JobKind, NavLevel, NavProfile, NavTileEdit, ProfileError, TileEditError,
 };
 pub use model::{ModelAgent, ModelBody, ModelNav, ModelNavPlugin};
+pub use platform::{NavPlatform, NavPlatforms};
 pub use platnav;
 pub use transform::NavTransform;
 
@@ -27,9 +29,9 @@ pub use transform::NavTransform;
 pub mod prelude {
     pub use crate::{
         EditTiles, ModelAgent, ModelBody, ModelNav, ModelNavPlugin, NavAgent, NavBody, NavFollower,
-        NavInput, NavLevel, NavLinkStarted, NavMapFailed, NavMapReady, NavProfile, NavReplanned,
-        NavSet, NavTarget, NavTileEdit, NavTransform, NavUnreachable, PlatnavPlugin,
-        ReferenceMotion,
+        NavInput, NavLevel, NavLinkStarted, NavMapFailed, NavMapReady, NavPlatform, NavPlatforms,
+        NavProfile, NavReplanned, NavSet, NavTarget, NavTileEdit, NavTransform, NavUnreachable,
+        PlatnavPlugin, ReferenceMotion,
     };
     #[cfg(feature = "gizmos")]
     pub use crate::{NavDebug, NavDebugPlugin};
@@ -47,16 +49,20 @@ pub mod prelude {
 pub enum NavSet {
     /// Tile edits are applied to the [`NavLevel`], finished background
     /// builds and edits are installed ([`NavMapReady`], [`NavMapFailed`])
-    /// and new ones started.
+    /// and new ones started; a level's moving platforms become
+    /// [`NavPlatforms`].
     Maps,
     /// Every [`NavAgent`]'s follower turns its [`NavBody`] and target into
-    /// its [`NavInput`]; [`NavReplanned`], [`NavLinkStarted`] and
-    /// [`NavUnreachable`] are written.
+    /// its [`NavInput`] (over moving platforms, on [`NavPlatforms::tick`]);
+    /// [`NavReplanned`], [`NavLinkStarted`] and [`NavUnreachable`] are
+    /// written.
     Plan,
     /// Bodies with [`ReferenceMotion`] take one step of the reference
-    /// physics with their [`NavInput`].
+    /// physics with their [`NavInput`] (with the moving platforms, from
+    /// [`NavPlatforms::tick`]).
     Move,
-    /// Bodies with [`ReferenceMotion`] place their `Transform` through
+    /// [`NavPlatforms::tick`] advances; bodies with [`ReferenceMotion`] and
+    /// [`NavPlatform`] entities place their `Transform` through
     /// [`NavTransform`].
     Sync,
 }
@@ -96,12 +102,19 @@ impl Plugin for PlatnavPlugin {
             .add_systems(
                 FixedUpdate,
                 (
+                    platform::adopt_platforms
+                        .in_set(NavSet::Maps)
+                        .before(level::update_maps),
                     level::update_maps.in_set(NavSet::Maps),
                     agent::plan.in_set(NavSet::Plan),
                     agent::step_bodies.in_set(NavSet::Move),
-                    agent::sync_transforms.in_set(NavSet::Sync),
+                    platform::advance_tick.in_set(NavSet::Sync),
+                    (agent::sync_transforms, platform::sync_platforms)
+                        .in_set(NavSet::Sync)
+                        .after(platform::advance_tick),
                 ),
-            );
+            )
+            .add_systems(Update, platform::place_new_platforms);
         if self.set_fixed_timestep {
             app.add_systems(PreUpdate, level::match_fixed_timestep);
         }
@@ -126,7 +139,8 @@ pub struct NavMapReady {
 }
 
 /// A build or an edit failed (the profile keeps its previous map, if any),
-/// or a tile edit was refused.
+/// or a tile edit was refused, or the level's moving platforms were (see
+/// [`NavLevel::with_platforms`]).
 #[derive(Message, Debug, Clone, PartialEq)]
 pub struct NavMapFailed {
     /// The profile, or `None` for a refused edit (nothing changed).

@@ -2,6 +2,7 @@
 //! scale, y up).
 
 use bevy::prelude::*;
+use platnav::level::{Moving, Platform};
 use platnav::{Body, Cell, Physics};
 
 /// How level units map to the game's world: platnav measures in tiles with
@@ -91,6 +92,21 @@ impl NavTransform {
     #[must_use]
     pub fn body_size(&self, physics: &Physics) -> Vec2 {
         Vec2::new(physics.w as f32, physics.h as f32) * self.tile_size
+    }
+
+    /// The world point at the middle of moving platform `m` on tick
+    /// `tick` (see [`crate::NavPlatforms`]).
+    #[must_use]
+    pub fn platform_center(&self, m: &Moving, tick: u64) -> Vec2 {
+        let [x, y] = m.at(tick);
+        let p = &m.platform;
+        self.to_world(x + f64::from(p.width) / 2.0, y + f64::from(p.height) / 2.0)
+    }
+
+    /// The world size of a moving platform.
+    #[must_use]
+    pub fn platform_size(&self, p: &Platform) -> Vec2 {
+        Vec2::new(p.width as f32, p.height as f32) * self.tile_size
     }
 
     /// Writes the position and velocity of a body whose box is centred at

@@ -2,6 +2,8 @@
 //! reaches a target cell performing exactly its planned tape, and a door
 //! opened across an enemy's route sends it through the door; and the
 //! enemy on a body model of its own (the NES Mario) gets to its target.
+//! Those run without the lift in the shaft; with it, the walker rides the
+//! lift from the hall up to the corridor.
 
 #[path = "../examples/platformer/game.rs"]
 #[allow(dead_code)]
@@ -13,15 +15,22 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_platnav::JobKind;
+use bevy_platnav::platnav::follow::TimedFollowState;
 use bevy_platnav::platnav::model::{BodyModel, ModelFollowState, nes::NesMario};
+use bevy_platnav::platnav::search::timed::TimedKind;
 use bevy_platnav::platnav::{Body, Cell, LinkKind, Path, follow::FollowState};
 use bevy_platnav::prelude::*;
 use game::{Enemy, GamePlugin, Kind, MARIO_START, Mario, Player};
 
-/// The game, one fixed tick per `update`.
+/// The game without the lift, one fixed tick per `update`.
 fn app() -> App {
+    game_app(false)
+}
+
+/// The game, with or without the lift, one fixed tick per `update`.
+fn game_app(lift: bool) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, GamePlugin))
+    app.add_plugins((MinimalPlugins, GamePlugin { lift }))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app.update();
     app
@@ -322,4 +331,71 @@ fn the_enemy_on_a_body_model_reaches_its_target_by_its_own_movement() {
     );
     // He started where the game put him, over the spikes' left.
     assert!(MARIO_START.col < 11 && target.col > 13);
+}
+
+#[test]
+fn the_walker_rides_the_lift_up_the_shaft() {
+    let mut app = game_app(true);
+    let player = {
+        let mut q = app.world_mut().query_filtered::<Entity, With<Player>>();
+        q.single(app.world()).expect("one player")
+    };
+    app.world_mut().entity_mut(player).despawn();
+    let lift = {
+        let mut q = app.world_mut().query::<(Entity, &NavPlatform)>();
+        let lifts: Vec<_> = q.iter(app.world()).map(|(e, p)| (e, p.0)).collect();
+        assert_eq!(lifts.len(), 1, "{lifts:?}");
+        assert_eq!(lifts[0].1, 0);
+        lifts[0].0
+    };
+    let e = enemy(&mut app, Kind::Walker);
+    // In the corridor, which the walker reaches only by the lift.
+    let target = Cell::new(20, 4);
+    app.world_mut().get_mut::<NavAgent>(e).unwrap().target = NavTarget::Cell(target);
+    let physics = Kind::Walker.physics();
+    let mut started = MessageCursor::<NavLinkStarted>::default();
+    let mut kinds = Vec::new();
+    let (mut rode, mut placed) = (false, 0);
+    let t = Instant::now();
+    for _ in 0..3_000 {
+        if !app.world().resource::<NavLevel>().all_current() {
+            assert!(t.elapsed() < Duration::from_secs(60), "maps never built");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        app.update();
+        let b = body(&app, e);
+        assert!(!b.dead, "the walker died: {b:?}");
+        let platforms = app.world().resource::<NavPlatforms>();
+        let tick = platforms.tick();
+        rode |= b.riding(platforms.platforms(), tick, &physics).is_some();
+        // The lift's sprite is at the lift's middle on this tick.
+        let place = app.world().resource::<NavTransform>();
+        let m = &platforms.platforms().all()[0];
+        let [x, y] = m.at(tick);
+        let want = place.to_world(x + 1.0, y + 0.5);
+        let at = app.world().get::<Transform>(lift).unwrap().translation;
+        assert!((at.truncate() - want).length() < 1e-3, "{at} {want}");
+        assert_eq!(at.z, -0.5);
+        placed += 1;
+        kinds.extend(
+            drain(&app, &mut started)
+                .into_iter()
+                .filter(|m: &NavLinkStarted| m.agent == e)
+                .map(|m| m.kind),
+        );
+        let f = app.world().get::<NavFollower>(e).unwrap();
+        if b.stands_on(target) && f.timed().state() == TimedFollowState::Idle {
+            break;
+        }
+    }
+    let f = app.world().get::<NavFollower>(e).unwrap();
+    assert!(f.is_timed());
+    assert!(body(&app, e).stands_on(target), "{:?}", body(&app, e));
+    assert!(rode, "never rode the lift");
+    assert!(placed > 100);
+    assert_eq!(f.plans(), 1, "one plan, performed to the end");
+    let path = f.timed().path().expect("a plan");
+    assert!(path.steps.iter().any(|s| s.kind == TimedKind::Board));
+    // Runs on the corridor, after the ride, are the map's links.
+    assert!(kinds.contains(&LinkKind::RUN), "{kinds:?}");
 }

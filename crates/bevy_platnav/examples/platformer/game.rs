@@ -1,16 +1,39 @@
 //! The example's game, without a window: the level, the enemy kinds, the
-//! door, and the rules (enemies chase the player; one that catches it sends
-//! it back to the spawn). `main.rs` adds rendering and the keyboard; the
-//! headless test (`tests/headless.rs`) drives this same game.
+//! door, the lift, and the rules (enemies chase the player; one that
+//! catches it sends it back to the spawn). `main.rs` adds rendering and the
+//! keyboard; the headless test (`tests/headless.rs`) drives this same game.
 
 use bevy::prelude::*;
+use bevy_platnav::platnav::level::{Platform, PlatformLoop};
 use bevy_platnav::platnav::model::{BodyModel, nes::NesMario};
+use bevy_platnav::platnav::search::timed::TimedOptions;
 use bevy_platnav::platnav::{Body, Cell, Level, Physics, Tile};
 use bevy_platnav::prelude::*;
 
 /// The demo level: a spawn room over a one-way floor, a corridor to the
 /// goal shelf, and a hall below reached through a two-tile shaft.
 pub const LEVEL: &str = include_str!("../../../../levels/demo.txt");
+
+/// The lift up the shaft, two tiles wide: from flush with the hall's floor
+/// to flush with the corridor's, at 3 tiles/s, resting a second at each
+/// end. The walker and the jumper, who cannot climb the shaft, ride it.
+pub fn lift() -> Platform {
+    Platform {
+        width: 2,
+        height: 1,
+        points: vec![[37.0, 18.0], [37.0, 5.0]],
+        speed: 3.0,
+        pause: 60,
+        looped: PlatformLoop::BackAndForth,
+        offset: 0,
+    }
+}
+
+/// How the enemies plan over the lift: departures tried every 8 ticks (the
+/// default, every 2, costs four times as much a plan).
+pub fn timed_options() -> TimedOptions {
+    TimedOptions::default().with_wait_stride(8)
+}
 
 /// The wall between the spawn room and the corridor: a door that opens.
 pub const DOOR: [Cell; 3] = [Cell::new(6, 1), Cell::new(6, 2), Cell::new(6, 3)];
@@ -136,12 +159,21 @@ pub fn nav_level() -> (NavLevel, Profiles) {
 }
 
 /// Adds the game: the plugins, the level, the player at the spawn and the
-/// four enemies chasing it (three kinds of reference body, and Mario).
-pub struct GamePlugin;
+/// four enemies chasing it (three kinds of reference body, and Mario), and
+/// with `lift` the lift up the shaft, which the player and the three kinds
+/// ride (their paths are then planned in time; Mario's model knows no
+/// platforms).
+pub struct GamePlugin {
+    /// Whether the shaft has its lift.
+    pub lift: bool,
+}
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
-        let (nav, profiles) = nav_level();
+        let (mut nav, profiles) = nav_level();
+        if self.lift {
+            nav = nav.with_platforms(vec![lift()]);
+        }
         let height = nav.level().height();
         app.add_plugins(PlatnavPlugin::default())
             .add_plugins(ModelNavPlugin {
@@ -156,7 +188,7 @@ impl Plugin for GamePlugin {
     }
 }
 
-/// Spawns the player and the enemies.
+/// Spawns the player, the enemies and the lift.
 fn spawn(
     mut commands: Commands,
     nav: Res<NavLevel>,
@@ -181,8 +213,13 @@ fn spawn(
         commands.spawn((
             Enemy(kind),
             nav.agent(p, kind.start(), NavTarget::Entity(player)),
+            NavFollower::default().with_timed_options(timed_options()),
             Transform::default(),
         ));
+    }
+    // The plugin places the lift; it is drawn behind the bodies.
+    for i in 0..nav.platforms().len() {
+        commands.spawn((NavPlatform(i), Transform::from_xyz(0.0, 0.0, -0.5)));
     }
     commands.spawn((
         Mario,

@@ -1,7 +1,8 @@
 //! A small platformer on platnav's demo level: you run and jump from the
 //! spawn room while a walker, a jumper and a wall-jumper chase you, each
-//! with its own physics profile and nav map. One that catches you sends you
-//! back to the spawn.
+//! with its own physics profile and nav map, riding the lift up and down
+//! the shaft between the hall and the corridor. One that catches you sends
+//! you back to the spawn.
 //!
 //! ```text
 //! cargo run -p bevy_platnav --example platformer --features example --release
@@ -22,7 +23,7 @@ mod game;
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
-use bevy_platnav::platnav::render::tile_color;
+use bevy_platnav::platnav::render::{PLATFORM_COLOR, tile_color};
 use bevy_platnav::platnav::{Cell, Tile};
 use bevy_platnav::prelude::*;
 use game::{DoorOpen, Enemy, GamePlugin, Kind, Mario, Player, Profiles, TILE_PX};
@@ -80,7 +81,7 @@ fn main() -> AppExit {
             }),
             ..default()
         }))
-        .add_plugins((GamePlugin, NavDebugPlugin))
+        .add_plugins((GamePlugin { lift: true }, NavDebugPlugin))
         .insert_resource(script)
         .insert_resource(ClearColor(srgb(tile_color(Tile::EMPTY))))
         .init_resource::<Hud>()
@@ -103,8 +104,10 @@ fn kind_color(kind: Kind) -> Color {
     }
 }
 
-/// The camera over the level, and sprites for the bodies (after the
-/// game's `Startup` spawned them with transforms; the plugin moves them).
+/// The camera over the level, and sprites for the bodies and the lift
+/// (after the game's `Startup` spawned them with transforms; the plugin
+/// moves them).
+#[allow(clippy::too_many_arguments)]
 fn setup(
     mut commands: Commands,
     nav: Res<NavLevel>,
@@ -113,6 +116,7 @@ fn setup(
     players: Query<Entity, With<Player>>,
     enemies: Query<(Entity, &Enemy)>,
     marios: Query<Entity, With<Mario>>,
+    lifts: Query<(Entity, &NavPlatform)>,
 ) {
     let (w, h) = (nav.level().width(), nav.level().height());
     let centre = place.to_world(w as f64 / 2.0, h as f64 / 2.0);
@@ -140,6 +144,15 @@ fn setup(
             Sprite::from_color(Color::srgb(0.9, 0.1, 0.1), tile),
             bevy::sprite::Anchor::BOTTOM_CENTER,
         ));
+    }
+    // The lift, at its middle, behind the bodies.
+    for (e, lift) in &lifts {
+        if let Some(p) = nav.platforms().get(lift.0) {
+            commands.entity(e).insert(Sprite::from_color(
+                srgb(PLATFORM_COLOR),
+                place.platform_size(p),
+            ));
+        }
     }
 }
 
@@ -288,7 +301,14 @@ fn report(
     };
     let mut states: Vec<(Kind, String)> = enemies
         .iter()
-        .map(|(e, f)| (e.0, format!("{:?}", f.follower().state())))
+        .map(|(e, f)| {
+            let state = if f.is_timed() {
+                format!("{:?}", f.timed().state())
+            } else {
+                format!("{:?}", f.follower().state())
+            };
+            (e.0, state)
+        })
         .collect();
     states.sort_by_key(|(k, _)| Kind::ALL.iter().position(|x| x == k));
     let states: Vec<String> = states
