@@ -2,7 +2,10 @@
 //! a window, with live physics tuning, a chase mode (K knocks the enemies,
 //! to watch them recover) and an edit mode (T: click toggles a tile, O
 //! opens or closes a marked door; the map updates in place and the chasing
-//! enemies adapt).
+//! enemies adapt). On a level with moving platforms, the platforms move
+//! on the simulation's tick: the bodies ride them, paths are planned in
+//! time from the current tick and the walking enemies follow them with a
+//! `TimedFollower`.
 //!
 //! ```text
 //! cargo run --release --example visualizer --features viz [LEVEL] [--rules FILE]
@@ -31,13 +34,14 @@ use platnav::fly::{
 };
 use platnav::render::{
     self, DebugDrawer, Layers, RenderOptions, Rgba, draw_body, draw_cell_outline, draw_links_from,
-    draw_path, render_map,
+    draw_path, draw_platforms, draw_timed_path, render_map, timed_start,
 };
+use platnav::search::timed::{Place, TimedOptions, TimedPath, find_path_timed};
 use platnav::{
     Body, Cell, Input, Level, NavMap, Path, PathFollower, Physics, SearchOptions, Tile,
-    follow::{FollowOptions, FollowState},
+    follow::{FollowOptions, FollowState, TimedFollowState, TimedFollower},
     formats::LoadOptions,
-    level::SplitMix64,
+    level::{Platform, Platforms, SplitMix64},
 };
 
 const DEMO_LEVEL: &str = include_str!("../levels/demo.txt");
@@ -165,12 +169,14 @@ usage: visualizer [LEVEL] [--rules FILE] [--layer NAME] [--level NAME] [--legend
 LEVEL: any level platnav reads (.txt ASCII or VGLC, .tmx, .tmj/.json, .ldtk, .png);
 the loader options are those of the platnav tools (see `platnav path --help`).";
 
-/// A loaded level: grid, spawn and goal markers, and whether it is VGLC text
-/// (Super Mario Bros, shown with the `smb` preset by default).
+/// A loaded level: grid, spawn and goal markers, moving platforms, and
+/// whether it is VGLC text (Super Mario Bros, shown with the `smb` preset
+/// by default).
 struct Loaded {
     level: Level,
     spawn: Option<Cell>,
     goal: Option<Cell>,
+    platforms: Vec<Platform>,
     vglc: bool,
 }
 
@@ -185,6 +191,7 @@ fn load_level(args: &Args) -> Result<Loaded, String> {
             level,
             spawn,
             goal,
+            platforms: Vec::new(),
             vglc: false,
         });
     };
@@ -203,6 +210,7 @@ fn load_level(args: &Args) -> Result<Loaded, String> {
         level: loaded.level,
         spawn: loaded.spawn,
         goal: loaded.goals.first().copied(),
+        platforms: loaded.platforms,
         vglc,
     })
 }
@@ -296,16 +304,25 @@ impl Tuning {
     }
 }
 
-/// Everything that depends on the map.
+/// Everything that depends on the map (and the platforms, checked for
+/// its physics' tick).
 struct World {
     map: NavMap,
+    platforms: Platforms,
     build_ms: f64,
     texture: Option<Texture2D>,
     start: Cell,
     goal: Cell,
-    path: Result<Path, String>,
+    path: Result<Route, String>,
     replay: Body,
     replay_tick: usize,
+}
+
+/// A planned path: over the map's links, or, on a level with moving
+/// platforms, in time from the tick it was planned on.
+enum Route {
+    Links(Path),
+    Timed(TimedPath),
 }
 
 fn make_texture(map: &NavMap, layers: Layers) -> Option<Texture2D> {
@@ -326,59 +343,126 @@ fn make_texture(map: &NavMap, layers: Layers) -> Option<Texture2D> {
     Some(tex)
 }
 
-fn plan(map: &NavMap, start: Cell, goal: Cell) -> Result<Path, String> {
-    find_path(map, start, goal, &SearchOptions::default()).map_err(|e| e.to_string())
+/// The path from `start` to `goal`: over the map's links; or, when the
+/// level has platforms, in time from tick `tick`.
+fn plan(
+    map: &NavMap,
+    platforms: &Platforms,
+    start: Cell,
+    goal: Cell,
+    tick: u64,
+) -> Result<Route, String> {
+    if platforms.is_empty() {
+        return find_path(map, start, goal, &SearchOptions::default())
+            .map(Route::Links)
+            .map_err(|e| e.to_string());
+    }
+    find_path_timed(map, platforms, start, tick, goal, &TimedOptions::default())
+        .map(Route::Timed)
+        .map_err(|e| e.to_string())
+}
+
+/// One tick of a body, from tick `tick`: with the platforms where they
+/// are on it when the level has any ([`Body::step_moving`]).
+fn step_body(body: &mut Body, map: &NavMap, platforms: &Platforms, tick: u64, input: Input) {
+    let (level, p) = (map.level(), map.physics());
+    if platforms.is_empty() {
+        body.step(level, p, input);
+    } else {
+        body.step_moving(level, platforms, tick, p, input);
+    }
 }
 
 impl World {
+    /// Builds the map and plans the path (in time from tick `tick` when
+    /// there are platforms).
     fn build(
         level: &Level,
         physics: &Physics,
+        platforms: &[Platform],
         start: Cell,
         goal: Cell,
         layers: Layers,
+        tick: u64,
     ) -> Result<Self, String> {
+        let platforms = Platforms::new(platforms.to_vec(), physics.dt)
+            .map_err(|e| format!("platforms: {e}"))?;
         let t = Instant::now();
         let map = NavMap::build(level, physics).map_err(|e| e.to_string())?;
         let build_ms = t.elapsed().as_secs_f64() * 1e3;
         let texture = make_texture(&map, layers);
-        let path = plan(&map, start, goal);
-        let replay = Body::start(level, path.as_ref().map_or(start, Path::start), physics);
-        Ok(Self {
+        let path = plan(&map, &platforms, start, goal, tick);
+        let mut world = Self {
+            replay: Body::start(level, start, physics),
             map,
+            platforms,
             build_ms,
             texture,
             start,
             goal,
             path,
-            replay,
             replay_tick: 0,
-        })
+        };
+        world.restart_replay();
+        Ok(world)
     }
 
-    fn replan(&mut self) {
-        self.path = plan(&self.map, self.start, self.goal);
+    /// Plans again, from tick `tick` (paths in time), and restarts the
+    /// replay.
+    fn replan(&mut self, tick: u64) {
+        self.path = plan(&self.map, &self.platforms, self.start, self.goal, tick);
         self.restart_replay();
     }
 
     fn restart_replay(&mut self) {
-        let s = self.path.as_ref().map_or(self.start, Path::start);
-        self.replay = Body::start(self.map.level(), s, self.map.physics());
+        let (level, physics) = (self.map.level(), self.map.physics());
+        self.replay = match &self.path {
+            Ok(Route::Links(path)) => Body::start(level, path.start(), physics),
+            Ok(Route::Timed(path)) => timed_start(level, physics, &self.platforms, path),
+            Err(_) => Body::start(level, self.start, physics),
+        };
         self.replay_tick = 0;
     }
 
-    /// One tick of the replaying body; loops a second after the goal.
-    fn step_replay(&mut self) {
-        let Ok(path) = &self.path else { return };
-        let n = path.inputs().len();
-        if self.replay_tick < n {
-            let input = path.inputs()[self.replay_tick];
-            self.replay
-                .step(self.map.level(), self.map.physics(), input);
+    /// Tick `tick` of the replaying body; loops a second after the goal (a
+    /// path in time is planned again from the next tick, the platforms
+    /// having moved on).
+    fn step_replay(&mut self, tick: u64) {
+        // A replay in time that is not on its path's tick (the chase ran
+        // meanwhile) starts again on a path planned from this tick.
+        if let Ok(Route::Timed(path)) = &self.path
+            && path.start_tick + self.replay_tick as u64 != tick
+        {
+            self.replan(tick);
         }
+        let n = match &self.path {
+            Err(_) => return,
+            Ok(Route::Links(path)) => {
+                let n = path.inputs().len();
+                if self.replay_tick < n {
+                    let input = path.inputs()[self.replay_tick];
+                    self.replay
+                        .step(self.map.level(), self.map.physics(), input);
+                }
+                n
+            }
+            Ok(Route::Timed(path)) => {
+                // The tape's inputs are for the ticks from its start tick
+                // on, the replay's ticks; at rest on the goal after it.
+                let input = path.inputs.get(self.replay_tick).copied();
+                let (level, p) = (self.map.level(), self.map.physics());
+                let input = input.unwrap_or(Input::IDLE);
+                self.replay
+                    .step_moving(level, &self.platforms, tick, p, input);
+                path.inputs.len()
+            }
+        };
         self.replay_tick += 1;
         if self.replay_tick > n + 60 {
-            self.restart_replay();
+            match self.path {
+                Ok(Route::Timed(_)) => self.replan(tick + 1),
+                _ => self.restart_replay(),
+            }
         }
     }
 }
@@ -410,12 +494,99 @@ impl Bat {
     }
 }
 
+/// How a walking enemy follows the player: a `PathFollower` over the
+/// map's links, or, on a level with moving platforms, a `TimedFollower`
+/// planning in time. (Three of them: their size does not matter.)
+#[allow(clippy::large_enum_variant)]
+enum Follower {
+    Links(PathFollower),
+    Timed(TimedChaser),
+}
+
+/// The fewest ticks between two goals given to a `TimedFollower` on its
+/// plan: each new goal is a search in time (tens of milliseconds on a
+/// small level, up to seconds on a large one), and it leaves its plan to
+/// come to rest first.
+const GOAL_TICKS: u64 = 60;
+
+/// A `TimedFollower` chasing the player, and the goal it follows: the
+/// player's cell, changed on its plan only when the player is more than two
+/// cells from it, at most every [`GOAL_TICKS`], and otherwise at once.
+struct TimedChaser {
+    follower: TimedFollower,
+    goal: Option<Cell>,
+    /// The tick of its last goal; `None` until it first runs.
+    since: Option<u64>,
+    /// The ticks it stands still before it first plans, so that the
+    /// enemies search on different ticks.
+    stagger: u64,
+}
+
+impl TimedChaser {
+    fn new(stagger: u64) -> Self {
+        Self {
+            follower: TimedFollower::new(TimedOptions::default()),
+            goal: None,
+            since: None,
+            stagger,
+        }
+    }
+
+    /// The input for tick `tick` toward the player's cell `target`.
+    fn next_input(
+        &mut self,
+        map: &NavMap,
+        platforms: &Platforms,
+        body: &Body,
+        tick: u64,
+        target: Cell,
+    ) -> Input {
+        let since = *self.since.get_or_insert(tick + self.stagger);
+        if tick < since {
+            return Input::IDLE;
+        }
+        let due = match self.goal {
+            None => true,
+            Some(goal) if goal == target => false,
+            Some(goal) => {
+                let far = (goal.col - target.col).abs() + (goal.row - target.row).abs() > 2;
+                self.follower.state() != TimedFollowState::OnPlan
+                    || (far && body.grounded && tick >= since + GOAL_TICKS)
+            }
+        };
+        if due {
+            self.goal = Some(target);
+            self.since = Some(tick);
+        }
+        let goal = self.goal.unwrap_or(target);
+        self.follower.next_input(map, platforms, body, tick, goal)
+    }
+}
+
+impl Follower {
+    /// The follower of enemy number `k` (from 0).
+    fn new(platforms: &Platforms, k: u64) -> Self {
+        if platforms.is_empty() {
+            Self::Links(PathFollower::new(FollowOptions::default()))
+        } else {
+            Self::Timed(TimedChaser::new(k * 15))
+        }
+    }
+
+    fn reset(&mut self) {
+        match self {
+            Self::Links(f) => f.reset(),
+            Self::Timed(t) => *t = TimedChaser::new(t.stagger),
+        }
+    }
+}
+
 /// The chase: a keyboard-driven player, three walking enemies with
 /// followers and a flying one.
 struct Chase {
     player: Body,
     player_start: Cell,
-    enemies: Vec<(Body, PathFollower, Cell)>,
+    enemies: Vec<(Body, Follower, Cell)>,
     bat: Option<Bat>,
     catches: u32,
     /// Random knocks (K), counted, and the enemies' deaths: how many the
@@ -428,16 +599,17 @@ struct Chase {
 }
 
 impl Chase {
-    fn new(map: &NavMap, player_start: Cell) -> Self {
+    fn new(map: &NavMap, platforms: &Platforms, player_start: Cell) -> Self {
         let p = map.physics();
         let nodes = map.nodes();
         let enemies = [1, 2, 3]
             .iter()
             .filter_map(|k| nodes.get(nodes.len() * k / 4).copied())
-            .map(|c| {
+            .zip(0..)
+            .map(|(c, k)| {
                 (
                     Body::start(map.level(), c, p),
-                    PathFollower::new(FollowOptions::default()),
+                    Follower::new(platforms, k),
                     c,
                 )
             })
@@ -465,10 +637,12 @@ impl Chase {
         self.knocks += 1;
     }
 
-    fn step(&mut self, map: &NavMap, input: Input) {
+    /// Tick `tick` of the chase (the platforms' tick, when the level has
+    /// any: the bodies ride them and the enemies plan in time).
+    fn step(&mut self, map: &NavMap, platforms: &Platforms, tick: u64, input: Input) {
         let (level, p) = (map.level(), map.physics());
         self.ticks += 1;
-        self.player.step(level, p, input);
+        step_body(&mut self.player, map, platforms, tick, input);
         if self.player.dead {
             self.player = Body::start(level, self.player_start, p);
         }
@@ -478,11 +652,16 @@ impl Chase {
             .unwrap_or_else(|| self.player.feet_cell());
         let mut caught = false;
         for (body, follower, home) in &mut self.enemies {
-            let i = follower.next_input(map, body, target);
-            body.step(level, p, i);
+            let i = match follower {
+                Follower::Links(f) => f.next_input(map, body, target),
+                Follower::Timed(t) => t.next_input(map, platforms, body, tick, target),
+            };
+            step_body(body, map, platforms, tick, i);
             if body.dead {
                 self.deaths += 1;
-                if matches!(follower.state(), FollowState::FallingToDeath { .. }) {
+                if let Follower::Links(f) = follower
+                    && matches!(f.state(), FollowState::FallingToDeath { .. })
+                {
                     self.foretold += 1;
                 }
                 *body = Body::start(level, *home, p);
@@ -598,6 +777,10 @@ fn main() {
         .clone()
         .unwrap_or_else(|| if loaded.vglc { "smb" } else { "agile" }.to_owned());
     let base = load_physics(&args, &preset_name).unwrap_or_else(|e| fail(e));
+    // Malformed platforms are named before the window opens.
+    if let Err(e) = Platforms::new(loaded.platforms.clone(), base.dt) {
+        fail(format!("platforms: {e}"));
+    }
     macroquad::Window::from_config(window_conf(), run(args, loaded, preset_name, base));
 }
 
@@ -614,14 +797,28 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
         level.width() as i32 - 2,
         level.height() as i32 - 2,
     ));
-    let mut world = match World::build(&level, &tuning.physics(), start, goal, layers) {
+    // The simulation's tick: the platforms are where they are on it, and
+    // the bodies step from it.
+    let mut tick = 0u64;
+    let platform_list = loaded.platforms;
+    let mut world = match World::build(
+        &level,
+        &tuning.physics(),
+        &platform_list,
+        start,
+        goal,
+        layers,
+        tick,
+    ) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("visualizer: error: {e}");
             std::process::exit(2);
         }
     };
-    let mut chase: Option<Chase> = args.chase.then(|| Chase::new(&world.map, start));
+    let mut chase: Option<Chase> = args
+        .chase
+        .then(|| Chase::new(&world.map, &world.platforms, start));
     let mut message = String::new();
     let mut show_help = true;
     let mut cam_x = 0.0f32;
@@ -717,12 +914,13 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
         }
         if tuned {
             let physics = tuning.physics();
-            match World::build(&level, &physics, world.start, world.goal, layers) {
+            let (s, g) = (world.start, world.goal);
+            match World::build(&level, &physics, &platform_list, s, g, layers, tick) {
                 Ok(w) => {
                     world = w;
                     message.clear();
                     if chase.is_some() {
-                        chase = Some(Chase::new(&world.map, start));
+                        chase = Some(Chase::new(&world.map, &world.platforms, start));
                     }
                 }
                 Err(e) => message = format!("not rebuilt: {e}"),
@@ -749,11 +947,11 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
             ) {
                 (false, true, _) => {
                     world.start = cell;
-                    world.replan();
+                    world.replan(tick);
                 }
                 (false, false, true) => {
                     world.goal = cell;
-                    world.replan();
+                    world.replan(tick);
                 }
                 (true, true, _) => {
                     let now = level.get(cell).unwrap_or(Tile::EMPTY);
@@ -777,7 +975,7 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
         if is_key_pressed(KeyCode::M) {
             chase = match chase {
                 Some(_) => None,
-                None => Some(Chase::new(&world.map, world.start)),
+                None => Some(Chase::new(&world.map, &world.platforms, world.start)),
             };
         }
 
@@ -790,7 +988,7 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
             clock -= dt;
             match &mut chase {
                 Some(c) => {
-                    c.step(&world.map, keyboard_input());
+                    c.step(&world.map, &world.platforms, tick, keyboard_input());
                     if args.knock_every.is_some_and(|n| c.ticks % n == 0) {
                         c.knock(&world.map);
                     }
@@ -798,8 +996,9 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
                         edits.extend(door.toggle());
                     }
                 }
-                None => world.step_replay(),
+                None => world.step_replay(tick),
             }
+            tick += 1;
         }
         if !edits.is_empty() {
             let t = Instant::now();
@@ -810,7 +1009,7 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
                         level.set(c, tile);
                     }
                     world.texture = make_texture(&world.map, layers);
-                    world.replan();
+                    world.replan(tick);
                     message = format!(
                         "edit: {} tiles changed, {} nodes rebuilt, map updated in {ms:.2} ms (generation {})",
                         report.tiles_changed, report.nodes_rebuilt, report.generation
@@ -848,8 +1047,16 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
             );
         }
         let (map, physics) = (&world.map, world.map.physics());
-        if let (true, Ok(path)) = (layers.path, &world.path) {
-            draw_path(&mut screen, map.level(), physics, path);
+        if layers.tiles && !world.platforms.is_empty() {
+            draw_platforms(&mut screen, &world.platforms, tick);
+        }
+        match (layers.path, &world.path) {
+            (true, Ok(Route::Links(path))) => draw_path(&mut screen, map.level(), physics, path),
+            (true, Ok(Route::Timed(path))) => {
+                let level = map.level();
+                draw_timed_path(&mut screen, level, physics, &world.platforms, path, None);
+            }
+            _ => {}
         }
         for &c in &door.cells {
             draw_cell_outline(&mut screen, c, 0.1, Rgba::rgb(200, 120, 40));
@@ -877,15 +1084,22 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
                 // Red on plan, orange recovering (its landing cell
                 // outlined), magenta falling to death.
                 for (body, follower, _) in &c.enemies {
-                    let colour = match follower.state() {
-                        FollowState::Recovering { landing, .. } => {
-                            if let Some(cell) = landing {
-                                draw_cell_outline(&mut screen, cell, 0.08, Rgba::rgb(255, 160, 0));
+                    let colour = match follower {
+                        Follower::Links(f) => match f.state() {
+                            FollowState::Recovering { landing, .. } => {
+                                if let Some(cell) = landing {
+                                    let orange = Rgba::rgb(255, 160, 0);
+                                    draw_cell_outline(&mut screen, cell, 0.08, orange);
+                                }
+                                Rgba::rgb(255, 160, 0)
                             }
-                            Rgba::rgb(255, 160, 0)
-                        }
-                        FollowState::FallingToDeath { .. } => Rgba::rgb(255, 0, 255),
-                        _ => Rgba::rgb(255, 60, 60),
+                            FollowState::FallingToDeath { .. } => Rgba::rgb(255, 0, 255),
+                            _ => Rgba::rgb(255, 60, 60),
+                        },
+                        Follower::Timed(t) => match t.follower.state() {
+                            TimedFollowState::Recovering => Rgba::rgb(255, 160, 0),
+                            _ => Rgba::rgb(255, 60, 60),
+                        },
                     };
                     draw_body(&mut screen, body, physics, colour);
                 }
@@ -935,14 +1149,38 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
                 "CHASE: arrows + space to move, K knocks the enemies; {} catches, {} knocks, {} enemy deaths ({} foretold)",
                 c.catches, c.knocks, c.deaths, c.foretold
             ),
-            (None, Ok(path)) => format!(
+            (None, Ok(Route::Links(path))) => format!(
                 "path {} -> {}: {:.2} s, {} links",
                 path.start(),
                 path.goal(),
                 path.cost(),
                 path.steps().len()
             ),
+            (None, Ok(Route::Timed(path))) => format!(
+                "path in time {} -> {} from tick {}: {:.2} s, {} steps{}",
+                match path.start {
+                    Place::Cell(c) => c,
+                    Place::Platform { .. } => world.start,
+                },
+                path.goal,
+                path.start_tick,
+                path.ticks() as f64 * physics.dt,
+                path.steps.len(),
+                if path.rides() {
+                    ", rides platforms"
+                } else {
+                    ""
+                }
+            ),
             (None, Err(e)) => format!("no path: {e}"),
+        };
+        let line2 = if world.platforms.is_empty() {
+            line2
+        } else {
+            format!(
+                "tick {tick}, {} platforms   |   {line2}",
+                world.platforms.len()
+            )
         };
         let line2 = if editing {
             format!("EDIT MODE (T to leave)   |   {line2}")
@@ -970,6 +1208,22 @@ async fn run(args: Args, loaded: Loaded, mut preset_name: String, base: Physics)
             && frame >= args.frames
         {
             get_screen_data().export_png(&shot.to_string_lossy());
+            if !world.platforms.is_empty() {
+                // Scripted runs on levels with platforms report the tick
+                // and the path in time for their callers.
+                println!("platforms: {} on tick {tick}", world.platforms.len());
+                match &world.path {
+                    Ok(Route::Timed(path)) => println!(
+                        "path in time: from tick {}, {} ticks, {} steps, rides {}",
+                        path.start_tick,
+                        path.ticks(),
+                        path.steps.len(),
+                        path.rides()
+                    ),
+                    Ok(Route::Links(_)) => {}
+                    Err(e) => println!("no path in time: {e}"),
+                }
+            }
             break;
         }
         next_frame().await;

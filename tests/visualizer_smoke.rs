@@ -234,3 +234,64 @@ fn visualizer_help_and_load_errors_work_without_a_display() {
         "{err}"
     );
 }
+
+/// A level with moving platforms (`levels/lifts.txt`, two lifts): the
+/// lifts move on the simulation's tick (one a frame in scripted runs) and
+/// are drawn where they are on it, the path is planned in time from the
+/// current tick and rides them, and the chase runs with them.
+#[test]
+fn visualizer_moves_the_lifts_and_plans_in_time_under_xvfb() {
+    if std::env::var("PLATNAV_SKIP_XVFB").is_ok_and(|v| v == "1") {
+        println!("SKIPPED: visualizer lifts smoke test (PLATNAV_SKIP_XVFB=1)");
+        return;
+    }
+    let _one_at_a_time = X_SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let bin = visualizer_binary();
+    let (_xvfb, display) = start_xvfb();
+    let shot = std::env::temp_dir().join(format!("platnav-viz-lifts-{}.png", std::process::id()));
+    for (chase, frames) in [(false, 40), (true, 60)] {
+        let _ = std::fs::remove_file(&shot);
+        let mut cmd = Command::new(&bin);
+        cmd.arg("levels/lifts.txt");
+        if chase {
+            cmd.arg("--chase");
+        }
+        let out = cmd
+            .args(["--screenshot", shot.to_str().unwrap()])
+            .args(["--frames", &frames.to_string()])
+            .env("DISPLAY", &display)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "visualizer failed (chase {chase}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains(&format!("platforms: 2 on tick {frames}\n")),
+            "{stdout}"
+        );
+        // Planned on tick 0, from the spawn to the goal over both lifts.
+        assert!(
+            stdout.contains("path in time: from tick 0,") && stdout.contains("rides true"),
+            "{stdout}"
+        );
+        let png = std::fs::read(&shot).expect("a screenshot was written");
+        if !chase {
+            // The lifts, filled in their colour (the chase's free space of
+            // the flying enemy tints them).
+            let pixmap = tiny_skia::Pixmap::decode_png(&png).expect("the screenshot is a PNG");
+            let c = platnav::render::PLATFORM_COLOR;
+            let n = pixmap
+                .pixels()
+                .iter()
+                .map(|p| p.demultiply())
+                .filter(|p| [p.red(), p.green(), p.blue()] == [c.r, c.g, c.b])
+                .count();
+            assert!(n >= 3000, "the platform colour appears on {n} pixels");
+            println!("lifts: the platform colour on {n} pixels");
+        }
+    }
+    let _ = std::fs::remove_file(&shot);
+}
