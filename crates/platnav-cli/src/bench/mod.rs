@@ -89,6 +89,17 @@ fn ms(s: f64) -> String {
 }
 
 /// "p50 / p99 us" of sorted latencies in microseconds.
+/// The fastest of `runs` calls of `f`, in seconds.
+fn best_of(runs: usize, mut f: impl FnMut() -> Result<(), CliError>) -> Result<f64, CliError> {
+    let mut best = f64::INFINITY;
+    for _ in 0..runs {
+        let t = Instant::now();
+        f()?;
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    Ok(best)
+}
+
 fn p50_p99(sorted: &[f64]) -> String {
     format!(
         "{:.1} / {:.1} us",

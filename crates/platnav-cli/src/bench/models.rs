@@ -7,7 +7,7 @@ use std::time::Instant;
 use platnav::model::{BodyModel, ModelMap, dash::DashBody, nes::NesMario};
 use platnav::{Level, NavMap, Physics, SearchOptions};
 
-use super::{CliError, Row, ms, p50_p99, row};
+use super::{CliError, Row, best_of, ms, p50_p99, row};
 
 /// Target of a model's SMB 1-1 build, seconds.
 const BUILD_TARGET: f64 = 1.0;
@@ -34,17 +34,6 @@ pub(crate) fn rows(
     rows.push(build_row("dash body", &dash_map, dash, reference));
     rows.push(query_row(&map, if quick { 20 } else { 60 }));
     Ok(())
-}
-
-/// The fastest of `runs` calls of `f`, in seconds.
-fn best_of(runs: usize, mut f: impl FnMut() -> Result<(), CliError>) -> Result<f64, CliError> {
-    let mut best = f64::INFINITY;
-    for _ in 0..runs {
-        let t = Instant::now();
-        f()?;
-        best = best.min(t.elapsed().as_secs_f64());
-    }
-    Ok(best)
 }
 
 /// The model's map of `level`, built `runs` times: the fastest build's

@@ -10,7 +10,7 @@ use platnav::level::{Platform, Platforms};
 use platnav::search::timed::{TimedOptions, find_path_timed};
 use platnav::{Body, Cell, Level, NavMap, Physics, Tile};
 
-use super::{CliError, Row, p50_p99, row};
+use super::{CliError, Row, best_of, p50_p99, row};
 
 /// Target of the build with platforms against the frozen build.
 const BUILD_RATIO_TARGET: f64 = 3.0;
@@ -59,17 +59,6 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
     ));
     rows.push(follower_row(&map, &platforms, &crossings));
     Ok(())
-}
-
-/// The fastest of `runs` calls of `f`, in seconds.
-fn best_of(runs: usize, mut f: impl FnMut() -> Result<(), CliError>) -> Result<f64, CliError> {
-    let mut best = f64::INFINITY;
-    for _ in 0..runs {
-        let t = Instant::now();
-        f()?;
-        best = best.min(t.elapsed().as_secs_f64());
-    }
-    Ok(best)
 }
 
 /// `level` with each platform a row of one-way tiles where it is on tick 0.
