@@ -2,7 +2,7 @@
 //! stride, and where every platform program ends from each
 //! ([`platform_programs`] gives them to the naive reference).
 
-use super::menu::{Outcome, Program, meets, menu, perform, track};
+use super::menu::{Outcome, Program, Resume, first_meeting, menu, perform, perform_from, track};
 use super::plan::start_place;
 use super::world::World;
 use super::{Place, TimedOptions};
@@ -180,21 +180,31 @@ impl Departure<'_> {
     /// where the map's links go.
     fn outcomes(&self, body: &Body, tick: u64) -> Vec<Outcome> {
         let (world, map) = (&self.world, self.map);
+        let node = |c| map.node(c).is_some();
+        if self.on.is_some() {
+            return self
+                .programs
+                .iter()
+                .filter_map(|&program| perform(world, *body, tick, program, self.on, node))
+                .collect();
+        }
         self.programs
             .iter()
             .enumerate()
-            .filter(|&(i, &program)| {
-                self.on.is_some()
-                    || if self.rest.0 == *body {
-                        meets(world, &self.rest.1[i], tick, self.near)
-                    } else {
-                        meets(world, &track(world, *body, program), tick, self.near)
-                    }
-            })
-            .filter_map(|(_, &program)| {
-                perform(world, *body, tick, program, self.on, |c| {
-                    map.node(c).is_some()
-                })
+            .filter_map(|(i, &program)| {
+                let fresh;
+                let way = if self.rest.0 == *body {
+                    &self.rest.1[i]
+                } else {
+                    fresh = track(world, *body, program);
+                    &fresh
+                };
+                // The way is the one with the platforms up to the state
+                // before the first that comes near one: resume there.
+                let first = first_meeting(world, way, tick, self.near)?;
+                let done = first.saturating_sub(1);
+                let resume = Resume::along(way, done);
+                perform_from(world, resume, tick + done as u64, program, None, node)
             })
             .collect()
     }

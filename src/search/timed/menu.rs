@@ -59,17 +59,68 @@ pub(super) struct Outcome {
 /// nowhere in time, or ends where the map's links go anyway.
 pub(super) fn perform(
     world: &World<'_>,
-    mut body: Body,
+    body: Body,
+    tick: u64,
+    program: Program,
+    on: Option<usize>,
+    node: impl Fn(Cell) -> bool,
+) -> Option<Outcome> {
+    let resume = Resume {
+        body,
+        done: 0,
+        x0: body.x,
+        airborne: false,
+    };
+    perform_from(world, resume, tick, program, on, node)
+}
+
+/// A program performed up to some tick: the body's state after its
+/// first `done` ticks, where it started, and whether it has been in the
+/// air.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Resume {
+    body: Body,
+    done: u32,
+    x0: f64,
+    airborne: bool,
+}
+
+impl Resume {
+    /// A program from a cell, resumed after its first `done` ticks of its
+    /// way with no platform about (`states`, from [`track`]): the same as
+    /// it would be with the platforms, while none came near.
+    pub(super) fn along(states: &[Body], done: usize) -> Self {
+        Self {
+            body: states[done],
+            done: done as u32,
+            x0: states[0].x,
+            airborne: states[1..=done].iter().any(|b| !b.grounded),
+        }
+    }
+}
+
+/// [`perform`], resumed: `tick` is the tick the program's tick
+/// `resume.done` starts on, and the inputs returned include the first
+/// `done`.
+pub(super) fn perform_from(
+    world: &World<'_>,
+    resume: Resume,
     mut tick: u64,
     program: Program,
     on: Option<usize>,
     node: impl Fn(Cell) -> bool,
 ) -> Option<Outcome> {
     let p = world.physics;
-    let (x0, mut airborne) = (body.x, false);
-    let mut inputs = Vec::new();
-    for i in 0..FLIGHT_LIMIT {
-        let input = Input::new(program.dir, i < program.hold, false);
+    let Resume {
+        mut body,
+        done,
+        x0,
+        mut airborne,
+    } = resume;
+    let input = |i: u32| Input::new(program.dir, i < program.hold, false);
+    let mut inputs: Vec<Input> = (0..done).map(input).collect();
+    for i in done..FLIGHT_LIMIT {
+        let input = input(i);
         world.step(&mut body, tick, input);
         tick += 1;
         inputs.push(input);
@@ -191,27 +242,35 @@ pub(super) fn track(world: &World<'_>, mut body: Body, program: Program) -> Vec<
     states
 }
 
-/// Whether a body going through `states` from tick `tick` comes within a
-/// tile of one of the platforms `near` on some tick: only then can they
-/// change its way (a platform acts on a box it overlaps or stands on).
-pub(super) fn meets(world: &World<'_>, states: &[Body], tick: u64, near: &[usize]) -> bool {
+/// The first of `states` (a body going through them from tick `tick`)
+/// within a tile of one of the platforms `near`, as its tick starts or
+/// ends: only from then on can they change its way (a platform acts on a
+/// box it overlaps or stands on). `None` when it never comes so near.
+pub(super) fn first_meeting(
+    world: &World<'_>,
+    states: &[Body],
+    tick: u64,
+    near: &[usize],
+) -> Option<usize> {
     let p = world.physics;
     let (hw, hh) = (p.half_w() + 1.0, p.box_h() + 1.0);
-    near.iter().any(|&k| {
-        let m = &world.platforms.all()[k];
-        let (w, h) = (f64::from(m.platform.width), f64::from(m.platform.height));
-        let s = m.swept();
-        let close = |b: &Body, [px, py]: [f64; 2], [qx, qy]: [f64; 2]| {
-            b.x + hw > px && b.x - hw < qx + w && b.y + 1.0 > py && b.y - hh < qy + h
-        };
-        // The platform as each state starts its tick, and as it ends it;
-        // looked up only for states near its whole cycle's box.
-        states.iter().enumerate().any(|(i, b)| {
-            close(b, [s[0], s[1]], [s[2] - w, s[3] - h]) && {
-                let t = tick + i as u64;
-                let (a, c) = (m.at(t), m.at(t + 1));
-                close(b, a, a) || close(b, c, c)
-            }
+    near.iter()
+        .filter_map(|&k| {
+            let m = &world.platforms.all()[k];
+            let (w, h) = (f64::from(m.platform.width), f64::from(m.platform.height));
+            let s = m.swept();
+            let close = |b: &Body, [px, py]: [f64; 2], [qx, qy]: [f64; 2]| {
+                b.x + hw > px && b.x - hw < qx + w && b.y + 1.0 > py && b.y - hh < qy + h
+            };
+            // The platform as each state starts its tick, and as it ends
+            // it; looked up only for states near its whole cycle's box.
+            states.iter().enumerate().position(|(i, b)| {
+                close(b, [s[0], s[1]], [s[2] - w, s[3] - h]) && {
+                    let t = tick + i as u64;
+                    let (a, c) = (m.at(t), m.at(t + 1));
+                    close(b, a, a) || close(b, c, c)
+                }
+            })
         })
-    })
+        .min()
 }
