@@ -4,6 +4,7 @@
 //! comes to rest when it is not (a knock, or platforms that are not
 //! where the plan expected).
 
+use super::recovery::{Ground, ground_input};
 use crate::graph::NavMap;
 use crate::level::{Cell, Platforms};
 use crate::links::settle_input;
@@ -158,34 +159,24 @@ fn states_along(world: &World<'_>, body: &Body, tick: u64, inputs: &[Input]) -> 
 }
 
 /// The input that brings a grounded body to rest: on the middle of the
-/// tile of a platform's width it rides, or of the cell of the map nearest
-/// its feet in the row it stands on (past a ledge, its feet are over no
-/// cell of the map); `None` when it is at rest there.
+/// tile of a platform's width it rides, or where the path follower's
+/// ground policy brings it (the cell of the map under its feet or nearest
+/// them in its row, [`ground_input`]); `None` when it is at rest there, or
+/// stands where no cell of the map is near.
 fn rest_input(map: &NavMap, world: &World<'_>, body: &Body, tick: u64) -> Option<Input> {
     let p = world.physics;
-    let target = match body.riding(world.platforms, tick, p) {
-        Some(k) => {
-            let m = &world.platforms.all()[k];
-            let left = m.at(tick)[0];
-            let slot = (body.x - left)
-                .floor()
-                .clamp(0.0, f64::from(m.platform.width - 1));
-            left + slot + 0.5
-        }
-        None => {
-            let cell = body.standing_cell()?;
-            let nearest = [0, -1, 1, -2, 2]
-                .into_iter()
-                .map(|dc| Cell::new(cell.col + dc, cell.row))
-                .filter(|&c| map.node(c).is_some())
-                .min_by(|a, b| {
-                    let d = |c: &Cell| (f64::from(c.col) + 0.5 - body.x).abs();
-                    d(a).total_cmp(&d(b))
-                })?;
-            f64::from(nearest.col) + 0.5
-        }
+    let Some(k) = body.riding(world.platforms, tick, p) else {
+        return match ground_input(map, body) {
+            Ground::Push(input) => Some(input),
+            Ground::Rest(_) | Ground::Lost => None,
+        };
     };
-    settle_input(body, target, p)
+    let m = &world.platforms.all()[k];
+    let left = m.at(tick)[0];
+    let slot = (body.x - left)
+        .floor()
+        .clamp(0.0, f64::from(m.platform.width - 1));
+    settle_input(body, left + slot + 0.5, p)
 }
 
 /// The first input of the steadiest way down for a body in the air: of
