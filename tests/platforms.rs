@@ -150,11 +150,7 @@ fn knocked_followers_land_and_plan_again_and_no_death_was_avoidable() {
         let (l, lifts) = Level::generate_with_platforms(72, 14, 3, seed).unwrap();
         let map = NavMap::build(&l, &p).unwrap();
         let platforms = Platforms::new(lifts.clone(), p.dt).unwrap();
-        let world = World {
-            level: &l,
-            physics: &p,
-            platforms: &platforms,
-        };
+        let world = World::new(&l, &p, &platforms);
         for lift in &lifts {
             let (from, to) = ledges(&l, lift);
             let mut body = Body::start(&l, from, &p);

@@ -81,11 +81,7 @@ impl TimedFollower {
         tick: u64,
         goal: Cell,
     ) -> Input {
-        let world = World {
-            level: map.level(),
-            physics: map.physics(),
-            platforms,
-        };
+        let world = World::new(map.level(), map.physics(), platforms);
         if let Some(input) = self.on_plan(body, tick, goal) {
             return input;
         }

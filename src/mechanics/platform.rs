@@ -58,6 +58,18 @@ impl Body {
     /// top, the box over it horizontally by more than EPS).
     #[must_use]
     pub fn riding(&self, platforms: &Platforms, tick: u64, p: &Physics) -> Option<usize> {
+        self.riding_noting(platforms, tick, p, |_| {})
+    }
+
+    /// [`Body::riding`], calling `note` with each platform whose place on
+    /// tick `tick` it looked at: the only ones the answer depends on.
+    pub(crate) fn riding_noting(
+        &self,
+        platforms: &Platforms,
+        tick: u64,
+        p: &Physics,
+        mut note: impl FnMut(usize),
+    ) -> Option<usize> {
         if self.dead || !self.grounded {
             return None;
         }
@@ -69,6 +81,7 @@ impl Body {
             .find(|&i| {
                 let m = &all[i];
                 near(m.swept(), self, p) && {
+                    note(i);
                     let a = m.at(tick);
                     surface(a, a, f64::from(m.platform.width), m).holds(self.x, self.y, p)
                 }
@@ -88,13 +101,31 @@ impl Body {
         p: &Physics,
         input: Input,
     ) {
+        self.step_moving_noting(level, platforms, tick, p, input, |_| {});
+    }
+
+    /// [`Body::step_moving`], calling `note` with each platform near
+    /// enough to be looked at: the only ones the tick depends on.
+    pub(crate) fn step_moving_noting<T: Tiles + ?Sized>(
+        &mut self,
+        level: &T,
+        platforms: &Platforms,
+        tick: u64,
+        p: &Physics,
+        input: Input,
+        mut note: impl FnMut(usize),
+    ) {
         // The platforms in reach, where they are as the tick starts and
         // ends: neither they nor the body move two tiles in a tick.
         let mut surfaces = Vec::new();
         let mut ridden = None;
         let all = platforms.all();
-        let candidates = platforms.near_x(self.x).iter().map(|&i| &all[i as usize]);
-        for m in candidates.filter(|m| near(m.swept(), self, p)) {
+        for &i in platforms.near_x(self.x) {
+            let m = &all[i as usize];
+            if !near(m.swept(), self, p) {
+                continue;
+            }
+            note(i as usize);
             let (a, b) = (m.at(tick), m.at(tick + 1));
             let start = surface(a, a, f64::from(m.platform.width), m);
             if ridden.is_none() && !self.dead && self.grounded && start.holds(self.x, self.y, p) {

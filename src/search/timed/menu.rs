@@ -110,7 +110,6 @@ pub(super) fn perform_from(
     on: Option<usize>,
     node: impl Fn(Cell) -> bool,
 ) -> Option<Outcome> {
-    let p = world.physics;
     let Resume {
         mut body,
         done,
@@ -131,7 +130,7 @@ pub(super) fn perform_from(
             airborne = true;
             continue;
         }
-        match body.riding(world.platforms, tick, p) {
+        match world.riding(&body, tick) {
             Some(k) if airborne || on != Some(k) => {
                 return settle_on_platform(world, body, tick, k, inputs);
             }
@@ -175,7 +174,7 @@ fn settle_on_platform(
         world.step(&mut body, tick, input);
         tick += 1;
         inputs.push(input);
-        if body.riding(world.platforms, tick, p) != Some(k) {
+        if world.riding(&body, tick) != Some(k) {
             return None;
         }
     }
@@ -252,20 +251,17 @@ pub(super) fn first_meeting(
     tick: u64,
     near: &[usize],
 ) -> Option<usize> {
-    let p = world.physics;
-    let (hw, hh) = (p.half_w() + 1.0, p.box_h() + 1.0);
     near.iter()
         .filter_map(|&k| {
             let m = &world.platforms.all()[k];
-            let (w, h) = (f64::from(m.platform.width), f64::from(m.platform.height));
+            let close = close_to(world, k);
             let s = m.swept();
-            let close = |b: &Body, [px, py]: [f64; 2], [qx, qy]: [f64; 2]| {
-                b.x + hw > px && b.x - hw < qx + w && b.y + 1.0 > py && b.y - hh < qy + h
-            };
+            let (w, h) = (f64::from(m.platform.width), f64::from(m.platform.height));
             // The platform as each state starts its tick, and as it ends
             // it; looked up only for states near its whole cycle's box.
             states.iter().enumerate().position(|(i, b)| {
                 close(b, [s[0], s[1]], [s[2] - w, s[3] - h]) && {
+                    world.note(k);
                     let t = tick + i as u64;
                     let (a, c) = (m.at(t), m.at(t + 1));
                     close(b, a, a) || close(b, c, c)
@@ -273,4 +269,28 @@ pub(super) fn first_meeting(
             })
         })
         .min()
+}
+
+/// Whether any of `states` comes within a tile of platform `k` anywhere
+/// on its cycle: only then can [`first_meeting`] find a meeting.
+pub(super) fn near_cycle(world: &World<'_>, states: &[Body], k: usize) -> bool {
+    let m = &world.platforms.all()[k];
+    let close = close_to(world, k);
+    let s = m.swept();
+    let (w, h) = (f64::from(m.platform.width), f64::from(m.platform.height));
+    states
+        .iter()
+        .any(|b| close(b, [s[0], s[1]], [s[2] - w, s[3] - h]))
+}
+
+/// Whether a body's box comes within a tile of platform `k` with its
+/// corner anywhere from `p` to `q` (the same corner: where it is).
+fn close_to<'a>(world: &World<'a>, k: usize) -> impl Fn(&Body, [f64; 2], [f64; 2]) -> bool + 'a {
+    let p = world.physics;
+    let (hw, hh) = (p.half_w() + 1.0, p.box_h() + 1.0);
+    let m = &world.platforms.all()[k];
+    let (w, h) = (f64::from(m.platform.width), f64::from(m.platform.height));
+    move |b: &Body, [px, py]: [f64; 2], [qx, qy]: [f64; 2]| {
+        b.x + hw > px && b.x - hw < qx + w && b.y + 1.0 > py && b.y - hh < qy + h
+    }
 }

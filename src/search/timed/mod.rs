@@ -12,16 +12,26 @@
 //! cell, and riding, then jumping or walking off, from a place on a
 //! platform. The parts: `world.rs` (the level, its physics and platforms,
 //! stepped from a tick), `menu.rs` (the programs and their outcomes),
-//! `departures.rs` (the waits, and the programs tried after each) and
-//! `plan.rs` (the search).
+//! `departures.rs` (the waits, and the programs tried after each),
+//! `link.rs` (a map link performed in time) and `plan.rs` (the search).
+//!
+//! [`TimedPlanner`] (`planner.rs`) answers many queries on one level: it
+//! keeps what it performed (`memo.rs`, with the departures by phase and
+//! their first arrivals in `profile.rs`), searches on those forecasts and
+//! performs only the path it finds.
 
 mod departures;
+mod link;
+mod memo;
 mod menu;
 mod plan;
+mod planner;
+mod profile;
 mod world;
 
 pub use departures::{ProgramEnd, platform_programs};
 pub use plan::{find_path_timed, find_path_timed_from};
+pub use planner::TimedPlanner;
 pub use world::World;
 
 use crate::level::Cell;

@@ -12,21 +12,22 @@
 //! each wait of the stride.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::sync::Arc;
 
-use super::departures::{Origin, program_ends};
+use super::departures::{Origin, fill, program_ends, schedule};
+use super::link::{forecast_link, perform_link};
+use super::memo::Memo;
 use super::menu::{Outcome, Program, menu};
 use super::world::World;
 use super::{Place, TimedKind, TimedOptions, TimedPath, TimedStep};
 use crate::graph::{LinkId, NavMap};
 use crate::level::{Cell, Platforms};
-use crate::links::{SETTLE_SLACK, settle_tolerance};
 use crate::physics::{Body, Input};
-use crate::search::path::{nudge_toward, slack_input};
 use crate::search::{Endpoint, PathError, SearchStats, snap};
 
 /// How far the search looks for a standable cell near a given end.
-const SNAP_RADIUS: u32 = 3;
+pub(super) const SNAP_RADIUS: u32 = 3;
 
 /// Plans a path from standing on `start` on tick `start_tick` to
 /// standing on `goal`, over `map`'s links and `platforms` (checked for
@@ -72,6 +73,22 @@ pub fn find_path_timed_from(
     goal: Cell,
     options: &TimedOptions,
 ) -> Result<TimedPath, PathError> {
+    plan(map, platforms, None, body, tick, goal, options)
+}
+
+/// [`find_path_timed_from`], with `memo`'s forecasts when given: a path
+/// planned on them is kept only when performing it from the real state
+/// passes every step's place; otherwise (or when no path was found on
+/// them) the search runs again on performances alone.
+pub(super) fn plan(
+    map: &NavMap,
+    platforms: &Platforms,
+    memo: Option<&Memo>,
+    body: &Body,
+    tick: u64,
+    goal: Cell,
+    options: &TimedOptions,
+) -> Result<TimedPath, PathError> {
     if map.level().wrap().any() && !platforms.is_empty() {
         return Err(PathError::Unsupported(
             "moving platforms on a level that wraps".into(),
@@ -82,13 +99,43 @@ pub fn find_path_timed_from(
         cell: goal,
         radius: SNAP_RADIUS,
     })?;
-    let world = World {
-        level: map.level(),
-        physics: map.physics(),
-        platforms,
-    };
+    let world = World::new(map.level(), map.physics(), platforms);
     let start = start_place(map, &world, body, tick)?;
-    let mut search = Search::new(map, world, goal, options);
+    let mut replans = 0;
+    if let Some(memo) = memo {
+        match search(map, world, Some(memo), start, body, tick, goal, options) {
+            Ok(path) if performs(&world, body, &path) => return Ok(path),
+            _ => replans = 1,
+        }
+    }
+    let mut path = search(map, world, None, start, body, tick, goal, options)?;
+    path.stats.replans += replans;
+    // The proof: the whole tape performed from the start.
+    let mut end = *body;
+    world.perform(&mut end, tick, &path.inputs);
+    if end.dead || !end.stands_on(goal) {
+        return Err(PathError::Unreachable {
+            start: body.standing_cell().unwrap_or(goal),
+            goal,
+            stats: path.stats,
+        });
+    }
+    Ok(path)
+}
+
+/// The search from `body` at rest on `start` on tick `tick` to `goal`.
+#[allow(clippy::too_many_arguments)]
+fn search(
+    map: &NavMap,
+    world: World<'_>,
+    memo: Option<&Memo>,
+    start: Place,
+    body: &Body,
+    tick: u64,
+    goal: Cell,
+    options: &TimedOptions,
+) -> Result<TimedPath, PathError> {
+    let mut search = Search::new(map, world, memo, goal, options);
     search.push(Label {
         place: start,
         body: *body,
@@ -98,18 +145,26 @@ pub fn find_path_timed_from(
         inputs: Vec::new(),
     });
     let found = search.run()?;
-    let path = search.path(found, start, tick, goal);
-    // The proof: the whole tape performed from the start.
-    let mut end = *body;
-    world.perform(&mut end, tick, &path.inputs);
-    if end.dead || !end.stands_on(goal) {
-        return Err(PathError::Unreachable {
-            start: body.standing_cell().unwrap_or(goal),
-            goal,
-            stats: search.stats,
-        });
-    }
-    Ok(path)
+    Ok(search.path(found, start, tick, goal))
+}
+
+/// Whether `path`, performed from `body` on its start tick, ends every
+/// step alive at rest on the step's place: on its cell, or riding its
+/// platform.
+fn performs(world: &World<'_>, body: &Body, path: &TimedPath) -> bool {
+    let (mut body, mut tick, mut at) = (*body, path.start_tick, 0);
+    path.steps.iter().all(|step| {
+        let inputs = &path.inputs[at..at + step.ticks as usize];
+        at += inputs.len();
+        tick = world.perform(&mut body, tick, inputs);
+        !body.dead
+            && match step.to {
+                Place::Cell(c) => body.stands_on(c) && body.vx == 0.0,
+                Place::Platform { platform, .. } => {
+                    world.riding(&body, tick) == Some(platform as usize)
+                }
+            }
+    })
 }
 
 /// Where a body starts a search: the platform it rides, or its cell.
@@ -119,7 +174,7 @@ pub(super) fn start_place(
     body: &Body,
     tick: u64,
 ) -> Result<Place, PathError> {
-    if let Some(k) = body.riding(world.platforms, tick, world.physics) {
+    if let Some(k) = world.riding(body, tick) {
         let m = &world.platforms.all()[k];
         let offset = (body.x - m.at(tick)[0]).floor().max(0.0) as u32;
         return Ok(Place::Platform {
@@ -158,6 +213,8 @@ enum Item {
 struct Search<'a> {
     map: &'a NavMap,
     world: World<'a>,
+    /// Where forecasts are taken from and kept (a planner's), or `None`.
+    memo: Option<&'a Memo>,
     goal: Cell,
     options: &'a TimedOptions,
     programs: Vec<Program>,
@@ -171,7 +228,13 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(map: &'a NavMap, world: World<'a>, goal: Cell, options: &'a TimedOptions) -> Self {
+    fn new(
+        map: &'a NavMap,
+        world: World<'a>,
+        memo: Option<&'a Memo>,
+        goal: Cell,
+        options: &'a TimedOptions,
+    ) -> Self {
         let p = world.physics;
         let carry = world
             .platforms
@@ -184,6 +247,7 @@ impl<'a> Search<'a> {
         Self {
             map,
             world,
+            memo,
             goal,
             options,
             programs: menu(world.apex_ticks()),
@@ -282,34 +346,29 @@ impl<'a> Search<'a> {
         self.try_programs(at, on);
     }
 
-    /// Performs link `link` from label `parent`'s state: the label it
-    /// reaches, when it ends at rest within the settle tolerance of its
-    /// cell's middle, as the link promises.
+    /// Performs link `link` from label `parent`'s state (or takes where
+    /// it went from the memo): the label it reaches, when it ends at rest
+    /// within the settle tolerance of its cell's middle, as the link
+    /// promises.
     fn perform_link(&mut self, parent: usize, link: LinkId) -> Option<Label> {
-        let (map, world) = (self.map, self.world);
+        let map = self.map;
         let to = map.cell(map.target(link));
         if self.closed.contains(&Place::Cell(to)) {
             return None;
         }
         let from = &self.labels[parent];
-        let (mut body, mut tick) = (from.body, from.tick);
-        let verbatim = map.ticks(link).saturating_sub(SETTLE_SLACK) as usize;
-        let mut inputs: Vec<Input> = map.inputs(link).take(verbatim).collect();
-        tick = world.perform(&mut body, tick, &inputs);
-        let tol = settle_tolerance(world.physics) + 1e-9;
-        let target = f64::from(to.col) + 0.5;
-        let nudge = nudge_toward(&body, target, tol);
-        let slack: Vec<Input> = (0..SETTLE_SLACK).map(|k| slack_input(k, nudge)).collect();
-        tick = world.perform(&mut body, tick, &slack);
-        inputs.extend(slack);
-        if !body.stands_on(to) || body.vx != 0.0 || (body.x - target).abs() > tol {
+        let ended = match self.memo {
+            None => Arc::new(perform_link(map, &self.world, link, from.body, from.tick)),
+            Some(memo) => forecast_link(map, &self.world, memo, link, from.body, from.tick),
+        };
+        let Some((body, inputs)) = ended.as_ref().clone() else {
             self.stats.pruned += 1;
             return None;
-        }
+        };
         Some(Label {
             place: Place::Cell(to),
             body,
-            tick,
+            tick: from.tick + inputs.len() as u64,
             parent: Some(parent),
             kind: Some(TimedKind::Link(map.link(link).kind)),
             inputs,
@@ -327,28 +386,90 @@ impl<'a> Search<'a> {
             tick: label.tick,
             on,
         };
-        let ends = program_ends(&self.world, self.map, &self.programs, self.options, &origin);
-        for (waited, o) in ends {
-            self.push_outcome(at, waited, o);
+        let Some((_, horizon, stride)) = schedule(&self.world, &origin, self.options) else {
+            return;
+        };
+        // Every outcome that may come first: from the memo's tables where
+        // it has them, performed after each wait for the other programs.
+        let mut found: Vec<(u64, usize, Arc<Outcome>)> = Vec::new();
+        let mut rest: Vec<usize> = (0..self.programs.len()).collect();
+        if let Some(memo) = self.memo {
+            let mut tabled = |rest: &mut Vec<usize>| {
+                rest.retain(|&i| {
+                    let from = (origin.place, on, i);
+                    let Some(arrivals) =
+                        memo.departures
+                            .earliest(&from, origin.tick, stride, horizon)
+                    else {
+                        return true;
+                    };
+                    found.extend(arrivals.into_iter().map(|(wait, o)| (wait, i, o)));
+                    false
+                });
+            };
+            tabled(&mut rest);
+            if !rest.is_empty() {
+                fill(
+                    &self.world,
+                    self.map,
+                    &self.programs,
+                    self.options,
+                    &origin,
+                    memo,
+                );
+                tabled(&mut rest);
+            }
+        }
+        if !rest.is_empty() {
+            let departed = program_ends(
+                &self.world,
+                self.map,
+                &self.programs,
+                &rest,
+                self.options,
+                &origin,
+                self.memo,
+            );
+            for d in departed {
+                found.extend(d.outcomes.into_iter().map(|(i, o)| (d.waited, i, o)));
+            }
+        }
+        // Only the first arrival at each place can be expanded: queue
+        // that one, in the order of the waits and then of the menu.
+        found.sort_by_key(|&(wait, i, _)| (wait, i));
+        let here = key_of(origin.place);
+        let mut first: HashMap<Place, usize> = HashMap::new();
+        for (n, (wait, _, o)) in found.iter().enumerate() {
+            let key = key_of(o.place);
+            if key == here || self.closed.contains(&key) {
+                continue;
+            }
+            let best = first.entry(key).or_insert(n);
+            if wait + o.tick < found[*best].0 + found[*best].2.tick {
+                *best = n;
+            }
+        }
+        let mut chosen: Vec<usize> = first.into_values().collect();
+        chosen.sort_unstable();
+        for n in chosen {
+            let (wait, _, ref o) = found[n];
+            self.push_outcome(at, wait, origin.tick + wait, o);
         }
     }
 
-    /// Queues a program's outcome from label `at` after `waited` ticks.
-    fn push_outcome(&mut self, at: usize, waited: u64, o: Outcome) {
-        let key = key_of(o.place);
-        if self.closed.contains(&key) || key == key_of(self.labels[at].place) {
-            return;
-        }
+    /// Queues outcome `o` of the departure from label `at` after
+    /// `waited` ticks, on tick `tick`.
+    fn push_outcome(&mut self, at: usize, waited: u64, tick: u64, o: &Outcome) {
         let kind = match o.place {
             Place::Platform { .. } => TimedKind::Board,
             Place::Cell(_) => TimedKind::Leave,
         };
         let mut inputs = vec![Input::IDLE; waited as usize];
-        inputs.extend(o.inputs);
+        inputs.extend_from_slice(&o.inputs);
         self.push(Label {
             place: o.place,
             body: o.body,
-            tick: o.tick,
+            tick: tick + o.tick,
             parent: Some(at),
             kind: Some(kind),
             inputs,
@@ -390,7 +511,7 @@ impl<'a> Search<'a> {
 /// platform walks to any tile of its width, so the first arrival on a
 /// platform is the one expanded, and a program that lands back on the
 /// platform it left is not kept).
-fn key_of(place: Place) -> Place {
+pub(super) fn key_of(place: Place) -> Place {
     match place {
         Place::Cell(_) => place,
         Place::Platform { platform, .. } => Place::Platform { platform, slot: 0 },

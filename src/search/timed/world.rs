@@ -1,6 +1,7 @@
 //! The world a timed path is performed in: a level, the physics and the
 //! moving platforms, stepped from a given tick.
 
+use super::memo::Touched;
 use crate::level::{Cell, Level, Platforms};
 use crate::physics::{Body, Input, Physics};
 
@@ -13,13 +14,57 @@ pub struct World<'a> {
     pub physics: &'a Physics,
     /// The platforms, checked for the physics' tick.
     pub platforms: &'a Platforms,
+    /// Where the platforms each tick looked at are noted, when a result
+    /// is to be kept for every tick they are in the same places.
+    touched: Option<&'a Touched>,
 }
 
-impl World<'_> {
+impl<'a> World<'a> {
+    /// `level` with `platforms`, for `physics`.
+    #[must_use]
+    pub fn new(level: &'a Level, physics: &'a Physics, platforms: &'a Platforms) -> Self {
+        Self {
+            level,
+            physics,
+            platforms,
+            touched: None,
+        }
+    }
+
+    /// The same world, noting in `touched` every platform a tick or a
+    /// ride looks at.
+    pub(super) fn noting(self, touched: &'a Touched) -> Self {
+        Self {
+            touched: Some(touched),
+            ..self
+        }
+    }
+
     /// One tick of `body` from tick `tick`.
     #[inline]
     pub fn step(&self, body: &mut Body, tick: u64, input: Input) {
-        body.step_moving(self.level, self.platforms, tick, self.physics, input);
+        let (level, platforms, p) = (self.level, self.platforms, self.physics);
+        match self.touched {
+            None => body.step_moving(level, platforms, tick, p, input),
+            Some(t) => body.step_moving_noting(level, platforms, tick, p, input, |k| t.note(k)),
+        }
+    }
+
+    /// Notes that platform `k`'s place was looked at, when noting.
+    #[inline]
+    pub(super) fn note(&self, k: usize) {
+        if let Some(t) = self.touched {
+            t.note(k);
+        }
+    }
+
+    /// The platform `body` rides as tick `tick` starts ([`Body::riding`]).
+    #[must_use]
+    pub fn riding(&self, body: &Body, tick: u64) -> Option<usize> {
+        match self.touched {
+            None => body.riding(self.platforms, tick, self.physics),
+            Some(t) => body.riding_noting(self.platforms, tick, self.physics, |k| t.note(k)),
+        }
     }
 
     /// Performs `inputs` on `body` from tick `tick`; returns the tick after.
