@@ -139,6 +139,61 @@ fn every_generated_chasm_is_crossed_on_its_platform_and_every_path_performs() {
     assert!(other > 0, "no random pair had a path");
 }
 
+/// One planner kept across queries on each seeded level, both ways over
+/// each chasm at random ticks: it finds a path whenever
+/// `find_path_timed` does, every path it returns performs from the
+/// start to the goal, it is at most a few ticks slower, and the queries
+/// after the first reuse what it kept (a repeated query returns the same
+/// tape without planning again).
+#[test]
+fn a_planner_kept_across_queries_finds_what_find_path_timed_finds() {
+    use platnav::search::timed::TimedPlanner;
+    let p = Physics::default();
+    let mut rng = platnav::level::SplitMix64::new(3);
+    let (mut compared, mut differing) = (0, 0);
+    for seed in 0..4 {
+        let (l, lifts) = Level::generate_with_platforms(72, 14, 3, seed).unwrap();
+        let map = NavMap::build(&l, &p).unwrap();
+        let platforms = Platforms::new(lifts.clone(), p.dt).unwrap();
+        let planner = TimedPlanner::new(&map, &platforms, TimedOptions::default());
+        for lift in &lifts {
+            let (a, b) = ledges(&l, lift);
+            for (from, to) in [(a, b), (b, a), (a, b)] {
+                let tick = rng.below(2_000);
+                let exact =
+                    find_path_timed(&map, &platforms, from, tick, to, &TimedOptions::default())
+                        .unwrap_or_else(|e| panic!("seed {seed}: {from} -> {to} at {tick}: {e}"));
+                let planned = planner.find_path(from, tick, to).unwrap_or_else(|e| {
+                    panic!("seed {seed}: planner {from} -> {to} at {tick}: {e}")
+                });
+                let mut body = Body::start(&l, from, &p);
+                for (k, &input) in planned.inputs.iter().enumerate() {
+                    body.step_moving(&l, &platforms, tick + k as u64, &p, input);
+                }
+                assert!(
+                    body.stands_on(to) && !body.dead,
+                    "seed {seed}: {from} -> {to} at {tick}"
+                );
+                assert!(
+                    planned.ticks() <= exact.ticks() + exact.ticks() / 20 + 4,
+                    "seed {seed}: {from} -> {to} at {tick}: {} ticks against {}",
+                    planned.ticks(),
+                    exact.ticks()
+                );
+                let again = planner.find_path(from, tick, to).unwrap();
+                assert_eq!(
+                    again.inputs, planned.inputs,
+                    "seed {seed}: the same query again"
+                );
+                compared += 1;
+                differing += usize::from(planned.inputs != exact.inputs);
+            }
+        }
+    }
+    assert_eq!(compared, 36);
+    eprintln!("{differing} of {compared} planned paths differ from find_path_timed's");
+}
+
 #[test]
 fn knocked_followers_land_and_plan_again_and_no_death_was_avoidable() {
     use platnav::follow::{TimedFollowState, TimedFollower, knock, recovery_input};

@@ -17,6 +17,9 @@ use crate::physics::Input;
 /// links, or by a memory budget.
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
+/// A `HashSet` hashed as [`FastMap`] is.
+pub(crate) type FastSet<K> = std::collections::HashSet<K, BuildHasherDefault<WordHasher>>;
+
 /// The hasher of [`FastMap`].
 #[derive(Default)]
 pub(crate) struct WordHasher(u64);

@@ -26,6 +26,7 @@
 //! every link's end, is the replay that proves the path.
 
 mod best;
+pub(crate) use best::{FastMap, FastSet};
 mod cache;
 pub(crate) mod families;
 mod landing;

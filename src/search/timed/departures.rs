@@ -63,7 +63,7 @@ pub fn platform_programs(
         .flat_map(|d| {
             d.outcomes.iter().map(|(_, o)| {
                 let mut inputs = vec![Input::IDLE; d.waited as usize];
-                inputs.extend_from_slice(&o.inputs);
+                inputs.extend(o.inputs());
                 ProgramEnd {
                     waited: d.waited,
                     place: o.place,
@@ -122,9 +122,43 @@ pub(super) fn program_ends(
 
 /// Keeps in `memo` the departures from `origin` on every tick of a cycle
 /// of each platform in reach (and the one ridden), and tabulates each
-/// program's first arrivals from each phase where it has them all.
-/// Nothing when such a cycle is longer than [`MAX_CYCLE`].
+/// program's first arrivals from each phase where it has them all. On a
+/// platform, every other tile of its width is filled too, from the same
+/// state moved there (a later query may board on any). Nothing when such
+/// a cycle is longer than [`MAX_CYCLE`].
 pub(super) fn fill(
+    world: &World<'_>,
+    map: &NavMap,
+    programs: &[Program],
+    options: &TimedOptions,
+    origin: &Origin,
+    memo: &Memo,
+) {
+    fill_one(world, map, programs, options, origin, memo);
+    let (Some(k), Place::Platform { platform, slot }) = (origin.on, origin.place) else {
+        return;
+    };
+    for other in (0..world.platforms.all()[k].platform.width).filter(|&s| s != slot) {
+        let mut body = origin.body;
+        body.x += f64::from(other) - f64::from(slot);
+        let place = Place::Platform {
+            platform,
+            slot: other,
+        };
+        let kept = memo.departures.get(&(place, origin.on, 0), origin.tick);
+        if kept.is_none() && world.riding(&body, origin.tick) == Some(k) {
+            let moved = Origin {
+                place,
+                body,
+                ..*origin
+            };
+            fill_one(world, map, programs, options, &moved, memo);
+        }
+    }
+}
+
+/// [`fill`] for `origin` alone.
+fn fill_one(
     world: &World<'_>,
     map: &NavMap,
     programs: &[Program],

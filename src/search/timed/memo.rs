@@ -8,7 +8,6 @@
 //! tolerance) goes the same way but for the last bits, so a kept result
 //! is a forecast, which the planner's proof of the whole path confirms.
 
-use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -17,13 +16,14 @@ use super::link::{Ended, LinkWay};
 use super::profile::{Profiles, lcm};
 use crate::graph::LinkId;
 use crate::level::Platforms;
+use crate::links::FastMap;
 
 /// The largest modulus a result is kept for: beyond it a phase would
 /// hardly come round again.
 const MAX_MODULUS: u64 = 1 << 32;
-/// The most bytes a shelf (or the profiles) keeps, about; past it the
-/// shelf starts again (a bound on memory, not a cache policy).
-pub(crate) const MAX_BYTES: usize = 1 << 25;
+/// The most bytes a shelf keeps, about; past it the shelf starts again
+/// (a bound on memory, not a cache policy).
+const MAX_BYTES: usize = 1 << 24;
 
 /// What a planner keeps.
 pub(crate) struct Memo {
@@ -87,10 +87,10 @@ pub(crate) struct Shelf<K, T> {
 }
 
 /// Values by phase, for one modulus.
-type Phases<T> = (u64, HashMap<u64, T>);
+type Phases<T> = (u64, FastMap<u64, T>);
 
 struct Kept<K, T> {
-    by_key: HashMap<K, Vec<Phases<T>>>,
+    by_key: FastMap<K, Vec<Phases<T>>>,
     weight: usize,
 }
 
@@ -99,7 +99,7 @@ impl<K: Hash + Eq, T: Clone> Shelf<K, T> {
     pub(crate) fn new() -> Self {
         Self {
             kept: Mutex::new(Kept {
-                by_key: HashMap::new(),
+                by_key: FastMap::default(),
                 weight: 0,
             }),
         }
@@ -128,7 +128,7 @@ impl<K: Hash + Eq, T: Clone> Shelf<K, T> {
         let at = match moduli.iter().position(|(m, _)| *m == modulus) {
             Some(at) => at,
             None => {
-                moduli.push((modulus, HashMap::new()));
+                moduli.push((modulus, FastMap::default()));
                 moduli.len() - 1
             }
         };

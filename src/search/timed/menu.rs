@@ -41,14 +41,38 @@ pub(super) fn menu(apex: u32) -> Vec<Program> {
     programs
 }
 
+impl Program {
+    /// The program's input on its tick `i`.
+    fn input(self, i: u32) -> Input {
+        Input::new(self.dir, i < self.hold, false)
+    }
+}
+
 /// Where a program ended: at rest on `place` on tick `tick`, in `body`'s
-/// state, after `inputs`.
+/// state, after its first `flight` ticks and then the settle's inputs
+/// (kept so, not as one tape: a planner keeps many).
 #[derive(Debug, Clone)]
 pub(super) struct Outcome {
     pub place: Place,
     pub body: Body,
     pub tick: u64,
-    pub inputs: Vec<Input>,
+    pub program: Program,
+    pub flight: u32,
+    pub settle: Vec<Input>,
+}
+
+impl Outcome {
+    /// Its inputs.
+    pub(super) fn inputs(&self) -> impl Iterator<Item = Input> + '_ {
+        (0..self.flight)
+            .map(|i| self.program.input(i))
+            .chain(self.settle.iter().copied())
+    }
+
+    /// How many inputs it has.
+    pub(super) fn len(&self) -> usize {
+        self.flight as usize + self.settle.len()
+    }
 }
 
 /// Performs `program` from `body` on tick `tick`, `on` the platform the
@@ -116,13 +140,13 @@ pub(super) fn perform_from(
         x0,
         mut airborne,
     } = resume;
-    let input = |i: u32| Input::new(program.dir, i < program.hold, false);
-    let mut inputs: Vec<Input> = (0..done).map(input).collect();
     for i in done..FLIGHT_LIMIT {
-        let input = input(i);
-        world.step(&mut body, tick, input);
+        world.step(&mut body, tick, program.input(i));
         tick += 1;
-        inputs.push(input);
+        let flown = Flown {
+            program,
+            flight: i + 1,
+        };
         if body.dead {
             return None;
         }
@@ -132,16 +156,36 @@ pub(super) fn perform_from(
         }
         match world.riding(&body, tick) {
             Some(k) if airborne || on != Some(k) => {
-                return settle_on_platform(world, body, tick, k, inputs);
+                return settle_on_platform(world, body, tick, k, flown);
             }
             Some(_) => {}
-            None if on.is_some() => return settle_on_cell(world, body, tick, inputs, node),
+            None if on.is_some() => return settle_on_cell(world, body, tick, flown, node),
             // Back on the ground it started on, or walking along it.
             None if airborne || (body.x - x0).abs() > WALK_LIMIT => return None,
             None => {}
         }
     }
     None
+}
+
+/// A program performed for its first `flight` ticks.
+#[derive(Clone, Copy)]
+struct Flown {
+    program: Program,
+    flight: u32,
+}
+
+impl Flown {
+    fn ended(self, place: Place, body: Body, tick: u64, settle: Vec<Input>) -> Outcome {
+        Outcome {
+            place,
+            body,
+            tick,
+            program: self.program,
+            flight: self.flight,
+            settle,
+        }
+    }
 }
 
 /// Brings a body that landed on platform `k` to rest on the middle of
@@ -151,8 +195,9 @@ fn settle_on_platform(
     mut body: Body,
     mut tick: u64,
     k: usize,
-    mut inputs: Vec<Input>,
+    flown: Flown,
 ) -> Option<Outcome> {
+    let mut inputs = Vec::new();
     let p = world.physics;
     let width = world.platforms.all()[k].platform.width;
     let left = world.corner(k, tick)[0];
@@ -164,12 +209,7 @@ fn settle_on_platform(
                 platform: k as u32,
                 slot,
             };
-            return Some(Outcome {
-                place,
-                body,
-                tick,
-                inputs,
-            });
+            return Some(flown.ended(place, body, tick, inputs));
         };
         world.step(&mut body, tick, input);
         tick += 1;
@@ -186,9 +226,10 @@ fn settle_on_cell(
     world: &World<'_>,
     mut body: Body,
     mut tick: u64,
-    mut inputs: Vec<Input>,
+    flown: Flown,
     node: impl Fn(Cell) -> bool,
 ) -> Option<Outcome> {
+    let mut inputs = Vec::new();
     let p = world.physics;
     let cell = body.standing_cell().filter(|&c| node(c))?;
     let target = f64::from(cell.col) + 0.5;
@@ -197,12 +238,7 @@ fn settle_on_cell(
             if !body.stands_on(cell) {
                 return None;
             }
-            return Some(Outcome {
-                place: Place::Cell(cell),
-                body,
-                tick,
-                inputs,
-            });
+            return Some(flown.ended(Place::Cell(cell), body, tick, inputs));
         };
         world.step(&mut body, tick, input);
         tick += 1;

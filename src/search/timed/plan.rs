@@ -12,17 +12,18 @@
 //! each wait of the stride.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use super::departures::{Origin, fill, program_ends, schedule};
-use super::link::{forecast_link, perform_link};
+use super::link::{Ended, forecast_link, perform_link};
 use super::memo::Memo;
 use super::menu::{Outcome, Program, menu};
 use super::world::World;
 use super::{Place, TimedKind, TimedOptions, TimedPath, TimedStep};
 use crate::graph::{LinkId, NavMap};
 use crate::level::{Cell, Platforms};
+use crate::links::{FastMap, FastSet};
 use crate::physics::{Body, Input};
 use crate::search::{Endpoint, PathError, SearchStats, snap};
 
@@ -142,7 +143,7 @@ fn search(
         tick,
         parent: None,
         kind: None,
-        inputs: Vec::new(),
+        tape: Tape::Own(Vec::new()),
     });
     let found = search.run()?;
     Ok(search.path(found, start, tick, goal))
@@ -200,7 +201,43 @@ struct Label {
     tick: u64,
     parent: Option<usize>,
     kind: Option<TimedKind>,
-    inputs: Vec<Input>,
+    tape: Tape,
+}
+
+/// The inputs of a label's step, made into a vector only for the path
+/// found.
+enum Tape {
+    /// These inputs.
+    Own(Vec<Input>),
+    /// A map link's, where it ended.
+    Link(Arc<Ended>),
+    /// A wait of so many idle ticks, then a program's.
+    Waited(u64, Arc<Outcome>),
+}
+
+impl Tape {
+    fn len(&self) -> usize {
+        match self {
+            Tape::Own(inputs) => inputs.len(),
+            Tape::Link(ended) => ended.as_ref().as_ref().map_or(0, |e| e.1.len()),
+            Tape::Waited(waited, o) => *waited as usize + o.len(),
+        }
+    }
+
+    fn append_to(&self, out: &mut Vec<Input>) {
+        match self {
+            Tape::Own(inputs) => out.extend_from_slice(inputs),
+            Tape::Link(ended) => {
+                if let Some((_, inputs)) = ended.as_ref() {
+                    out.extend_from_slice(inputs);
+                }
+            }
+            Tape::Waited(waited, o) => {
+                out.extend(std::iter::repeat_n(Input::IDLE, *waited as usize));
+                out.extend(o.inputs());
+            }
+        }
+    }
 }
 
 /// What the queue holds: a label performed already, or a link of the map
@@ -223,7 +260,7 @@ struct Search<'a> {
     labels: Vec<Label>,
     items: Vec<Option<Item>>,
     queue: BinaryHeap<Reverse<(u64, usize)>>,
-    closed: HashSet<Place>,
+    closed: FastSet<Place>,
     stats: SearchStats,
 }
 
@@ -255,7 +292,7 @@ impl<'a> Search<'a> {
             labels: Vec::new(),
             items: Vec::new(),
             queue: BinaryHeap::new(),
-            closed: HashSet::new(),
+            closed: FastSet::default(),
             stats: SearchStats::default(),
         }
     }
@@ -361,17 +398,18 @@ impl<'a> Search<'a> {
             None => Arc::new(perform_link(map, &self.world, link, from.body, from.tick)),
             Some(memo) => forecast_link(map, &self.world, memo, link, from.body, from.tick),
         };
-        let Some((body, inputs)) = ended.as_ref().clone() else {
+        let Some((body, inputs)) = ended.as_ref() else {
             self.stats.pruned += 1;
             return None;
         };
+        let (body, ticks) = (*body, inputs.len() as u64);
         Some(Label {
             place: Place::Cell(to),
             body,
-            tick: from.tick + inputs.len() as u64,
+            tick: from.tick + ticks,
             parent: Some(parent),
             kind: Some(TimedKind::Link(map.link(link).kind)),
-            inputs,
+            tape: Tape::Link(ended),
         })
     }
 
@@ -391,20 +429,20 @@ impl<'a> Search<'a> {
         };
         // Every outcome that may come first: from the memo's tables where
         // it has them, performed after each wait for the other programs.
-        let mut found: Vec<(u64, usize, Arc<Outcome>)> = Vec::new();
+        let mut tables = Vec::new();
         let mut rest: Vec<usize> = (0..self.programs.len()).collect();
         if let Some(memo) = self.memo {
             let mut tabled = |rest: &mut Vec<usize>| {
-                rest.retain(|&i| {
-                    let from = (origin.place, on, i);
-                    let Some(arrivals) =
-                        memo.departures
-                            .earliest(&from, origin.tick, stride, horizon)
-                    else {
-                        return true;
-                    };
-                    found.extend(arrivals.into_iter().map(|(wait, o)| (wait, i, o)));
-                    false
+                let n = self.programs.len();
+                let mut each =
+                    memo.departures
+                        .earliest((origin.place, on), n, origin.tick, stride, horizon);
+                rest.retain(|&i| match each[i].take() {
+                    Some(arrivals) => {
+                        tables.push((i, arrivals));
+                        false
+                    }
+                    None => true,
                 });
             };
             tabled(&mut rest);
@@ -420,8 +458,9 @@ impl<'a> Search<'a> {
                 tabled(&mut rest);
             }
         }
-        if !rest.is_empty() {
-            let departed = program_ends(
+        let departed = match rest.is_empty() {
+            true => Vec::new(),
+            false => program_ends(
                 &self.world,
                 self.map,
                 &self.programs,
@@ -429,16 +468,20 @@ impl<'a> Search<'a> {
                 self.options,
                 &origin,
                 self.memo,
-            );
-            for d in departed {
-                found.extend(d.outcomes.into_iter().map(|(i, o)| (d.waited, i, o)));
-            }
+            ),
+        };
+        let mut found: Vec<(u64, usize, &Arc<Outcome>)> = Vec::new();
+        for (i, arrivals) in &tables {
+            found.extend(arrivals.all().iter().map(|(wait, o)| (*wait, *i, o)));
+        }
+        for d in &departed {
+            found.extend(d.outcomes.iter().map(|(i, o)| (d.waited, *i, o)));
         }
         // Only the first arrival at each place can be expanded: queue
         // that one, in the order of the waits and then of the menu.
         found.sort_by_key(|&(wait, i, _)| (wait, i));
         let here = key_of(origin.place);
-        let mut first: HashMap<Place, usize> = HashMap::new();
+        let mut first: FastMap<Place, usize> = FastMap::default();
         for (n, (wait, _, o)) in found.iter().enumerate() {
             let key = key_of(o.place);
             if key == here || self.closed.contains(&key) {
@@ -451,29 +494,13 @@ impl<'a> Search<'a> {
         }
         let mut chosen: Vec<usize> = first.into_values().collect();
         chosen.sort_unstable();
-        for n in chosen {
-            let (wait, _, ref o) = found[n];
-            self.push_outcome(at, wait, origin.tick + wait, o);
+        let labels: Vec<Label> = chosen
+            .into_iter()
+            .map(|n| outcome_label(at, found[n].0, origin.tick + found[n].0, found[n].2))
+            .collect();
+        for label in labels {
+            self.push(label);
         }
-    }
-
-    /// Queues outcome `o` of the departure from label `at` after
-    /// `waited` ticks, on tick `tick`.
-    fn push_outcome(&mut self, at: usize, waited: u64, tick: u64, o: &Outcome) {
-        let kind = match o.place {
-            Place::Platform { .. } => TimedKind::Board,
-            Place::Cell(_) => TimedKind::Leave,
-        };
-        let mut inputs = vec![Input::IDLE; waited as usize];
-        inputs.extend_from_slice(&o.inputs);
-        self.push(Label {
-            place: o.place,
-            body: o.body,
-            tick: tick + o.tick,
-            parent: Some(at),
-            kind: Some(kind),
-            inputs,
-        });
     }
 
     /// The path that ends at label `end`.
@@ -492,9 +519,9 @@ impl<'a> Search<'a> {
                 from: from.place,
                 to: to.place,
                 tick: from.tick,
-                ticks: to.inputs.len() as u32,
+                ticks: to.tape.len() as u32,
             });
-            inputs.extend_from_slice(&to.inputs);
+            to.tape.append_to(&mut inputs);
         }
         TimedPath {
             start,
@@ -504,6 +531,23 @@ impl<'a> Search<'a> {
             inputs,
             stats: self.stats,
         }
+    }
+}
+
+/// The label of outcome `o` of the departure from label `at` after
+/// `waited` ticks, on tick `tick`.
+fn outcome_label(at: usize, waited: u64, tick: u64, o: &Arc<Outcome>) -> Label {
+    let kind = match o.place {
+        Place::Platform { .. } => TimedKind::Board,
+        Place::Cell(_) => TimedKind::Leave,
+    };
+    Label {
+        place: o.place,
+        body: o.body,
+        tick: tick + o.tick,
+        parent: Some(at),
+        kind: Some(kind),
+        tape: Tape::Waited(waited, o.clone()),
     }
 }
 

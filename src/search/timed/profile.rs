@@ -10,13 +10,16 @@
 //! the waits `0, s, 2s, ...` up to a horizon depends only on the phase
 //! too: a sliding minimum around that cycle.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::Place;
-use super::memo::MAX_BYTES;
 use super::menu::Outcome;
+use crate::links::FastMap;
 
+/// The most bytes the profiles keep, about; past it they start again (a
+/// bound on memory, not a cache policy).
+const MAX_BYTES: usize = 1 << 26;
 /// The longest cycle a program's first arrivals are tabulated over.
 pub(crate) const MAX_CYCLE: u64 = 4096;
 
@@ -28,6 +31,20 @@ pub(crate) type From = (Place, Option<usize>, usize);
 /// the departure), or `None`.
 type Went = Option<Arc<Outcome>>;
 
+/// A program's first arrivals from one phase: each place's, as its wait
+/// and outcome, shortest wait first.
+pub(crate) struct Arrivals {
+    table: Arc<Table>,
+    j: usize,
+}
+
+impl Arrivals {
+    /// The arrivals.
+    pub(crate) fn all(&self) -> &[(u64, Arc<Outcome>)] {
+        &self.table.arrivals[self.j]
+    }
+}
+
 /// The first arrivals of a program from every phase of one cycle.
 struct Table {
     /// The cycle's length in ticks: a multiple of the stride and of
@@ -36,9 +53,9 @@ struct Table {
     /// The departures a search tries from one tick: the waits of the
     /// stride up to its horizon.
     window: usize,
-    /// By `(phase - class) / stride`: the waits of the first arrival at
-    /// each place, shortest first.
-    waits: Vec<Vec<u64>>,
+    /// By `(phase - class) / stride`: the first arrival at each place,
+    /// as its wait and outcome, shortest wait first.
+    arrivals: Vec<Vec<(u64, Arc<Outcome>)>>,
 }
 
 /// One program's departures from one place: by modulus, by phase (a
@@ -46,16 +63,17 @@ struct Table {
 /// both).
 #[derive(Default)]
 struct Profile {
-    at: Vec<(u64, HashMap<u64, Went>)>,
+    /// By modulus (at most [`MAX_CYCLE`]), by phase.
+    at: Vec<(u64, Vec<Option<Went>>)>,
     /// By stride and class (the tick modulo the stride).
-    tables: HashMap<(u64, u64), Table>,
+    tables: FastMap<(u64, u64), Arc<Table>>,
 }
 
 impl Profile {
     fn get(&self, tick: u64) -> Option<&Went> {
         self.at
             .iter()
-            .find_map(|(m, phases)| phases.get(&(tick % m)))
+            .find_map(|(m, phases)| phases[(tick % m) as usize].as_ref())
     }
 }
 
@@ -66,7 +84,7 @@ pub(crate) struct Profiles {
 
 #[derive(Default)]
 struct Kept {
-    by_from: HashMap<From, Profile>,
+    by_from: FastMap<From, Profile>,
     weight: usize,
 }
 
@@ -88,12 +106,16 @@ impl Profiles {
     }
 
     /// Keeps what the program did departing `from` on tick `tick`, which
-    /// holds on the ticks of its phase of `modulus`.
+    /// holds on the ticks of its phase of `modulus` (when that is at most
+    /// [`MAX_CYCLE`]: a longer one hardly comes round again).
     pub(crate) fn put(&self, from: From, tick: u64, modulus: u64, went: Went) {
+        if modulus > MAX_CYCLE {
+            return;
+        }
         let mut kept = self.lock();
         kept.weight += 64
             + went.as_ref().map_or(0, |o| {
-                size_of::<Outcome>() + o.inputs.len() * size_of::<crate::physics::Input>()
+                size_of::<Outcome>() + o.settle.len() * size_of::<crate::physics::Input>()
             });
         if kept.weight > MAX_BYTES {
             *kept = Kept::default();
@@ -103,35 +125,36 @@ impl Profiles {
         let at = match profile.at.iter().position(|(n, _)| *n == m) {
             Some(at) => at,
             None => {
-                profile.at.push((m, HashMap::new()));
+                profile.at.push((m, vec![None; m as usize]));
                 profile.at.len() - 1
             }
         };
-        profile.at[at].1.insert(tick % m, went);
+        profile.at[at].1[(tick % m) as usize] = Some(went);
     }
 
-    /// The program's first arrivals departing `from` after waits of
-    /// `stride` up to `horizon` from tick `tick`, each as its wait and
-    /// outcome; `None` when no table of them is kept.
+    /// Each program's first arrivals departing `place` (riding `on`)
+    /// after waits of `stride` up to `horizon` from tick `tick`: for the
+    /// first `programs` of the menu, `None` where no table of them is
+    /// kept.
     pub(crate) fn earliest(
         &self,
-        from: &From,
+        (place, on): (Place, Option<usize>),
+        programs: usize,
         tick: u64,
         stride: u64,
         horizon: u64,
-    ) -> Option<Vec<(u64, Arc<Outcome>)>> {
+    ) -> Vec<Option<Arrivals>> {
         let kept = self.lock();
-        let profile = kept.by_from.get(from)?;
-        let table = profile.tables.get(&(stride, tick % stride))?;
-        if table.window != (horizon / stride) as usize + 1 {
-            return None;
-        }
-        let j = ((tick % table.cycle) / stride) as usize;
-        table.waits[j]
-            .iter()
-            .map(|&wait| {
-                let went = profile.get(tick + wait)?.clone()?;
-                Some((wait, went))
+        let window = (horizon / stride) as usize + 1;
+        (0..programs)
+            .map(|i| {
+                let profile = kept.by_from.get(&(place, on, i))?;
+                let table = profile.tables.get(&(stride, tick % stride))?;
+                let j = ((tick % table.cycle) / stride) as usize;
+                (table.window == window).then(|| Arrivals {
+                    table: table.clone(),
+                    j,
+                })
             })
             .collect()
     }
@@ -165,12 +188,23 @@ impl Profiles {
             return;
         };
         let window = (horizon / stride) as usize + 1;
+        let arrivals = first_arrivals(&each, stride, window, key)
+            .into_iter()
+            .enumerate()
+            .map(|(j, waits)| {
+                let outcome = |w: u64| each[(j + (w / stride) as usize) % n].clone();
+                waits
+                    .into_iter()
+                    .filter_map(|w| Some((w, outcome(w)?)))
+                    .collect()
+            })
+            .collect();
         let table = Table {
             cycle,
             window,
-            waits: first_arrivals(&each, stride, window, key),
+            arrivals,
         };
-        profile.tables.insert((stride, class), table);
+        profile.tables.insert((stride, class), Arc::new(table));
     }
 }
 
@@ -241,6 +275,7 @@ pub(crate) fn lcm(a: u64, b: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::menu::menu;
     use super::*;
     use crate::level::{Cell, Level};
     use crate::physics::{Body, Physics};
@@ -251,7 +286,9 @@ mod tests {
             place: Place::Cell(Cell::new(col, 0)),
             body: Body::start(&level, Cell::new(1, 0), &Physics::default()),
             tick,
-            inputs: Vec::new(),
+            program: menu(10)[0],
+            flight: 0,
+            settle: Vec::new(),
         }))
     }
 

@@ -1,13 +1,14 @@
 //! `platnav bench`'s moving platform rows: a 200 x 15 level with six
 //! platforms, built against the same level with them frozen into one-way
-//! tiles where they start, paths in time across its chasms, and the timed
+//! tiles where they start, paths in time across its chasms (with a
+//! planner kept across the queries, and each afresh), and the timed
 //! follower's cost per tick.
 
 use std::time::Instant;
 
 use platnav::follow::{TimedFollowState, TimedFollower};
 use platnav::level::{Platform, Platforms};
-use platnav::search::timed::{TimedOptions, find_path_timed};
+use platnav::search::timed::{TimedOptions, TimedPlanner, find_path_timed};
 use platnav::{Body, Cell, Level, NavMap, Physics, Tile};
 
 use super::{CliError, Row, best_of, p50_p99, row};
@@ -51,12 +52,7 @@ pub(crate) fn rows(rows: &mut Vec<Row>, quick: bool) -> Result<(), CliError> {
         .because("the platforms' links are performed when a search reaches them, not built"),
     );
     let crossings: Vec<(Cell, Cell)> = lifts.iter().map(|m| ledges(&level, m)).collect();
-    rows.push(query_row(
-        &map,
-        &platforms,
-        &crossings,
-        if quick { 2 } else { 8 },
-    ));
+    rows.extend(query_rows(&map, &platforms, &crossings, 8));
     rows.push(follower_row(&map, &platforms, &crossings));
     Ok(())
 }
@@ -85,30 +81,70 @@ fn ledges(level: &Level, lift: &Platform) -> (Cell, Cell) {
     (Cell::new(left - 2, row), Cell::new(right + 1, row))
 }
 
-/// Paths across each chasm, from `starts` start ticks each.
-fn query_row(map: &NavMap, platforms: &Platforms, crossings: &[(Cell, Cell)], starts: u64) -> Row {
+/// Paths across each chasm, from `starts` start ticks each: each query
+/// afresh (`find_path_timed`), and with one planner kept across them all,
+/// as a game keeps one per level.
+fn query_rows(
+    map: &NavMap,
+    platforms: &Platforms,
+    crossings: &[(Cell, Cell)],
+    starts: u64,
+) -> [Row; 2] {
     let opts = TimedOptions::default();
-    let mut times = Vec::new();
-    let mut found = 0;
+    let planner = TimedPlanner::new(map, platforms, opts);
+    let (mut afresh, mut kept, mut first) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut found, mut found_kept) = (0, 0);
+    // Afresh first, then the planner's: each run keeps the caches warm
+    // with its own data, as a game's queries would.
     for &(a, b) in crossings {
         for k in 0..starts {
             let t = Instant::now();
             found += usize::from(find_path_timed(map, platforms, a, k * 97, b, &opts).is_ok());
-            times.push(t.elapsed().as_secs_f64() * 1e6);
+            afresh.push(t.elapsed().as_secs_f64() * 1e6);
         }
     }
-    times.sort_by(f64::total_cmp);
-    let p50 = times[times.len() / 2];
-    row(
-        format!(
-            "path in time p50 / p99, across a chasm on its platform ({found} of {} found)",
-            times.len()
+    for &(a, b) in crossings {
+        for k in 0..starts {
+            let t = Instant::now();
+            found_kept += usize::from(planner.find_path(a, k * 97, b).is_ok());
+            let us = t.elapsed().as_secs_f64() * 1e6;
+            kept.push(us);
+            if k == 0 {
+                first.push(us);
+            }
+        }
+    }
+    let n = afresh.len();
+    let p50 = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let first_p50 = p50(&mut first);
+    let kept_p50 = p50(&mut kept);
+    p50(&mut afresh);
+    [
+        row(
+            format!(
+                "path in time p50 / p99, across a chasm on its platform, one planner kept \
+                 ({found_kept} of {n} found; the first across each chasm, which fills it: \
+                 p50 {:.1} ms)",
+                first_p50 / 1e3
+            ),
+            p50_p99(&kept),
+            "p50 < 200 us",
+            Some(kept_p50 < QUERY_TARGET_US),
+        )
+        .because(
+            "the first query across a chasm fills the planner for a whole cycle of its \
+             platform, and the queries after it are too few to outweigh those",
         ),
-        p50_p99(&times),
-        "p50 < 200 us",
-        Some(p50 < QUERY_TARGET_US),
-    )
-    .because("boarding and leaving are performed after every wait of the stride, each query afresh")
+        row(
+            format!("path in time p50 / p99, each query afresh ({found} of {n} found)"),
+            p50_p99(&afresh),
+            "",
+            None,
+        ),
+    ]
 }
 
 /// The timed follower across each chasm: its cost per tick.
