@@ -282,3 +282,35 @@ fn a_follower_at_its_goal_stays_idle_without_planning_again() {
         "arrived on {arrived}"
     );
 }
+
+/// Three followers sharing one planner cross the ferry's gap from
+/// different ticks, each on the lift and to rest on the far ledge.
+#[test]
+fn followers_sharing_a_planner_each_cross_on_the_lift() {
+    use platnav::follow::{TimedFollowState, TimedFollower};
+    use platnav::search::timed::TimedPlanner;
+    let (l, lifts) = ferry();
+    let p = Physics::default();
+    let map = NavMap::build(&l, &p).unwrap();
+    let platforms = Platforms::new(lifts, p.dt).unwrap();
+    let planner = TimedPlanner::new(&map, &platforms, TimedOptions::default());
+    let (from, goal) = (Cell::new(2, 9), Cell::new(26, 9));
+    for start in [0u64, 41, 230] {
+        let mut body = Body::start(&l, from, &p);
+        let mut follower = TimedFollower::new(TimedOptions::default());
+        let mut arrived = false;
+        for tick in start..start + 2_000 {
+            let input = follower.next_input_with(&planner, &body, tick, goal);
+            body.step_moving(&l, &platforms, tick, &p, input);
+            if body.stands_on(goal) && follower.state() == TimedFollowState::Idle {
+                arrived = true;
+                break;
+            }
+        }
+        assert!(arrived, "from tick {start}: {body:?}");
+        assert!(
+            follower.path().is_some_and(|path| path.rides()),
+            "from tick {start}: the path rides the lift"
+        );
+    }
+}

@@ -9,7 +9,8 @@ use crate::graph::NavMap;
 use crate::level::{Cell, Platforms};
 use crate::links::settle_input;
 use crate::physics::{Body, Input};
-use crate::search::timed::{TimedOptions, TimedPath, World, find_path_timed_from};
+use crate::search::PathError;
+use crate::search::timed::{TimedOptions, TimedPath, TimedPlanner, World, find_path_timed_from};
 
 /// The longest a recovery flight is followed for, in ticks.
 const RECOVERY_TICKS: u32 = 600;
@@ -81,6 +82,38 @@ impl TimedFollower {
         tick: u64,
         goal: Cell,
     ) -> Input {
+        let options = self.options;
+        self.next_input_planned(map, platforms, body, tick, goal, |b, t| {
+            find_path_timed_from(map, platforms, b, t, goal, &options)
+        })
+    }
+
+    /// [`TimedFollower::next_input`], planning with `planner` (its map,
+    /// platforms and options): the plans of many followers on one level
+    /// then share what it keeps.
+    pub fn next_input_with(
+        &mut self,
+        planner: &TimedPlanner<'_>,
+        body: &Body,
+        tick: u64,
+        goal: Cell,
+    ) -> Input {
+        let (map, platforms) = (planner.map(), planner.platforms());
+        self.next_input_planned(map, platforms, body, tick, goal, |b, t| {
+            planner.find_path_from(b, t, goal)
+        })
+    }
+
+    /// [`TimedFollower::next_input`], planning with `plan(body, tick)`.
+    fn next_input_planned(
+        &mut self,
+        map: &NavMap,
+        platforms: &Platforms,
+        body: &Body,
+        tick: u64,
+        goal: Cell,
+        plan: impl FnOnce(&Body, u64) -> Result<TimedPath, PathError>,
+    ) -> Input {
         let world = World::new(map.level(), map.physics(), platforms);
         if let Some(input) = self.on_plan(body, tick, goal) {
             return input;
@@ -105,7 +138,7 @@ impl TimedFollower {
         if tick < self.retry_at {
             return Input::IDLE;
         }
-        match find_path_timed_from(map, platforms, body, tick, goal, &self.options) {
+        match plan(body, tick) {
             Ok(path) => {
                 let states = states_along(&world, body, tick, &path.inputs);
                 self.plan = Some(Plan { path, states, goal });

@@ -48,6 +48,18 @@ impl<'a> TimedPlanner<'a> {
         }
     }
 
+    /// Its map.
+    #[must_use]
+    pub fn map(&self) -> &'a NavMap {
+        self.map
+    }
+
+    /// Its platforms.
+    #[must_use]
+    pub fn platforms(&self) -> &'a Platforms {
+        self.platforms
+    }
+
     /// Its options.
     #[must_use]
     pub fn options(&self) -> &TimedOptions {
