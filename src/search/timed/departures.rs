@@ -5,7 +5,7 @@
 use super::menu::{Outcome, Program, Resume, first_meeting, menu, perform, perform_from, track};
 use super::plan::{key_of, start_place};
 use super::profile::{MAX_CYCLE, lcm};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::memo::{Memo, Touched};
 use super::world::World;
@@ -263,16 +263,11 @@ impl Departure<'_> {
     ) -> Vec<Departed> {
         // From a cell, each program's way with no platform about, from
         // the state the body rests in (the same after each wait, unless a
-        // platform came by).
+        // platform came by): tracked the first time a departure that is
+        // not kept needs it.
         let first = waits[0].1;
-        let ways: Vec<Vec<Body>> = match origin.on {
-            None => self
-                .programs
-                .iter()
-                .map(|&pr| track(world, first, pr))
-                .collect(),
-            Some(_) => Vec::new(),
-        };
+        let ways: Vec<OnceLock<Vec<Body>>> =
+            self.programs.iter().map(|_| OnceLock::new()).collect();
         let run = |&(waited, body, tick): &(u64, Body, u64)| {
             let outcomes = which
                 .iter()
@@ -280,7 +275,8 @@ impl Departure<'_> {
                     let key = (origin.place, origin.on, i);
                     let kept = memo.and_then(|m| m.departures.get(&key, tick));
                     let outcome = kept.unwrap_or_else(|| {
-                        let way = (body == first).then(|| &ways[..]).and_then(|w| w.get(i));
+                        let way = (body == first && origin.on.is_none())
+                            .then(|| ways[i].get_or_init(|| track(world, first, self.programs[i])));
                         let (modulus, outcome) = self.noted(world, &body, tick, i, way, memo);
                         if let (Some(memo), Some(m)) = (memo, modulus) {
                             memo.departures.put(key, tick, m, outcome.clone());

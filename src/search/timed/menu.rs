@@ -290,13 +290,11 @@ pub(super) fn first_meeting(
     near.iter()
         .filter_map(|&k| {
             let m = &world.platforms.all()[k];
-            let close = close_to(world, k);
-            let s = m.swept();
-            let (w, h) = (f64::from(m.platform.width), f64::from(m.platform.height));
+            let (close, on_cycle) = (close_to(world, k), close_to_cycle(world, k));
             // The platform as each state starts its tick, and as it ends
             // it; looked up only for states near its whole cycle's box.
             states.iter().enumerate().position(|(i, b)| {
-                close(b, [s[0], s[1]], [s[2] - w, s[3] - h]) && {
+                on_cycle(b) && {
                     world.note(k);
                     let t = tick + i as u64;
                     let (a, c) = (m.at(t), m.at(t + 1));
@@ -310,13 +308,17 @@ pub(super) fn first_meeting(
 /// Whether any of `states` comes within a tile of platform `k` anywhere
 /// on its cycle: only then can [`first_meeting`] find a meeting.
 pub(super) fn near_cycle(world: &World<'_>, states: &[Body], k: usize) -> bool {
-    let m = &world.platforms.all()[k];
+    states.iter().any(close_to_cycle(world, k))
+}
+
+/// Whether a body's box comes within a tile of platform `k`'s box over
+/// its whole cycle.
+fn close_to_cycle<'a>(world: &World<'a>, k: usize) -> impl Fn(&Body) -> bool + 'a {
     let close = close_to(world, k);
+    let m = &world.platforms.all()[k];
     let s = m.swept();
     let (w, h) = (f64::from(m.platform.width), f64::from(m.platform.height));
-    states
-        .iter()
-        .any(|b| close(b, [s[0], s[1]], [s[2] - w, s[3] - h]))
+    move |b: &Body| close(b, [s[0], s[1]], [s[2] - w, s[3] - h])
 }
 
 /// Whether a body's box comes within a tile of platform `k` with its
