@@ -194,6 +194,42 @@ fn a_planner_kept_across_queries_finds_what_find_path_timed_finds() {
     eprintln!("{differing} of {compared} planned paths differ from find_path_timed's");
 }
 
+/// A game that keeps a `TimedMemory` and makes a planner on it for each
+/// query gets what one kept planner gives: the same paths, query after
+/// query, each performed to its goal.
+#[test]
+fn planners_made_per_query_on_one_memory_answer_as_one_kept_planner() {
+    use platnav::search::timed::{TimedMemory, TimedPlanner};
+    let p = Physics::default();
+    let mut rng = platnav::level::SplitMix64::new(7);
+    let (l, lifts) = Level::generate_with_platforms(72, 14, 3, 1).unwrap();
+    let map = NavMap::build(&l, &p).unwrap();
+    let platforms = Platforms::new(lifts.clone(), p.dt).unwrap();
+    let opts = TimedOptions::default();
+    let kept = TimedPlanner::new(&map, &platforms, opts);
+    let memory = TimedMemory::new();
+    let mut queries = 0;
+    for lift in &lifts {
+        let (a, b) = ledges(&l, lift);
+        for (from, to) in [(a, b), (b, a), (a, b), (b, a)] {
+            let tick = rng.below(2_000);
+            let want = kept.find_path(from, tick, to).unwrap();
+            let planner = TimedPlanner::with_memory(&map, &platforms, opts, &memory);
+            let got = planner.find_path(from, tick, to).unwrap();
+            assert_eq!(got.inputs, want.inputs, "{from} -> {to} at {tick}");
+            assert_eq!(got.stats, want.stats, "{from} -> {to} at {tick}");
+            let mut body = Body::start(&l, from, &p);
+            for (k, &input) in got.inputs.iter().enumerate() {
+                body.step_moving(&l, &platforms, tick + k as u64, &p, input);
+            }
+            assert!(body.stands_on(to) && !body.dead, "{from} -> {to} at {tick}");
+            queries += 1;
+        }
+    }
+    assert_eq!(queries, 12);
+    assert!(!memory.is_empty());
+}
+
 #[test]
 fn knocked_followers_land_and_plan_again_and_no_death_was_avoidable() {
     use platnav::follow::{TimedFollowState, TimedFollower, knock, recovery_input};

@@ -18,11 +18,13 @@
 //! [`TimedPlanner`] (`planner.rs`) answers many queries on one level: it
 //! keeps what it performed (`memo.rs`, with the departures by phase and
 //! their first arrivals in `profile.rs`), searches on those forecasts and
-//! performs only the path it finds.
+//! performs only the path it finds. A [`TimedMemory`] (`memory.rs`) holds
+//! what it keeps for a game that makes a planner per query.
 
 mod departures;
 mod link;
 mod memo;
+mod memory;
 mod menu;
 mod plan;
 mod planner;
@@ -30,6 +32,7 @@ mod profile;
 mod world;
 
 pub use departures::{ProgramEnd, platform_programs};
+pub use memory::TimedMemory;
 pub use plan::{find_path_timed, find_path_timed_from};
 pub use planner::TimedPlanner;
 pub use world::World;

@@ -1,7 +1,10 @@
 //! A planner for one level with its platforms, which keeps what its
 //! queries performed and forecasts the next ones from it.
 
+use std::sync::Arc;
+
 use super::memo::Memo;
+use super::memory::TimedMemory;
 use super::plan::{SNAP_RADIUS, plan};
 use super::{TimedOptions, TimedPath};
 use crate::graph::NavMap;
@@ -25,14 +28,16 @@ use crate::search::{Endpoint, PathError, snap};
 /// The first query near a platform fills its places for a whole cycle of
 /// the platform, so it costs more than [`find_path_timed`]; the ones
 /// after cost a search. What it keeps is bounded (about 100 MB at
-/// most). It can be shared between threads.
+/// most). It can be shared between threads. A game that cannot keep a
+/// value borrowing its map keeps a [`TimedMemory`] instead and makes a
+/// planner on it for each query ([`TimedPlanner::with_memory`]).
 ///
 /// [`find_path_timed`]: super::find_path_timed
 pub struct TimedPlanner<'a> {
     map: &'a NavMap,
     platforms: &'a Platforms,
     options: TimedOptions,
-    memo: Memo,
+    memo: Arc<Memo>,
 }
 
 impl<'a> TimedPlanner<'a> {
@@ -44,7 +49,26 @@ impl<'a> TimedPlanner<'a> {
             map,
             platforms,
             options,
-            memo: Memo::new(),
+            memo: Arc::new(Memo::new()),
+        }
+    }
+
+    /// A planner on `map` with `platforms` that keeps what it performs in
+    /// `memory`, and takes up what the last planner made on it kept when
+    /// that one had the same map, platforms and options (else the memory
+    /// starts afresh). Making one costs a comparison of the platforms.
+    #[must_use]
+    pub fn with_memory(
+        map: &'a NavMap,
+        platforms: &'a Platforms,
+        options: TimedOptions,
+        memory: &TimedMemory,
+    ) -> Self {
+        Self {
+            map,
+            platforms,
+            options,
+            memo: memory.memo_for(map, platforms, options),
         }
     }
 
