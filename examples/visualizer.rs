@@ -36,7 +36,9 @@ use platnav::render::{
     self, DebugDrawer, Layers, RenderOptions, Rgba, draw_body, draw_cell_outline, draw_links_from,
     draw_path, draw_platforms, draw_timed_path, render_map, timed_start,
 };
-use platnav::search::timed::{Place, TimedOptions, TimedPath, find_path_timed};
+use platnav::search::timed::{
+    Place, TimedMemory, TimedOptions, TimedPath, TimedPlanner, find_path_timed,
+};
 use platnav::{
     Body, Cell, Input, Level, NavMap, Path, PathFollower, Physics, SearchOptions, Tile,
     follow::{FollowOptions, FollowState, TimedFollowState, TimedFollower},
@@ -504,9 +506,9 @@ enum Follower {
 }
 
 /// The fewest ticks between two goals given to a `TimedFollower` on its
-/// plan: each new goal is a search in time (tens of milliseconds on a
-/// small level, up to seconds on a large one), and it leaves its plan to
-/// come to rest first.
+/// plan: each new goal is a search in time (the first near a platform
+/// fills the shared memory's places for a cycle of it, tens of
+/// milliseconds), and it leaves its plan to come to rest first.
 const GOAL_TICKS: u64 = 60;
 
 /// A `TimedFollower` chasing the player, and the goal it follows: the
@@ -532,11 +534,11 @@ impl TimedChaser {
         }
     }
 
-    /// The input for tick `tick` toward the player's cell `target`.
+    /// The input for tick `tick` toward the player's cell `target`,
+    /// planned with `planner` (shared by the enemies).
     fn next_input(
         &mut self,
-        map: &NavMap,
-        platforms: &Platforms,
+        planner: &TimedPlanner<'_>,
         body: &Body,
         tick: u64,
         target: Cell,
@@ -559,7 +561,7 @@ impl TimedChaser {
             self.since = Some(tick);
         }
         let goal = self.goal.unwrap_or(target);
-        self.follower.next_input(map, platforms, body, tick, goal)
+        self.follower.next_input_with(planner, body, tick, goal)
     }
 }
 
@@ -596,6 +598,8 @@ struct Chase {
     knocks: u32,
     deaths: u32,
     foretold: u32,
+    /// What the enemies' plans in time keep, shared between them.
+    memory: TimedMemory,
 }
 
 impl Chase {
@@ -625,6 +629,7 @@ impl Chase {
             knocks: 0,
             deaths: 0,
             foretold: 0,
+            memory: TimedMemory::new(),
         }
     }
 
@@ -651,10 +656,12 @@ impl Chase {
             .standing_cell()
             .unwrap_or_else(|| self.player.feet_cell());
         let mut caught = false;
+        let planner =
+            TimedPlanner::with_memory(map, platforms, TimedOptions::default(), &self.memory);
         for (body, follower, home) in &mut self.enemies {
             let i = match follower {
                 Follower::Links(f) => f.next_input(map, body, target),
-                Follower::Timed(t) => t.next_input(map, platforms, body, tick, target),
+                Follower::Timed(t) => t.next_input(&planner, body, tick, target),
             };
             step_body(body, map, platforms, tick, i);
             if body.dead {

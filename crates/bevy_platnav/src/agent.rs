@@ -2,14 +2,16 @@
 //! target into an input each fixed tick.
 
 use bevy::prelude::*;
-use platnav::search::timed::{Place, TimedKind, TimedOptions, TimedPath, TimedStep};
+use platnav::search::timed::{
+    Place, TimedKind, TimedMemory, TimedOptions, TimedPath, TimedPlanner, TimedStep,
+};
 use platnav::{
     Body, Cell, Input, LinkKind, NavMap, PathFollower,
     follow::{FollowOptions, FollowState, TimedFollowState, TimedFollower},
 };
 
 use crate::level::{NavLevel, NavProfile};
-use crate::platform::NavPlatforms;
+use crate::platform::{NavPlatforms, NavTimedMemory};
 use crate::{NavLinkStarted, NavReplanned, NavTransform, NavUnreachable};
 
 /// Where an agent is heading.
@@ -294,6 +296,7 @@ pub(crate) fn target_cell(
 pub(crate) fn plan(
     nav: Option<Res<NavLevel>>,
     platforms: Option<Res<NavPlatforms>>,
+    mut memory: Option<ResMut<NavTimedMemory>>,
     adapter: Res<NavTransform>,
     mut agents: Query<(Entity, &NavAgent, &NavBody, &mut NavFollower, &mut NavInput)>,
     bodies: Query<&NavBody>,
@@ -316,10 +319,13 @@ pub(crate) fn plan(
         };
         let follow = &mut *follow;
         if let Some(platforms) = moving {
+            let t = &follow.timed;
+            let memory = memory
+                .as_deref_mut()
+                .map(|m| m.of(agent.profile.index(), t.options));
             *input = plan_timed(
                 entity,
-                map,
-                platforms,
+                (map, platforms, memory),
                 body,
                 target,
                 follow,
@@ -387,8 +393,7 @@ const RETRY_TICKS: u64 = 30;
 /// on the shared tick, and the messages.
 fn plan_timed(
     entity: Entity,
-    map: &NavMap,
-    platforms: &NavPlatforms,
+    (map, platforms, memory): (&NavMap, &NavPlatforms, Option<&TimedMemory>),
     body: &Body,
     target: Cell,
     follow: &mut NavFollower,
@@ -435,7 +440,15 @@ fn plan_timed(
         // A fresh follower searches at once.
         t.follower = TimedFollower::new(t.options);
     }
-    let raw = t.follower.next_input(map, moving, body, tick, goal);
+    // With the plugin's memory, every agent of a kind plans on one
+    // planner's forecasts.
+    let raw = match memory {
+        Some(memory) => {
+            let planner = TimedPlanner::with_memory(map, moving, t.options, memory);
+            t.follower.next_input_with(&planner, body, tick, goal)
+        }
+        None => t.follower.next_input(map, moving, body, tick, goal),
+    };
     let state = t.follower.state();
     if let Some(path) = t.follower.path()
         && t.plan_tick != Some(path.start_tick)

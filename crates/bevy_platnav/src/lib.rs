@@ -21,7 +21,7 @@ pub use level::{
     EditTiles, JobKind, NavLevel, NavProfile, NavTileEdit, ProfileError, TileEditError,
 };
 pub use model::{ModelAgent, ModelBody, ModelNav, ModelNavPlugin};
-pub use platform::{NavPlatform, NavPlatforms};
+pub use platform::{NavPlatform, NavPlatforms, NavTimedMemory};
 pub use platnav;
 pub use transform::NavTransform;
 
@@ -30,8 +30,8 @@ pub mod prelude {
     pub use crate::{
         EditTiles, ModelAgent, ModelBody, ModelNav, ModelNavPlugin, NavAgent, NavBody, NavFollower,
         NavInput, NavLevel, NavLinkStarted, NavMapFailed, NavMapReady, NavPlatform, NavPlatforms,
-        NavProfile, NavReplanned, NavSet, NavTarget, NavTileEdit, NavTransform, NavUnreachable,
-        PlatnavPlugin, ReferenceMotion,
+        NavProfile, NavReplanned, NavSet, NavTarget, NavTileEdit, NavTimedMemory, NavTransform,
+        NavUnreachable, PlatnavPlugin, ReferenceMotion,
     };
     #[cfg(feature = "gizmos")]
     pub use crate::{NavDebug, NavDebugPlugin};
@@ -95,6 +95,7 @@ impl Plugin for PlatnavPlugin {
             .add_message::<NavReplanned>()
             .add_message::<NavUnreachable>()
             .init_resource::<NavTransform>()
+            .init_resource::<NavTimedMemory>()
             .configure_sets(
                 FixedUpdate,
                 (NavSet::Maps, NavSet::Plan, NavSet::Move, NavSet::Sync).chain(),

@@ -3,6 +3,7 @@
 
 use bevy::prelude::*;
 use platnav::level::{Platform, PlatformError, Platforms};
+use platnav::search::timed::{TimedMemory, TimedOptions};
 
 use crate::{JobKind, NavLevel, NavMapFailed, NavTransform};
 
@@ -189,5 +190,50 @@ fn place<F: bevy::ecs::query::QueryFilter>(
             transform.translation.x = p.x;
             transform.translation.y = p.y;
         }
+    }
+}
+
+/// What the agents' plans over moving platforms keep between them: one
+/// [`TimedMemory`] per profile and [`platnav::search::timed::TimedOptions`]
+/// in use, so every agent of a kind plans with one
+/// [`platnav::search::timed::TimedPlanner`]'s forecasts. The first plan
+/// near a platform fills its places for a cycle of the platform (tens of
+/// milliseconds); the plans after, by any agent of that kind, cost a
+/// search. A memory starts afresh by itself when its map is edited or
+/// rebuilt, or the platforms change.
+///
+/// The plugin inserts it; [`NavTimedMemory::clear`] frees what it holds
+/// (for example when a level ends).
+#[derive(Resource, Debug, Default)]
+pub struct NavTimedMemory {
+    kept: Vec<(usize, TimedOptions, TimedMemory)>,
+}
+
+impl NavTimedMemory {
+    /// Whether it holds nothing.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.kept.iter().all(|(_, _, m)| m.is_empty())
+    }
+
+    /// Forgets everything kept.
+    pub fn clear(&mut self) {
+        self.kept.clear();
+    }
+
+    /// The memory of `profile`'s plans with `options`.
+    pub(crate) fn of(&mut self, profile: usize, options: TimedOptions) -> &TimedMemory {
+        let at = match self
+            .kept
+            .iter()
+            .position(|(p, o, _)| *p == profile && *o == options)
+        {
+            Some(at) => at,
+            None => {
+                self.kept.push((profile, options, TimedMemory::new()));
+                self.kept.len() - 1
+            }
+        };
+        &self.kept[at].2
     }
 }

@@ -100,6 +100,7 @@ fn an_agent_rides_the_lifts_across_the_gap_to_the_goal() {
     }
     let platforms = app.world().resource::<NavPlatforms>().platforms().clone();
     assert_eq!(platforms.len(), 2);
+    assert!(app.world().resource::<NavTimedMemory>().is_empty());
     assert_eq!(app.world().resource::<NavPlatforms>().tick(), 1);
     let physics = Physics::default();
     let level: Level = app.world().resource::<NavLevel>().level().clone();
@@ -152,6 +153,9 @@ fn an_agent_rides_the_lifts_across_the_gap_to_the_goal() {
     // the plan was made for.
     assert!(f.is_timed());
     assert_eq!(f.follower().state(), FollowState::Idle);
+    // It planned with the plugin's memory, which the agents of its kind
+    // share.
+    assert!(!app.world().resource::<NavTimedMemory>().is_empty());
     assert_eq!(f.plans(), 1, "{got_replans:?}");
     assert_eq!(got_replans.len(), 1);
     assert!(got_replans[0].first && got_replans[0].goal == goal);
@@ -206,6 +210,7 @@ fn a_level_without_platforms_keeps_the_path_follower() {
         }
     }
     assert!(app.world().get_resource::<NavPlatforms>().is_none());
+    assert!(app.world().resource::<NavTimedMemory>().is_empty());
     let f = app.world().get::<NavFollower>(agent).unwrap();
     assert!(!f.is_timed());
     assert_eq!(f.follower().state(), FollowState::Arrived);
