@@ -9,7 +9,8 @@ use platnav::model::dash::DashBody;
 use platnav::model::nes::NesMario;
 use platnav::model::{BodyModel, Bounds, ModelMap, ModelMapError};
 use platnav::{
-    Body, Cell, Input, Level, NavMap, PathError, Physics, SearchOptions, find_path, search,
+    Body, Cell, Input, Level, LinkKind, NavMap, PathError, Physics, SearchOptions, find_path,
+    search,
 };
 use platnav_naive::model::model_links;
 use std::collections::HashSet;
@@ -210,6 +211,9 @@ impl BodyModel for Generic {
     fn dead(&self, s: &Body) -> bool {
         self.0.dead(s)
     }
+    fn climbing(&self, s: &Body) -> bool {
+        self.0.climbing(s)
+    }
     fn inputs(&self) -> Vec<Input> {
         self.0.inputs()
     }
@@ -240,6 +244,98 @@ fn the_generic_programs_on_the_reference_body_agree_with_its_builder() {
         }
         assert!(reached.len() > 1, "{name}: {start}");
     }
+}
+
+/// A model that climbs ladders gets the climb programs: on the ladder
+/// reproducers (a 31-row ladder with the Mega Man profile; a shaft whose
+/// pocket is reached only by jumping off the ladder at the right rung)
+/// and the mechanics fixture, the reference body driven through the
+/// generic programs reaches every cell its own builder reaches, and a
+/// path up the ladder performs on it.
+#[test]
+fn a_model_that_climbs_reaches_what_the_reference_builder_reaches_on_ladders() {
+    let fixture = |name: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("levels")
+            .join(name);
+        Level::load(&path).unwrap()
+    };
+    let (ladder31, megaman) = common::megaman_repro("ladder31.txt");
+    let cases = [
+        (
+            "ladder31",
+            ladder31,
+            megaman,
+            Some((Cell::new(3, 32), Cell::new(8, 1))),
+        ),
+        (
+            "shaft",
+            fixture("repro/shaft.txt"),
+            Physics::default(),
+            Some((Cell::new(1, 24), Cell::new(7, 10))),
+        ),
+        (
+            "mechanics",
+            fixture("mechanics.txt"),
+            Physics::default(),
+            None,
+        ),
+    ];
+    for (name, level, physics, route) in cases {
+        let native = NavMap::build(&level, &physics).unwrap();
+        let generic = ModelMap::build(&level, Generic(physics.clone())).unwrap();
+        let start = route.map_or_else(
+            || platnav::analysis::default_start(&native).unwrap(),
+            |(a, _)| a,
+        );
+        let dist = search::dijkstra(&native, native.node(start).unwrap());
+        let want: HashSet<Cell> = native
+            .nodes()
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| dist[i].is_some())
+            .map(|(_, &c)| c)
+            .collect();
+        let got: HashSet<Cell> = generic.reachable(start).into_iter().collect();
+        assert_eq!(got, want, "{name}");
+        assert!(
+            generic.links().iter().any(|l| l.kind == LinkKind::CLIMB),
+            "{name}"
+        );
+        links_perform(&generic);
+        if let Some((a, b)) = route {
+            let path = generic.find_path(a, b, &SearchOptions::default()).unwrap();
+            assert_eq!(generic.perform(a, path.inputs()), Some(b), "{name}");
+        }
+        // Saved with its climb programs, and loaded again.
+        let dir = std::env::temp_dir().join(format!("platnav-climbs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{name}.json"));
+        platnav::io::modelfile::save(&generic, &file).unwrap();
+        let loaded = platnav::io::modelfile::load(&file, &level, Generic(physics)).unwrap();
+        assert_eq!(loaded.links(), generic.links(), "{name}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+/// On seeded levels with ladders and slopes, a climbing model's links,
+/// climbs included, equal the naive model builder's.
+#[test]
+fn climb_links_equal_the_naive_model_builders() {
+    let mut climbs = 0;
+    for seed in 1..=2 {
+        let level = Level::generate_with_mechanics(32, 24, seed).unwrap();
+        let model = Generic(Physics::default());
+        let map = ModelMap::build(&level, Generic(Physics::default())).unwrap();
+        assert_eq!(as_naive(&map), naive(&level, &model), "seed {seed}");
+        climbs += map
+            .links()
+            .iter()
+            .filter(|l| l.kind == LinkKind::CLIMB)
+            .count();
+        links_perform(&map);
+    }
+    assert!(climbs > 10, "{climbs} climb links");
 }
 
 #[test]

@@ -76,7 +76,9 @@ pub trait BodyModel {
     /// Dead bodies stay dead.
     fn dead(&self, state: &Self::State) -> bool;
 
-    /// On a ladder (a model without ladders never is).
+    /// On a ladder (a model without ladders never is). A model that
+    /// climbs ladders says so here: a [`ModelMap`] tries its climb
+    /// programs only for a model it sees climbing.
     fn climbing(&self, _state: &Self::State) -> bool {
         false
     }

@@ -16,6 +16,7 @@
 //! [`NavMap`], built and searched with every family and fast path it has;
 //! the programs here are for the movement of a game's own.
 
+mod climb;
 mod perform;
 mod plan;
 mod programs;
@@ -29,6 +30,7 @@ use crate::level::{Cell, Level, Tile};
 use crate::mechanics::LinkKind;
 use crate::model::BodyModel;
 use crate::physics::Input;
+use climb::Rungs;
 use perform::{Flight, Run, fly, jump_until, rest_cell, settle};
 use programs::{Probe, Program, programs};
 use std::collections::HashMap;
@@ -142,7 +144,13 @@ where
         let node_at = index_of(&nodes);
         let probe = Probe::of(&model);
         let menu = programs(&model, probe);
-        let generate = |&from: &Cell| links_from(level, &model, &menu, &node_at, from);
+        let rungs = level
+            .tiles()
+            .contains(&Tile::LADDER)
+            .then(|| Rungs::of(&model))
+            .flatten();
+        let generate =
+            |&from: &Cell| links_from(level, &model, (&menu, rungs.as_ref()), &node_at, from);
         #[cfg(feature = "parallel")]
         let per_node: Vec<Vec<ModelLink>> = {
             use rayon::prelude::*;
@@ -358,16 +366,24 @@ pub(crate) fn input_code(i: Input) -> u8 {
     (i.move_x + 1) as u8 * 8 + u8::from(i.jump) * 4 + u8::from(i.down) * 2 + u8::from(i.up)
 }
 
-/// The links from `from`: every program performed, landed and settled.
+/// The links from `from`: every program performed, landed and settled
+/// (the menu's, then the climbs near a ladder when the model climbs).
 fn links_from<M: BodyModel>(
     level: &Level,
     m: &M,
-    menu: &[Program],
+    (menu, rungs): (&[Program], Option<&Rungs>),
     nodes: &HashMap<Cell, u32>,
     from: Cell,
 ) -> Vec<ModelLink> {
     let mut best = Best::default();
     let start = Run::new(m.start(level, from));
+    for c in rungs.map(|k| k.programs(level, from)).unwrap_or_default() {
+        let p = Program::Climb(c);
+        let mut r = start.clone();
+        if fly(m, level, &mut r, &p) {
+            land(level, m, nodes, from, p, r, &mut best);
+        }
+    }
     let mut i = 0;
     while i < menu.len() {
         let p = menu[i];

@@ -13,7 +13,7 @@ pub(crate) const SETTLE_LIMIT: usize = 240;
 /// The most ticks braking may take to bring the body to rest.
 const BRAKE_LIMIT: usize = 120;
 /// The most ticks a program may stay on the ground after its run-up.
-const GROUND_LIMIT: usize = 120;
+pub(crate) const GROUND_LIMIT: usize = 120;
 /// How far from a cell's middle (tiles) a settled body may rest.
 pub(crate) const SETTLE_TOLERANCE: f64 = 0.07;
 
@@ -46,7 +46,12 @@ impl<S: Clone> Run<S> {
 }
 
 /// One tick of `input`; `false` when the body died.
-fn tick<M: BodyModel>(m: &M, level: &Level, r: &mut Run<M::State>, input: Input) -> bool {
+pub(crate) fn tick<M: BodyModel>(
+    m: &M,
+    level: &Level,
+    r: &mut Run<M::State>,
+    input: Input,
+) -> bool {
     m.step(level, &mut r.state, input);
     r.tape.push(input);
     r.airborne |= m.standing_cell(&r.state).is_none();
@@ -54,7 +59,7 @@ fn tick<M: BodyModel>(m: &M, level: &Level, r: &mut Run<M::State>, input: Input)
 }
 
 /// Whether a run that left the ground stands again.
-fn landed<M: BodyModel>(m: &M, r: &Run<M::State>) -> bool {
+pub(crate) fn landed<M: BodyModel>(m: &M, r: &Run<M::State>) -> bool {
     r.airborne && m.standing_cell(&r.state).is_some()
 }
 
@@ -72,6 +77,7 @@ pub(crate) fn fly<M: BodyModel>(m: &M, level: &Level, r: &mut Run<M::State>, p: 
             leave(m, level, r, Input::new(0, false, true)) && air(m, level, r, Input::IDLE)
         }
         Program::Jump(j) => jump_until(m, level, r, &j, usize::MAX) == Flight::Landed,
+        Program::Climb(c) => super::climb::fly(m, level, r, c),
         Program::Hop(j, again) => {
             jump_until(m, level, r, &j, usize::MAX) == Flight::Landed && {
                 r.again();

@@ -27,10 +27,14 @@
 //!   `h` ticks as above and no switch: a landing on a ledge too narrow
 //!   (or a run too fast) to stop on, jumped on from.
 //!
+//! On a level with ladders, a model that climbs them also gets the climb
+//! programs of `climb.rs`, from the cells near a ladder.
+//!
 //! A program ends when the body stands again after leaving the ground
 //! (for a hop, after its second jump); the settle (`perform.rs`) then
 //! brings it to rest on a cell's middle.
 
+use super::climb::Climb;
 use crate::level::{Cell, Level, Tile};
 use crate::mechanics::LinkKind;
 use crate::model::BodyModel;
@@ -124,6 +128,8 @@ pub(crate) enum Program {
     /// A jump, then at once on landing another (`run_up` 0) in the same
     /// direction: over a ledge too narrow to stop on.
     Hop(Jump, Jump),
+    /// A climb (`climb.rs`), tried only from cells near a ladder.
+    Climb(Climb),
 }
 
 /// A jump program.
@@ -164,6 +170,7 @@ impl Program {
             Program::Drop => LinkKind::DROP,
             Program::Jump(j) if j.again.is_some() => LinkKind::DOUBLE_JUMP,
             Program::Jump(_) | Program::Hop(..) => LinkKind::JUMP,
+            Program::Climb(_) => LinkKind::CLIMB,
         }
     }
 }

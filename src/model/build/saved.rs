@@ -1,6 +1,7 @@
 //! A model map to and from its saved document (`io::modelfile`): the
 //! programs and tapes as numbers, and the checks a loaded map passes.
 
+use super::climb::{CLIMB_LIMIT, Climb};
 use super::perform::{FLIGHT_LIMIT, SETTLE_LIMIT};
 use super::programs::{Jump, Program};
 use super::{ModelLink, ModelMap, ModelMapError, index_of, input_code, standing_cells};
@@ -149,6 +150,11 @@ fn encode(p: &Program) -> Vec<i32> {
             vec![3, j.dir.into(), n(j.run_up), n(j.hold), k, air, t2, h2]
         }
         Program::Hop(a, b) => vec![4, a.dir.into(), n(a.run_up), n(a.hold), n(b.hold)],
+        Program::Climb(Climb::Whole { up }) => vec![5, up.into()],
+        Program::Climb(Climb::Off { up, ticks, dir }) => vec![6, up.into(), n(ticks), dir.into()],
+        Program::Climb(Climb::Catch { dir, jump, off }) => {
+            vec![7, dir.into(), jump.into(), off.map_or(-2, i32::from)]
+        }
     }
 }
 
@@ -156,6 +162,7 @@ fn encode(p: &Program) -> Vec<i32> {
 /// stay within a flight.
 fn decode(v: &[i32]) -> Option<Program> {
     let dir = |x: i32| (-1..=1).contains(&x).then_some(x as i8);
+    let flag = |x: i32| (0..=1).contains(&x).then_some(x == 1);
     let ticks = |x: i32| usize::try_from(x).ok().filter(|&t| t <= FLIGHT_LIMIT);
     let jump = |d: i32, r: i32, h: i32| {
         Some(Jump {
@@ -189,6 +196,17 @@ fn decode(v: &[i32]) -> Option<Program> {
             })
         }
         [4, d, r, h, h2] => Program::Hop(jump(d, r, h)?, jump(d, 0, h2)?),
+        [5, up] => Program::Climb(Climb::Whole { up: flag(up)? }),
+        [6, up, t, d] => Program::Climb(Climb::Off {
+            up: flag(up)?,
+            ticks: usize::try_from(t).ok().filter(|&t| t <= CLIMB_LIMIT)?,
+            dir: dir(d)?,
+        }),
+        [7, d, j, off] => Program::Climb(Climb::Catch {
+            dir: dir(d)?,
+            jump: flag(j)?,
+            off: if off == -2 { None } else { Some(dir(off)?) },
+        }),
         _ => return None,
     })
 }

@@ -10,6 +10,8 @@
 
 use std::collections::HashMap;
 
+mod climb;
+
 use platnav::model::BodyModel;
 use platnav::{Cell, Input, Level, LinkKind, Tile};
 
@@ -58,11 +60,27 @@ enum Program {
 pub fn model_links<M: BodyModel>(level: &Level, model: &M) -> Vec<NaiveModelLink> {
     let nodes = standing(level, model);
     let menu = menu(model);
+    let rungs = if level.tiles().contains(&Tile::LADDER) {
+        climb::rungs(model)
+    } else {
+        None
+    };
     let mut out = Vec::new();
     for &from in &nodes {
         let mut best: HashMap<(Cell, LinkKind), NaiveModelLink> = HashMap::new();
-        for p in &menu {
-            let Some(link) = perform(level, model, from, *p, &nodes) else {
+        let climbs = rungs
+            .as_ref()
+            .map(|r| climb::programs(level, from, r))
+            .unwrap_or_default();
+        let links = menu
+            .iter()
+            .map(|p| perform(level, model, from, *p, &nodes))
+            .chain(climbs.iter().map(|&c| {
+                let (s, tape) = climb::perform(level, model, from, c)?;
+                finish(level, model, from, (s, tape), LinkKind::CLIMB, &nodes)
+            }));
+        for link in links {
+            let Some(link) = link else {
                 continue;
             };
             let key = (link.to, link.kind);
@@ -285,6 +303,20 @@ fn perform<M: BodyModel>(
             LinkKind::JUMP
         }
     };
+    finish(level, m, from, (s, tape), kind, nodes)
+}
+
+/// The link of a program performed from `from` to state `s` by `tape`:
+/// settled on the cell braking alone brings it to rest on, when that is
+/// another node.
+fn finish<M: BodyModel>(
+    level: &Level,
+    m: &M,
+    from: Cell,
+    (mut s, mut tape): (M::State, Vec<Input>),
+    kind: LinkKind,
+    nodes: &[Cell],
+) -> Option<NaiveModelLink> {
     // Where braking alone brings it to rest.
     let mut b = s.clone();
     let mut to = None;
