@@ -338,6 +338,90 @@ fn climb_links_equal_the_naive_model_builders() {
     assert!(climbs > 10, "{climbs} climb links");
 }
 
+/// A shaft twelve rows deep that only wall jumps climb out of.
+fn shaft() -> Level {
+    let mut rows = vec!["############", "#..........#", "#..........#"];
+    rows.extend(["####...#####"; 12]);
+    rows.push("############");
+    rows.join("\n").parse().unwrap()
+}
+
+/// The default profile with the agile preset's wall jump (and no air
+/// jump).
+fn wall_jumper() -> Physics {
+    Physics {
+        wall_jump: Some(platnav::physics::WallJump::AGILE),
+        ..Physics::default()
+    }
+}
+
+/// A model that jumps off walls gets the wall-jump programs: driven
+/// through them, the reference body climbs out of a shaft as its own
+/// builder does (without wall jumps it cannot), a path out performs, and
+/// the map saves and loads with them.
+#[test]
+fn a_model_that_jumps_off_walls_climbs_a_shaft_as_the_reference_builder_does() {
+    let level = shaft();
+    let (bottom, top) = (Cell::new(5, 14), Cell::new(9, 2));
+    let reach = |physics: &Physics| {
+        let native = NavMap::build(&level, physics).unwrap();
+        let dist = search::dijkstra(&native, native.node(bottom).unwrap());
+        let cells: HashSet<Cell> = native
+            .nodes()
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| dist[i].is_some())
+            .map(|(_, &c)| c)
+            .collect();
+        cells
+    };
+    let want = reach(&wall_jumper());
+    assert!(want.contains(&top));
+    assert!(!reach(&Physics::default()).contains(&top));
+    let map = ModelMap::build(&level, Generic(wall_jumper())).unwrap();
+    let got: HashSet<Cell> = map.reachable(bottom).into_iter().collect();
+    assert_eq!(got, want);
+    assert!(map.links().iter().any(|l| l.kind == LinkKind::WALL_JUMP));
+    links_perform(&map);
+    let path = map
+        .find_path(bottom, top, &SearchOptions::default())
+        .unwrap();
+    assert_eq!(map.perform(bottom, path.inputs()), Some(top));
+    let dir = std::env::temp_dir().join(format!("platnav-walls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("shaft.json");
+    platnav::io::modelfile::save(&map, &file).unwrap();
+    let loaded = platnav::io::modelfile::load(&file, &level, Generic(wall_jumper())).unwrap();
+    assert_eq!(loaded.links(), map.links());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// On the shaft and seeded levels, a wall-jumping model's links, wall
+/// jumps included, equal the naive model builder's.
+#[test]
+fn wall_jump_links_equal_the_naive_model_builders() {
+    let mut walls = 0;
+    let levels = [
+        ("shaft".to_string(), shaft()),
+        ("seed 1".to_string(), Level::generate(32, 24, 1).unwrap()),
+        ("seed 2".to_string(), Level::generate(32, 24, 2).unwrap()),
+    ];
+    for (name, level) in levels {
+        let map = ModelMap::build(&level, Generic(wall_jumper())).unwrap();
+        assert_eq!(
+            as_naive(&map),
+            naive(&level, &Generic(wall_jumper())),
+            "{name}"
+        );
+        walls += map
+            .links()
+            .iter()
+            .filter(|l| l.kind == LinkKind::WALL_JUMP)
+            .count();
+    }
+    assert!(walls > 10, "{walls} wall-jump links");
+}
+
 #[test]
 fn a_model_follower_arrives_and_plans_again_after_a_knock() {
     use platnav::model::{ModelFollowState, ModelFollower};

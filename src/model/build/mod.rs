@@ -22,6 +22,7 @@ mod plan;
 mod programs;
 #[cfg(feature = "serde")]
 mod saved;
+mod wall;
 
 pub use plan::{ModelPath, ModelStep};
 

@@ -27,6 +27,9 @@
 //!   `h` ticks as above and no switch: a landing on a ledge too narrow
 //!   (or a run too fast) to stop on, jumped on from.
 //!
+//! - wall jumps (`wall.rs`), when the probe finds that a press of the jump
+//!   against a wall lifts the body.
+//!
 //! On a level with ladders, a model that climbs them also gets the climb
 //! programs of `climb.rs`, from the cells near a ladder.
 //!
@@ -35,6 +38,7 @@
 //! brings it to rest on a cell's middle.
 
 use super::climb::Climb;
+use super::wall::{WallJump, wall_jumps};
 use crate::level::{Cell, Level, Tile};
 use crate::mechanics::LinkKind;
 use crate::model::BodyModel;
@@ -54,6 +58,8 @@ pub(crate) struct Probe {
     pub full: usize,
     /// A second press in the air jumps again.
     pub air_jump: bool,
+    /// A press against a wall lifts the body (`wall.rs`).
+    pub wall_jump: bool,
 }
 
 impl Probe {
@@ -88,6 +94,7 @@ impl Probe {
             apex,
             full,
             air_jump,
+            wall_jump: wall_jumps(model, apex),
         }
     }
 }
@@ -130,6 +137,8 @@ pub(crate) enum Program {
     Hop(Jump, Jump),
     /// A climb (`climb.rs`), tried only from cells near a ladder.
     Climb(Climb),
+    /// A jump with wall jumps (`wall.rs`).
+    Wall(WallJump),
 }
 
 /// A jump program.
@@ -171,6 +180,7 @@ impl Program {
             Program::Jump(j) if j.again.is_some() => LinkKind::DOUBLE_JUMP,
             Program::Jump(_) | Program::Hop(..) => LinkKind::JUMP,
             Program::Climb(_) => LinkKind::CLIMB,
+            Program::Wall(_) => LinkKind::WALL_JUMP,
         }
     }
 }
@@ -259,6 +269,9 @@ pub(crate) fn programs<M: BodyModel>(model: &M, probe: Probe) -> Vec<Program> {
                 double_jumps(&mut out, (dir, run_up), probe, &air);
             }
         }
+    }
+    if probe.wall_jump {
+        out.extend(super::wall::programs(probe).into_iter().map(Program::Wall));
     }
     out
 }

@@ -4,6 +4,7 @@
 use super::climb::{CLIMB_LIMIT, Climb};
 use super::perform::{FLIGHT_LIMIT, SETTLE_LIMIT};
 use super::programs::{Jump, Program};
+use super::wall::WallJump;
 use super::{ModelLink, ModelMap, ModelMapError, index_of, input_code, standing_cells};
 use crate::io::modelfile::{Doc, DocError, LinkDoc, fingerprint};
 use crate::level::{Cell, Level};
@@ -155,6 +156,16 @@ fn encode(p: &Program) -> Vec<i32> {
         Program::Climb(Climb::Catch { dir, jump, off }) => {
             vec![7, dir.into(), jump.into(), off.map_or(-2, i32::from)]
         }
+        Program::Wall(w) => vec![
+            8,
+            w.dir.into(),
+            n(w.run_up),
+            n(w.hold),
+            n(w.delay),
+            w.back_after.map_or(-1, n),
+            n(w.hold2),
+            w.max_walls.into(),
+        ],
     }
 }
 
@@ -206,6 +217,15 @@ fn decode(v: &[i32]) -> Option<Program> {
             dir: dir(d)?,
             jump: flag(j)?,
             off: if off == -2 { None } else { Some(dir(off)?) },
+        }),
+        [8, d, r, h, delay, back, h2, walls] => Program::Wall(WallJump {
+            dir: dir(d)?,
+            run_up: ticks(r)?,
+            hold: ticks(h)?,
+            delay: ticks(delay)?,
+            back_after: if back == -1 { None } else { Some(ticks(back)?) },
+            hold2: ticks(h2)?,
+            max_walls: u8::try_from(walls).ok()?,
         }),
         _ => return None,
     })

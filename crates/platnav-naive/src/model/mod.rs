@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 mod climb;
+mod wall;
 
 use platnav::model::BodyModel;
 use platnav::{Cell, Input, Level, LinkKind, Tile};
@@ -53,6 +54,8 @@ enum Program {
     ),
     /// dir, run-up, hold; then the second jump's hold.
     Hop(i8, usize, usize, usize),
+    /// A jump with wall jumps (`wall.rs`).
+    Wall(wall::Wall),
 }
 
 /// Every link of every cell `model` stands on, by start row and column,
@@ -247,6 +250,9 @@ fn menu<M: BodyModel>(m: &M) -> Vec<Program> {
             }
         }
     }
+    if wall::lifts(m, apex) {
+        v.extend(wall::programs(apex, full).into_iter().map(Program::Wall));
+    }
     v
 }
 
@@ -301,6 +307,10 @@ fn perform<M: BodyModel>(
             jump(level, m, &mut s, &mut tape, (d, run_up, hold, None, None))?;
             jump(level, m, &mut s, &mut tape, (d, 0, again, None, None))?;
             LinkKind::JUMP
+        }
+        Program::Wall(w) => {
+            (s, tape) = wall::perform(level, m, from, w)?;
+            LinkKind::WALL_JUMP
         }
     };
     finish(level, m, from, (s, tape), kind, nodes)
