@@ -3,7 +3,7 @@
 //! ([`platform_programs`] gives them to the naive reference).
 
 use super::menu::{Outcome, Program, Resume, first_meeting, menu, perform, perform_from, track};
-use super::plan::{key_of, start_place};
+use super::plan::start_place;
 use super::profile::{MAX_CYCLE, lcm};
 use std::sync::{Arc, OnceLock};
 
@@ -192,7 +192,7 @@ fn fill_one(
         let from = (origin.place, origin.on, program);
         for class in 0..stride {
             memo.departures
-                .tabulate(&from, origin.tick + class, stride, horizon, key_of);
+                .tabulate(&from, origin.tick + class, stride, horizon, |p| p);
         }
     }
 }

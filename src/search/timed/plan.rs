@@ -4,8 +4,9 @@
 //!
 //! Reaching a place sooner is never worse: a body at rest can wait there
 //! for any later tick (on a platform too: it rides), so each place is
-//! expanded once, from its first arrival; each platform too, from the
-//! first tile of it reached. A link of the map is queued at
+//! expanded once, from its first arrival: each cell, and each tile of a
+//! platform (a jump off it may need the far end, which the body reaches
+//! by a hop along it). A link of the map is queued at
 //! its ticks and performed when it is popped (its ticks do not change; a
 //! platform in its way makes it miss, and it is dropped). Boarding and
 //! leaving platforms are performed when their place is expanded, after
@@ -309,7 +310,7 @@ impl<'a> Search<'a> {
     }
 
     fn push(&mut self, label: Label) {
-        if self.closed.contains(&key_of(label.place)) {
+        if self.closed.contains(&label.place) {
             return;
         }
         let key = self.key(label.place, label.tick);
@@ -332,7 +333,7 @@ impl<'a> Search<'a> {
                 },
                 None => continue,
             };
-            if !self.closed.insert(key_of(label.place)) {
+            if !self.closed.insert(label.place) {
                 continue;
             }
             let at = self.labels.len();
@@ -480,10 +481,10 @@ impl<'a> Search<'a> {
         // Only the first arrival at each place can be expanded: queue
         // that one, in the order of the waits and then of the menu.
         found.sort_by_key(|&(wait, i, _)| (wait, i));
-        let here = key_of(origin.place);
+        let here = origin.place;
         let mut first: FastMap<Place, usize> = FastMap::default();
         for (n, (wait, _, o)) in found.iter().enumerate() {
-            let key = key_of(o.place);
+            let key = o.place;
             if key == here || self.closed.contains(&key) {
                 continue;
             }
@@ -548,16 +549,5 @@ fn outcome_label(at: usize, waited: u64, tick: u64, o: &Arc<Outcome>) -> Label {
         parent: Some(at),
         kind: Some(kind),
         tape: Tape::Waited(waited, o.clone()),
-    }
-}
-
-/// The place a label closes: its cell, or its platform (a body on a
-/// platform walks to any tile of its width, so the first arrival on a
-/// platform is the one expanded, and a program that lands back on the
-/// platform it left is not kept).
-pub(super) fn key_of(place: Place) -> Place {
-    match place {
-        Place::Cell(_) => place,
-        Place::Platform { platform, .. } => Place::Platform { platform, slot: 0 },
     }
 }
