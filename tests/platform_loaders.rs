@@ -508,3 +508,106 @@ fn bad_platform_lines_are_errors_naming_the_line() {
         "{err}"
     );
 }
+
+/// The Phaser Super Mario Land remake moves its two lifts with yoyo
+/// tweens written in its code; its rules file gives them, and with the
+/// game's physics the upper exit, which only the lifts reach, is reached
+/// in time: board the rising lift, then the sliding one, then off onto the
+/// ledge.
+#[test]
+fn phaser_mario_land_lifts_are_read_from_the_rules_tweens_and_reach_the_upper_exit() {
+    use platnav::search::timed::{Place, TimedKind, TimedOptions, find_path_timed};
+    use platnav::{Body, Cell, NavMap};
+    let dir = Path::new("levels/real2/phaser3-super-mario-land");
+    let opts = LoadOptions::default().with_rules(Some(dir.join("rules.json")));
+    let loaded = load_level(&dir.join("maps/level1.json"), &opts).unwrap();
+    // platformMovingUpAndDown at (2280, 114) px to y = 50 in 1.5 s;
+    // platformMovingLeftAndRight at (2292, 32) px, 50 px right in 1.2 s.
+    let want = [
+        ([285.0, 14.25], [285.0, 6.25], 64.0 / 8.0 / 1.5),
+        ([286.5, 4.0], [292.75, 4.0], 50.0 / 8.0 / 1.2),
+    ];
+    assert_eq!(loaded.platforms.len(), 2);
+    for (p, (a, b, speed)) in loaded.platforms.iter().zip(want) {
+        assert_eq!((p.width, p.points.as_slice()), (3, &[a, b][..]));
+        assert!(near(p.speed, speed), "{} against {speed}", p.speed);
+        assert_eq!(
+            (p.looped, p.pause, p.offset),
+            (PlatformLoop::BackAndForth, 0, 0)
+        );
+    }
+    let json = std::fs::read_to_string(dir.join("physics.json")).unwrap();
+    let physics = Physics::from_json_over(&json, &Physics::default()).unwrap();
+    let level = &loaded.level;
+    let map = NavMap::build(level, &physics).unwrap();
+    let platforms = Platforms::new(loaded.platforms.clone(), physics.dt).unwrap();
+    let (from, exit) = (Cell::new(282, 16), Cell::new(298, 3));
+    let path = find_path_timed(&map, &platforms, from, 0, exit, &TimedOptions::default()).unwrap();
+    let boarded: Vec<u32> = path
+        .steps
+        .iter()
+        .filter_map(|s| match (s.kind, s.to) {
+            (TimedKind::Board, Place::Platform { platform, .. }) => Some(platform),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        boarded.contains(&0) && boarded.contains(&1),
+        "{:?}",
+        path.steps
+    );
+    let mut body = Body::start(level, from, &physics);
+    for (k, &input) in path.inputs.iter().enumerate() {
+        body.step_moving(level, &platforms, k as u64, &physics, input);
+    }
+    assert!(body.stands_on(exit) && !body.dead);
+    // Without the lifts the exit is out of reach.
+    let alone = find_path_timed(
+        &map,
+        &Platforms::default(),
+        from,
+        0,
+        exit,
+        &TimedOptions::default(),
+    );
+    assert!(alone.is_err());
+}
+
+#[test]
+fn a_tween_that_is_malformed_is_an_error_naming_the_object() {
+    let objects = json!([{"id": 3, "name": "lift", "type": "Lift", "x": 16, "y": 48,
+                          "width": 32, "height": 8}]);
+    for (tween, want) in [
+        (
+            r#"{"x": 64, "dx": 8, "ms": 500}"#,
+            "its tween gives both x and dx",
+        ),
+        (
+            r#"{"dx": 8, "ms": 0}"#,
+            "its tween lasts 0 ms (must be above 0)",
+        ),
+        (r#"{"ms": 500}"#, "its tween does not move it"),
+        (
+            r#"{"dy": 8, "ms": 500, "hold_ms": -1}"#,
+            "its tween holds -1 ms (0 to 60000)",
+        ),
+    ] {
+        let r = rules(&format!(
+            r#"{{"platforms": {{"tweens": {{"Lift": {tween}}}}}}}"#
+        ));
+        let err = tmj_load(&tmj("Things", objects.clone()), &r)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("moving platform object 3") && err.contains(want),
+            "{err}"
+        );
+    }
+    // A good one: 32 px right in 0.5 s, resting 250 ms at each end.
+    let r = rules(r#"{"platforms": {"tweens": {"Lift": {"dx": 32, "ms": 500, "hold_ms": 250}}}}"#);
+    let l = tmj_load(&tmj("Things", objects), &r).unwrap();
+    let p = &l.platforms[0];
+    assert_eq!((p.width, p.pause), (2, 15));
+    assert_eq!(p.points, vec![[1.0, 3.0], [3.0, 3.0]]);
+    assert!(near(p.speed, 4.0));
+}

@@ -219,6 +219,16 @@ pub struct TileMapping {
 ///   `start`/`from`, and `end`/`to`/`target`).
 /// - **`width`**: the property giving a platform's width in tiles
 ///   (default `Width`, any case; else the object's own width).
+/// - **`tweens`**: paths a game's code gives, by object name or class (an
+///   object so named is a moving platform): a back-and-forth tween as
+///   Phaser's `tweens.add({ props, duration, yoyo: true, repeat: -1 })`
+///   with a linear ease makes one. See [`Tween`].
+///
+/// ```json
+/// { "platforms": { "tweens": {
+///     "platformMovingUpAndDown": { "y": 50, "ms": 1500 },
+///     "platformMovingLeftAndRight": { "dx": 50, "ms": 1200 } } } }
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PlatformRules {
@@ -237,6 +247,33 @@ pub struct PlatformRules {
     pub end: Option<String>,
     /// The property giving a platform's width in tiles.
     pub width: Option<String>,
+    /// Paths by object name or class, as a game's code tweens them.
+    pub tweens: BTreeMap<String, Tween>,
+}
+
+/// A moving platform's path as a game's code gives it: from where its
+/// object is to a target and back, again and again, at a constant speed
+/// (a yoyo tween with a linear ease). The target, in map pixels, moves the
+/// object's own position (its `x`, `y` as the map gives them, which a game
+/// places its sprite at): to `x` and `y` (absolute), or by `dx` and `dy`;
+/// an axis not given stays. `ms` is the time one way, `hold_ms` the rest at
+/// each end (Phaser's `hold`, default 0).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tween {
+    /// The target's x, in map pixels.
+    pub x: Option<f64>,
+    /// The target's y, in map pixels.
+    pub y: Option<f64>,
+    /// The target's x from the object's, in pixels.
+    pub dx: Option<f64>,
+    /// The target's y from the object's, in pixels.
+    pub dy: Option<f64>,
+    /// Milliseconds one way.
+    pub ms: f64,
+    /// Milliseconds of rest at each end.
+    #[serde(default)]
+    pub hold_ms: f64,
 }
 
 // The speeds are finite (checked as they are read), so equality is one.

@@ -26,7 +26,7 @@ mod unmodelled;
 mod words;
 
 pub use kind::TileKind;
-pub use mapping::{LayerRule, PlatformRules, PropRule, Rules, TileMapping};
+pub use mapping::{LayerRule, PlatformRules, PropRule, Rules, TileMapping, Tween};
 pub use raster::MAX_RASTER_WORK;
 
 // The Tiled and LDtk loaders are the only callers.

@@ -12,7 +12,11 @@
 //!   platform's top-left corner visits after the entity's own place;
 //! - **Arcade's bounds** (`change_x`/`change_y` in pixels a frame at 60
 //!   frames/s, `boundary_left`/`right`/`top`/`bottom` in pixels, top and
-//!   bottom counted up from the map's bottom edge as Arcade does).
+//!   bottom counted up from the map's bottom edge as Arcade does);
+//!
+//! or, before all of these, a **tween** the rules file gives for the
+//! object's class or name (a game's code moving it to a target and back,
+//! as Phaser's yoyo tweens do).
 //!
 //! A point object (or polyline vertex) marks the centre of the platform's
 //! box (`width` tiles by one); another object marks the box's top edge
@@ -21,7 +25,7 @@
 use std::collections::HashMap;
 
 use super::doc::{Doc, Geom, Object, Prop};
-use super::mapping::{PlatformRules, TileMapping};
+use super::mapping::{PlatformRules, TileMapping, Tween};
 use crate::level::{
     LevelError, MAX_PLATFORM_POINTS, MAX_PLATFORMS, Platform, PlatformLoop, Unmodelled,
 };
@@ -34,6 +38,8 @@ pub(crate) const DEFAULT_SPEED: f64 = 2.0;
 const DT: f64 = 1.0 / 60.0;
 /// Frames a second of Arcade's `change_x`/`change_y`.
 const ARCADE_FPS: f64 = 60.0;
+/// The longest rest at a tween's ends, in milliseconds (a minute).
+const MAX_HOLD_MS: f64 = 60_000.0;
 /// The widest platform, in tiles (`Platform::width`'s bound).
 const MAX_WIDTH: u32 = 64;
 
@@ -127,11 +133,16 @@ fn named(o: &Object, pr: &PlatformRules, conv: bool) -> Option<(Named, String)> 
     ];
     // A point has no box: it is a platform by its own class or name only
     // (the ends of a layer's platforms are often points on that layer).
-    let mut by = candidates
+    let by: Vec<&(&str, &str)> = candidates
         .iter()
         .enumerate()
         .filter(|&(i, (s, _))| !s.is_empty() && (i < 2 || !matches!(o.geom, Geom::Point)))
-        .map(|(_, c)| c);
+        .map(|(_, c)| c)
+        .collect();
+    let mut by = by.into_iter();
+    if let Some((s, w)) = by.clone().find(|(s, _)| pr.tweens.contains_key(*s)) {
+        return Some((Named::Listed, format!("{w} {s:?}, tweened")));
+    }
     if !pr.objects.is_empty() {
         return by
             .find(|(s, _)| pr.objects.iter().any(|n| n == s))
@@ -166,6 +177,8 @@ struct Path {
     at: Option<(f64, f64)>,
     /// Its own speed in tiles/s, if it gives one.
     speed: Option<f64>,
+    /// Ticks it rests at each point.
+    pause: u32,
 }
 
 impl Ctx<'_> {
@@ -222,7 +235,7 @@ impl Ctx<'_> {
             height: 1,
             points,
             speed,
-            pause: 0,
+            pause: path.pause,
             looped: path.looped,
             offset,
         }))
@@ -262,8 +275,14 @@ impl Ctx<'_> {
 
     /// The path `o` gives, in the first of the four ways that applies.
     fn path(&self, o: &Object, width: u32) -> Result<Option<Path>, LevelError> {
-        let own_speed = self.own_speed(o)?;
         let wpx = f64::from(width) * self.tile.0;
+        if let Some(t) = [&o.class, &o.name]
+            .into_iter()
+            .find_map(|k| self.pr.tweens.get(k.as_str()))
+        {
+            return self.tweened(o, t, wpx).map(Some);
+        }
+        let own_speed = self.own_speed(o)?;
         if let Some(p) = self.by_reference(o, wpx)? {
             return Ok(Some(Path {
                 speed: own_speed,
@@ -286,6 +305,7 @@ impl Ctx<'_> {
                 looped,
                 at: None,
                 speed: own_speed,
+                pause: 0,
             }));
         }
         if let Some(pts) = o.props.iter().find_map(|(_, v)| match v {
@@ -300,9 +320,46 @@ impl Ctx<'_> {
                 looped: PlatformLoop::BackAndForth,
                 at: None,
                 speed: own_speed,
+                pause: 0,
             }));
         }
         self.arcade(o)
+    }
+
+    /// The path of a tween `t` of `o` (see [`Tween`]): from where `o`
+    /// puts the platform to there moved as the tween moves the object.
+    fn tweened(&self, o: &Object, t: &Tween, wpx: f64) -> Result<Path, LevelError> {
+        let axis = |to: Option<f64>, by: Option<f64>, at: f64, name: &str| match (to, by) {
+            (Some(_), Some(_)) => {
+                Err(self.error(o, &format!("its tween gives both {name} and d{name}")))
+            }
+            (Some(v), None) => Ok(v - at),
+            (None, Some(d)) => Ok(d),
+            (None, None) => Ok(0.0),
+        };
+        let dx = axis(t.x, t.dx, o.x, "x")?;
+        let dy = axis(t.y, t.dy, o.y, "y")?;
+        if !(t.ms.is_finite() && t.ms > 0.0) {
+            return Err(self.error(o, &format!("its tween lasts {} ms (must be above 0)", t.ms)));
+        }
+        if !(t.hold_ms.is_finite() && (0.0..=MAX_HOLD_MS).contains(&t.hold_ms)) {
+            return Err(self.error(
+                o,
+                &format!("its tween holds {} ms (0 to {MAX_HOLD_MS})", t.hold_ms),
+            ));
+        }
+        let tiles = (dx / self.tile.0).hypot(dy / self.tile.1);
+        if !(tiles.is_finite() && tiles > 0.0) {
+            return Err(self.error(o, "its tween does not move it"));
+        }
+        let own = self.anchor(o, wpx);
+        Ok(Path {
+            points: vec![own, (own.0 + dx, own.1 + dy)],
+            looped: PlatformLoop::BackAndForth,
+            at: None,
+            speed: Some(tiles / (t.ms / 1000.0)),
+            pause: (t.hold_ms / 1000.0 / DT).round() as u32,
+        })
     }
 
     /// The object's own speed: a `speed` property in tiles/s or a
@@ -337,6 +394,7 @@ impl Ctx<'_> {
             looped: PlatformLoop::BackAndForth,
             at: Some(own),
             speed: None,
+            pause: 0,
         }))
     }
 
@@ -454,6 +512,7 @@ impl Ctx<'_> {
             looped: PlatformLoop::BackAndForth,
             at: Some((x0, y0)),
             speed: Some(cx.hypot(cy) * ARCADE_FPS / self.tile.0),
+            pause: 0,
         }))
     }
 }
