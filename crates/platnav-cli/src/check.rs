@@ -15,7 +15,6 @@ use super::model::{self, ModelName};
 use super::platforms;
 use super::{CliError, MapArgs, build, grid_text, level_grid, load_level, mark, parse_cell};
 use platnav::io::json::timed_path_to_json;
-use platnav::search::timed::TimedKind;
 
 #[derive(Args)]
 pub(crate) struct CheckArgs {
@@ -66,12 +65,18 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     let beside = unmodelled_beside(&loaded.unmodelled, &map, &report);
     // With moving platforms, a goal the map alone misses may be reached in
     // time.
-    let timed = if report.completable || loaded.platforms.is_empty() {
+    let missed: Vec<Cell> = report
+        .goals
+        .iter()
+        .filter(|g| !g.found)
+        .map(|g| g.goal)
+        .collect();
+    let timed = if missed.is_empty() || loaded.platforms.is_empty() {
         None
     } else {
         let moving = platforms::platforms(&map, &loaded)?;
         let start = analysis::resolve(&map, &endpoints).ok().map(|(s, _)| s);
-        start.and_then(|s| platforms::reach(&map, &moving, s, &endpoints.goals))
+        start.and_then(|s| platforms::reach(&map, &moving, s, &missed))
     };
     if args.json {
         let mut doc = serde_json::to_value(&report)?;
@@ -94,30 +99,38 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
             obj.insert("moving_platforms".into(), loaded.platforms.len().into());
             if let Some(p) = &timed {
                 let json = timed_path_to_json(p, map.physics(), &loaded.platforms);
-                obj.insert("completable_in_time".into(), true.into());
+                if !report.completable {
+                    obj.insert("completable_in_time".into(), true.into());
+                }
                 obj.insert("path_in_time".into(), json);
             }
         }
         outln!("{doc}");
     } else {
         print_report(&args.map.level.display().to_string(), &map, &report);
+        let n = loaded.platforms.len();
         if let Some(p) = &timed {
+            let what = if report.completable {
+                format!("{} is reached too (the map alone misses it)", p.goal)
+            } else {
+                "the level is completable".to_owned()
+            };
             outln!(
-                "\nwith its {} moving platforms, the level is completable: a path in time from tick {} \
-                 reaches {} in {} ticks, boarding a platform {} times",
-                loaded.platforms.len(),
+                "\nwith its {n} moving platforms, {what}: a path in time from tick {} reaches {} \
+                 in {} ticks, boarding a platform {} times",
                 p.start_tick,
                 p.goal,
                 p.ticks(),
-                p.steps
-                    .iter()
-                    .filter(|s| s.kind == TimedKind::Board)
-                    .count()
+                p.boardings()
             );
-        } else if !report.completable && !loaded.platforms.is_empty() {
+        } else if !missed.is_empty() && n > 0 {
+            let which = if report.completable {
+                "the goals the map misses, nearest the start,"
+            } else {
+                "the goals nearest the start"
+            };
             outln!(
-                "\nno path in time from tick 0 over its {} moving platforms reaches the goals nearest the start either",
-                loaded.platforms.len()
+                "\nno path in time from tick 0 over its {n} moving platforms reaches {which} either"
             );
         }
         if !beside.is_empty() {

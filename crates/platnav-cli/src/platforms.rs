@@ -95,8 +95,8 @@ pub(crate) fn place(p: Place) -> String {
 /// The most goals `check` plans to in time, nearest the start first.
 const GOALS_TRIED: usize = 3;
 
-/// `check` on a level with platforms, when the map alone reaches no
-/// goal: a path in time from tick 0 to one of the goals nearest the
+/// `check` on a level with platforms, for the goals the map alone does
+/// not reach: a path in time from tick 0 to one of those nearest the
 /// start, if one is found.
 pub(crate) fn reach(
     map: &NavMap,

@@ -10,7 +10,6 @@ use platnav::fly::{Agent, FlyOptions, FreeSpace, Point, draw_fly_path, draw_free
 use platnav::render::{
     Canvas, Crop, Layers, PATH_WIDTH, RenderOptions, draw_tiles, render_map, render_timed,
 };
-use platnav::search::timed::TimedKind;
 use platnav::{Cell, SearchOptions};
 
 use super::{CliError, MapArgs, build, parse_cell};
@@ -214,11 +213,7 @@ fn run_timed(
         moving.len(),
         args.tick,
         path.map_or(String::new(), |p| {
-            let boards = p
-                .steps
-                .iter()
-                .filter(|s| s.kind == TimedKind::Board)
-                .count();
+            let boards = p.boardings();
             format!(
                 ", path in time {} -> {} in {} ticks, boarding {boards} times",
                 super::platforms::place(p.start),

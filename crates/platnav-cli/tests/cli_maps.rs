@@ -408,3 +408,45 @@ fn path_over_moving_platforms_prints_a_tape_that_performs_from_its_tick() {
         assert!(body.stands_on(goal), "{body:?}");
     }
 }
+
+/// `check` on a level its map completes still plans in time to the goals
+/// the map misses: the Phaser Super Mario Land remake's upper exit, which
+/// only its two lifts reach.
+#[test]
+fn check_plans_in_time_to_the_goals_the_map_misses() {
+    at_root();
+    let dir = "levels/real2/phaser3-super-mario-land";
+    let (level, rules, physics) = (
+        format!("{dir}/maps/level1.json"),
+        format!("{dir}/rules.json"),
+        format!("{dir}/physics.json"),
+    );
+    let args = [
+        "check",
+        level.as_str(),
+        "--rules",
+        rules.as_str(),
+        "--physics",
+        physics.as_str(),
+        "--no-diagnosis",
+    ];
+    let out = platnav(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "with its 2 moving platforms, 298,3 is reached too (the map alone misses it)"
+        ),
+        "{text}"
+    );
+    let mut json = args.to_vec();
+    json.push("--json");
+    let doc: Value = serde_json::from_str(&stdout(&platnav(&json))).unwrap();
+    assert_eq!(doc["completable"], true);
+    assert!(doc.get("completable_in_time").is_none());
+    assert!(
+        doc["path_in_time"]["steps"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty())
+    );
+}

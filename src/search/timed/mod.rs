@@ -69,7 +69,7 @@ pub enum TimedKind {
     /// A link of the map, which no platform touched.
     Link(LinkKind),
     /// A wait (or a ride), then a program that ends at rest on a
-    /// platform.
+    /// platform: another one, or (a hop along it) the one ridden.
     Board,
     /// A ride, then a program that ends at rest on a cell.
     Leave,
@@ -123,6 +123,23 @@ impl TimedPath {
         self.steps
             .iter()
             .any(|s| !matches!(s.kind, TimedKind::Link(_)))
+    }
+
+    /// The steps that get on a platform from a cell or from another
+    /// platform (a hop along the platform ridden is not one).
+    #[must_use]
+    pub fn boardings(&self) -> usize {
+        self.steps
+            .iter()
+            .filter(|s| match (s.kind, s.from, s.to) {
+                (
+                    TimedKind::Board,
+                    Place::Platform { platform: a, .. },
+                    Place::Platform { platform: b, .. },
+                ) => a != b,
+                (kind, ..) => kind == TimedKind::Board,
+            })
+            .count()
     }
 }
 
