@@ -273,7 +273,8 @@ impl Ctx<'_> {
         Ok((w as u32).max(1))
     }
 
-    /// The path `o` gives, in the first of the four ways that applies.
+    /// The path `o` gives: its tween, else the first of the four ways
+    /// that applies.
     fn path(&self, o: &Object, width: u32) -> Result<Option<Path>, LevelError> {
         let wpx = f64::from(width) * self.tile.0;
         if let Some(t) = [&o.class, &o.name]
