@@ -246,6 +246,18 @@ fn the_generic_programs_on_the_reference_body_agree_with_its_builder() {
     }
 }
 
+/// The cells the reference builder's map reaches from `start`.
+fn native_reach(native: &NavMap, start: Cell) -> HashSet<Cell> {
+    let dist = search::dijkstra(native, native.node(start).unwrap());
+    native
+        .nodes()
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| dist[i].is_some())
+        .map(|(_, &c)| c)
+        .collect()
+}
+
 /// A model that climbs ladders gets the climb programs: on the ladder
 /// reproducers (a 31-row ladder with the Mega Man profile; a shaft whose
 /// pocket is reached only by jumping off the ladder at the right rung)
@@ -288,14 +300,7 @@ fn a_model_that_climbs_reaches_what_the_reference_builder_reaches_on_ladders() {
             || platnav::analysis::default_start(&native).unwrap(),
             |(a, _)| a,
         );
-        let dist = search::dijkstra(&native, native.node(start).unwrap());
-        let want: HashSet<Cell> = native
-            .nodes()
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| dist[i].is_some())
-            .map(|(_, &c)| c)
-            .collect();
+        let want = native_reach(&native, start);
         let got: HashSet<Cell> = generic.reachable(start).into_iter().collect();
         assert_eq!(got, want, "{name}");
         assert!(
@@ -363,18 +368,7 @@ fn wall_jumper() -> Physics {
 fn a_model_that_jumps_off_walls_climbs_a_shaft_as_the_reference_builder_does() {
     let level = shaft();
     let (bottom, top) = (Cell::new(5, 14), Cell::new(9, 2));
-    let reach = |physics: &Physics| {
-        let native = NavMap::build(&level, physics).unwrap();
-        let dist = search::dijkstra(&native, native.node(bottom).unwrap());
-        let cells: HashSet<Cell> = native
-            .nodes()
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| dist[i].is_some())
-            .map(|(_, &c)| c)
-            .collect();
-        cells
-    };
+    let reach = |physics: &Physics| native_reach(&NavMap::build(&level, physics).unwrap(), bottom);
     let want = reach(&wall_jumper());
     assert!(want.contains(&top));
     assert!(!reach(&Physics::default()).contains(&top));
