@@ -192,7 +192,7 @@ fn fill_one(
         let from = (origin.place, origin.on, program);
         for class in 0..stride {
             memo.departures
-                .tabulate(&from, origin.tick + class, stride, horizon, |p| p);
+                .tabulate(&from, origin.tick + class, stride, horizon);
         }
     }
 }

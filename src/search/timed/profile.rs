@@ -161,16 +161,8 @@ impl Profiles {
 
     /// Tabulates the program's first arrivals departing `from` on the
     /// ticks of `tick`'s class of `stride`, over waits up to `horizon`,
-    /// when every phase of that class is kept; `key` is the place an
-    /// arrival closes.
-    pub(crate) fn tabulate(
-        &self,
-        from: &From,
-        tick: u64,
-        stride: u64,
-        horizon: u64,
-        key: impl Fn(Place) -> Place,
-    ) {
+    /// when every phase of that class is kept.
+    pub(crate) fn tabulate(&self, from: &From, tick: u64, stride: u64, horizon: u64) {
         let mut kept = self.lock();
         let Some(profile) = kept.by_from.get_mut(from) else {
             return;
@@ -188,7 +180,7 @@ impl Profiles {
             return;
         };
         let window = (horizon / stride) as usize + 1;
-        let arrivals = first_arrivals(&each, stride, window, key)
+        let arrivals = first_arrivals(&each, stride, window)
             .into_iter()
             .enumerate()
             .map(|(j, waits)| {
@@ -212,14 +204,9 @@ impl Profiles {
 /// before it, around the cycle), the waits of the first arrival at every
 /// place over the next `window` departures from it (waits `0` to
 /// `(window - 1) * stride`), the shorter wait on a tie, shortest first.
-fn first_arrivals(
-    each: &[Went],
-    stride: u64,
-    window: usize,
-    key: impl Fn(Place) -> Place,
-) -> Vec<Vec<u64>> {
+fn first_arrivals(each: &[Went], stride: u64, window: usize) -> Vec<Vec<u64>> {
     let n = each.len();
-    let mut places: Vec<Place> = each.iter().flatten().map(|o| key(o.place)).collect();
+    let mut places: Vec<Place> = each.iter().flatten().map(|o| o.place).collect();
     places.sort_unstable_by_key(|p| match *p {
         Place::Cell(c) => (0, c.col, c.row),
         Place::Platform { platform, slot } => (1, platform as i32, slot as i32),
@@ -232,7 +219,7 @@ fn first_arrivals(
         let arrival = |i: usize| {
             each[i % n]
                 .as_ref()
-                .filter(|o| key(o.place) == place)
+                .filter(|o| o.place == place)
                 .map(|o| i as u64 * stride + o.tick)
         };
         // The least over i in [j, j + window), from the right; a tie
@@ -297,7 +284,7 @@ mod tests {
     #[test]
     fn first_arrivals_are_a_sliding_minimum_around_the_cycle() {
         let each = [went(1, 10), None, went(1, 3), went(2, 1)];
-        let waits = first_arrivals(&each, 2, 3, |p| p);
+        let waits = first_arrivals(&each, 2, 3);
         // From 0: place 1 at 10 (wait 0) or 4 + 3 (wait 4): wait 4.
         assert_eq!(waits[0], vec![4]);
         // From 1: place 1 at 2 + 3 (wait 2), place 2 at 4 + 1 (wait 4).
