@@ -17,6 +17,7 @@
 //! the programs here are for the movement of a game's own.
 
 mod climb;
+mod edge;
 mod perform;
 mod plan;
 mod programs;
@@ -385,45 +386,66 @@ fn links_from<M: BodyModel>(
             land(level, m, nodes, from, p, r, &mut best);
         }
     }
+    // Where each edge take-off's walks leave the body, by direction,
+    // back-up and earliness: shared by its holds and switches.
+    let mut walked = edge::Walked::new();
     let mut i = 0;
     while i < menu.len() {
         let p = menu[i];
-        let Program::Jump(base) = p else {
+        if jump_of(&p).is_none() {
             let mut r = start.clone();
             if fly(m, level, &mut r, &p) {
                 land(level, m, nodes, from, p, r, &mut best);
             }
             i += 1;
             continue;
-        };
+        }
         // A jump, its hops and the branches of its steering switches,
         // which follow it in the menu: the base's flight is shared up to
         // each switch, and to its landing by the hops.
         let end = menu[i + 1..]
             .iter()
-            .position(|q| match q {
-                Program::Jump(j) => j.switch.is_none(),
-                Program::Hop(..) => false,
-                _ => true,
-            })
+            .position(|q| !branches_of(&p, q))
             .map_or(menu.len(), |n| i + 1 + n);
-        jump_family(
-            level,
-            m,
-            nodes,
-            from,
-            &start,
-            base,
-            &menu[i + 1..end],
-            &mut best,
-        );
+        let from_here = match p {
+            Program::Edge(e) => walked.from(m, level, &start, &e),
+            _ => Some(start.clone()),
+        };
+        if let Some(r) = from_here {
+            jump_family(level, m, nodes, from, &r, p, &menu[i + 1..end], &mut best);
+        }
         i = end;
     }
     best.into_sorted()
 }
 
-/// A jump `base` and its `branches` (the same jump switching its
-/// steering, or hopping on from its landing), sharing the base's flight.
+/// The jump a program performs from its start (an edge take-off's, after
+/// its walks), if it is a jump.
+fn jump_of(p: &Program) -> Option<programs::Jump> {
+    match *p {
+        Program::Jump(j) => Some(j),
+        Program::Edge(e) => Some(e.jump),
+        _ => None,
+    }
+}
+
+/// Whether `q` is a branch of the jump `base` in the menu: its steering
+/// switched (an edge take-off's, with the same walks), or a hop on.
+fn branches_of(base: &Program, q: &Program) -> bool {
+    match (base, q) {
+        (Program::Jump(_), Program::Jump(j)) => j.switch.is_some(),
+        (Program::Jump(_), Program::Hop(..)) => true,
+        (Program::Edge(a), Program::Edge(b)) => {
+            b.jump.switch.is_some() && (a.back, a.early) == (b.back, b.early)
+        }
+        _ => false,
+    }
+}
+
+/// A jump program `base` and its `branches` (the same jump switching its
+/// steering, or hopping on from its landing), sharing the base's flight
+/// from `start` (where its run-up, or an edge take-off's walks, begin
+/// the jump's ticks).
 #[allow(clippy::too_many_arguments)]
 fn jump_family<M: BodyModel>(
     level: &Level,
@@ -431,17 +453,21 @@ fn jump_family<M: BodyModel>(
     nodes: &HashMap<Cell, u32>,
     from: Cell,
     start: &Run<M::State>,
-    base: programs::Jump,
+    base_program: Program,
     branches: &[Program],
     best: &mut Best,
 ) {
+    let Some(base) = jump_of(&base_program) else {
+        return;
+    };
     let mut r = start.clone();
     let mut now = Flight::Paused;
     for b in branches {
-        let Program::Jump(j) = *b else { continue };
+        let Some(j) = jump_of(b) else { continue };
         let Some((k, _)) = j.switch else { continue };
+        // Ticks from the jump's tick 0, as `jump_until` counts them.
         let pause = base.run_up + k;
-        if r.tape.len() < pause {
+        if r.tape.len() - r.origin < pause {
             now = jump_until(m, level, &mut r, &base, pause);
         }
         if now != Flight::Paused {
@@ -468,7 +494,7 @@ fn jump_family<M: BodyModel>(
             land(level, m, nodes, from, *b, hop, best);
         }
     }
-    land(level, m, nodes, from, Program::Jump(base), r, best);
+    land(level, m, nodes, from, base_program, r, best);
 }
 
 /// Settles a landed program on the cell braking brings it to, and offers

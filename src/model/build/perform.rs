@@ -79,6 +79,10 @@ pub(crate) fn fly<M: BodyModel>(m: &M, level: &Level, r: &mut Run<M::State>, p: 
         Program::Jump(j) => jump_until(m, level, r, &j, usize::MAX) == Flight::Landed,
         Program::Climb(c) => super::climb::fly(m, level, r, c),
         Program::Wall(w) => super::wall::fly(m, level, r, w),
+        Program::Edge(e) => {
+            super::edge::run_up(m, level, r, &e)
+                && jump_until(m, level, r, &e.jump, usize::MAX) == Flight::Landed
+        }
         Program::Hop(j, again) => {
             jump_until(m, level, r, &j, usize::MAX) == Flight::Landed && {
                 r.again();

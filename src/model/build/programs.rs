@@ -27,6 +27,11 @@
 //!   `h` ticks as above and no switch: a landing on a ledge too narrow
 //!   (or a run too fast) to stop on, jumped on from.
 //!
+//! - edge take-offs (`edge.rs`): for `d` left and right, the same jump
+//!   pressed in the last two ticks of a run `d` before the body would
+//!   leave the ground, from where it stands or after backing up to the
+//!   far edge first, each hold moving `d` or switching at each switch tick
+//!   to moving `-d` or not moving;
 //! - wall jumps (`wall.rs`), when the probe finds that a press of the jump
 //!   against a wall lifts the body.
 //!
@@ -38,6 +43,8 @@
 //! brings it to rest on a cell's middle.
 
 use super::climb::Climb;
+use super::edge::Edge;
+use super::perform::GROUND_LIMIT;
 use super::wall::{WallJump, wall_jumps};
 use crate::level::{Cell, Level, Tile};
 use crate::mechanics::LinkKind;
@@ -60,6 +67,10 @@ pub(crate) struct Probe {
     pub air_jump: bool,
     /// A press against a wall lifts the body (`wall.rs`).
     pub wall_jump: bool,
+    /// The ticks an edge take-off's walk may take (`edge.rs`): `full`,
+    /// plus the ticks a tile takes at top speed, plus 1, at most the
+    /// ground limit; 0 when the run never moves.
+    pub walk: usize,
 }
 
 impl Probe {
@@ -90,11 +101,23 @@ impl Probe {
             }
         }
         let air_jump = apex > 0 && jumps_again(model, &level, cell, apex);
+        let walk = if top > 0.0 {
+            let tile = (1.0 / (top * model.dt())).ceil();
+            let w = full as f64 + tile + 1.0;
+            if w >= GROUND_LIMIT as f64 {
+                GROUND_LIMIT
+            } else {
+                w as usize
+            }
+        } else {
+            0
+        };
         Self {
             apex,
             full,
             air_jump,
             wall_jump: wall_jumps(model, apex),
+            walk,
         }
     }
 }
@@ -139,6 +162,8 @@ pub(crate) enum Program {
     Climb(Climb),
     /// A jump with wall jumps (`wall.rs`).
     Wall(WallJump),
+    /// A jump pressed late in a run to a ledge (`edge.rs`).
+    Edge(Edge),
 }
 
 /// A jump program.
@@ -178,7 +203,7 @@ impl Program {
             Program::WalkOff { .. } => LinkKind::FALL,
             Program::Drop => LinkKind::DROP,
             Program::Jump(j) if j.again.is_some() => LinkKind::DOUBLE_JUMP,
-            Program::Jump(_) | Program::Hop(..) => LinkKind::JUMP,
+            Program::Jump(_) | Program::Hop(..) | Program::Edge(_) => LinkKind::JUMP,
             Program::Climb(_) => LinkKind::CLIMB,
             Program::Wall(_) => LinkKind::WALL_JUMP,
         }
@@ -270,10 +295,51 @@ pub(crate) fn programs<M: BodyModel>(model: &M, probe: Probe) -> Vec<Program> {
             }
         }
     }
+    edge_take_offs(&mut out, probe, &holds, &switches);
     if probe.wall_jump {
         out.extend(super::wall::programs(probe).into_iter().map(Program::Wall));
     }
     out
+}
+
+/// The edge take-offs (see the module docs), grouped by direction,
+/// back-up and earliness, each hold followed by its switches.
+fn edge_take_offs(out: &mut Vec<Program>, probe: Probe, holds: &[usize], switches: &[usize]) {
+    if probe.walk == 0 {
+        return;
+    }
+    for dir in [-1i8, 1] {
+        for back in [false, true] {
+            for early in [0, 1] {
+                let edge = |jump| {
+                    Program::Edge(Edge {
+                        walk: probe.walk,
+                        back,
+                        early,
+                        jump,
+                    })
+                };
+                for &hold in holds {
+                    let jump = Jump {
+                        dir,
+                        run_up: 0,
+                        hold,
+                        switch: None,
+                        again: None,
+                    };
+                    out.push(edge(jump));
+                    for &k in switches {
+                        for air in [Input::IDLE, Input::new(-dir, false, false)] {
+                            out.push(edge(Jump {
+                                switch: Some((k, air)),
+                                ..jump
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The double jumps of `dir` after `run_up` (see the module docs).

@@ -2,7 +2,8 @@
 //! programs and tapes as numbers, and the checks a loaded map passes.
 
 use super::climb::{CLIMB_LIMIT, Climb};
-use super::perform::{FLIGHT_LIMIT, SETTLE_LIMIT};
+use super::edge::Edge;
+use super::perform::{FLIGHT_LIMIT, GROUND_LIMIT, SETTLE_LIMIT};
 use super::programs::{Jump, Program};
 use super::wall::WallJump;
 use super::{ModelLink, ModelMap, ModelMapError, index_of, input_code, standing_cells};
@@ -136,17 +137,34 @@ fn input(c: u8) -> Option<Input> {
     (c < 24).then(|| Input::new((c / 8) as i8 - 1, c & 4 != 0, c & 2 != 0).with_up(c & 1 != 0))
 }
 
+/// A steering switch as two numbers (-1, -1 for none).
+fn encode_switch(switch: Option<(usize, Input)>) -> [i32; 2] {
+    switch.map_or([-1, -1], |(k, a)| [k as i32, input_code(a).into()])
+}
+
 /// A program as numbers: a tag, then its fields.
 fn encode(p: &Program) -> Vec<i32> {
     let n = |t: usize| t as i32;
     match *p {
+        Program::Edge(e) => {
+            let [k, air] = encode_switch(e.jump.switch);
+            let j = &e.jump;
+            vec![
+                9,
+                j.dir.into(),
+                n(e.walk),
+                e.back.into(),
+                n(e.early),
+                n(j.hold),
+                k,
+                air,
+            ]
+        }
         Program::Run { dir } => vec![0, dir.into()],
         Program::WalkOff { dir, steer } => vec![1, dir.into(), steer.into()],
         Program::Drop => vec![2],
         Program::Jump(j) => {
-            let (k, air) = j
-                .switch
-                .map_or((-1, -1), |(k, a)| (n(k), input_code(a).into()));
+            let [k, air] = encode_switch(j.switch);
             let (t2, h2) = j.again.map_or((-1, -1), |(t, h)| (n(t), n(h)));
             vec![3, j.dir.into(), n(j.run_up), n(j.hold), k, air, t2, h2]
         }
@@ -188,6 +206,10 @@ fn decode(v: &[i32]) -> Option<Program> {
         (-1, -1) => Some(None),
         _ => Some(Some((ticks(t2)?, ticks(h2)?))),
     };
+    let switch = |k: i32, a: i32| match (k, a) {
+        (-1, -1) => Some(None),
+        _ => Some(Some((ticks(k)?, input(u8::try_from(a).ok()?)?))),
+    };
     Some(match *v {
         [0, d] => Program::Run { dir: dir(d)? },
         [1, d, s] => Program::WalkOff {
@@ -195,17 +217,11 @@ fn decode(v: &[i32]) -> Option<Program> {
             steer: dir(s)?,
         },
         [2] => Program::Drop,
-        [3, d, r, h, k, a, t2, h2] => {
-            let switch = match (k, a) {
-                (-1, -1) => None,
-                _ => Some((ticks(k)?, input(u8::try_from(a).ok()?)?)),
-            };
-            Program::Jump(Jump {
-                switch,
-                again: again(t2, h2)?,
-                ..jump(d, r, h)?
-            })
-        }
+        [3, d, r, h, k, a, t2, h2] => Program::Jump(Jump {
+            switch: switch(k, a)?,
+            again: again(t2, h2)?,
+            ..jump(d, r, h)?
+        }),
         [4, d, r, h, h2] => Program::Hop(jump(d, r, h)?, jump(d, 0, h2)?),
         [5, up] => Program::Climb(Climb::Whole { up: flag(up)? }),
         [6, up, t, d] => Program::Climb(Climb::Off {
@@ -226,6 +242,15 @@ fn decode(v: &[i32]) -> Option<Program> {
             back_after: if back == -1 { None } else { Some(ticks(back)?) },
             hold2: ticks(h2)?,
             max_walls: u8::try_from(walls).ok()?,
+        }),
+        [9, d, w, back, early, h, k, a] => Program::Edge(Edge {
+            walk: usize::try_from(w).ok().filter(|&w| w <= GROUND_LIMIT)?,
+            back: flag(back)?,
+            early: usize::try_from(early).ok().filter(|&e| e <= 1)?,
+            jump: Jump {
+                switch: switch(k, a)?,
+                ..jump(d, 0, h)?
+            },
         }),
         _ => return None,
     })

@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 mod climb;
+mod edge;
 mod wall;
 
 use platnav::model::BodyModel;
@@ -56,6 +57,8 @@ enum Program {
     Hop(i8, usize, usize, usize),
     /// A jump with wall jumps (`wall.rs`).
     Wall(wall::Wall),
+    /// An edge take-off (`edge.rs`).
+    Edge(edge::Edge),
 }
 
 /// Every link of every cell `model` stands on, by start row and column,
@@ -134,10 +137,12 @@ fn standing<M: BodyModel>(level: &Level, m: &M) -> Vec<Cell> {
 }
 
 /// The probe: ticks to a held jump's apex on open ground (0 when it never
-/// rises), the first tick a run reaches its top speed, and whether a jump
+/// rises), the first tick a run reaches its top speed, whether a jump
 /// held to the apex, released a tick and pressed again rises again within
-/// two ticks.
-fn probe<M: BodyModel>(m: &M) -> (usize, usize, bool) {
+/// two ticks, and an edge take-off's walk limit (the ticks to top speed,
+/// plus the ticks a tile takes at top speed, plus 1, at most the ground
+/// limit; 0 when the run never moves).
+fn probe<M: BodyModel>(m: &M) -> (usize, usize, bool, usize) {
     let (w, h) = (96usize, 66usize);
     let mut tiles = vec![Tile::EMPTY; w * h];
     for t in &mut tiles[w * (h - 1)..] {
@@ -175,7 +180,17 @@ fn probe<M: BodyModel>(m: &M) -> (usize, usize, bool) {
             }
         }
     }
-    (apex, full, again)
+    let walk = if top > 0.0 {
+        let w = full as f64 + (1.0 / (top * m.dt())).ceil() + 1.0;
+        if w >= GROUND_LIMIT as f64 {
+            GROUND_LIMIT
+        } else {
+            w as usize
+        }
+    } else {
+        0
+    };
+    (apex, full, again, walk)
 }
 
 fn menu<M: BodyModel>(m: &M) -> Vec<Program> {
@@ -186,7 +201,7 @@ fn menu<M: BodyModel>(m: &M) -> Vec<Program> {
             v.push(Program::WalkOff(d, s));
         }
     }
-    let (apex, full, air_jump) = probe(m);
+    let (apex, full, air_jump, walk) = probe(m);
     if apex == 0 {
         return v;
     }
@@ -250,6 +265,11 @@ fn menu<M: BodyModel>(m: &M) -> Vec<Program> {
             }
         }
     }
+    v.extend(
+        edge::programs(walk, &holds, &switches)
+            .into_iter()
+            .map(Program::Edge),
+    );
     if wall::lifts(m, apex) {
         v.extend(wall::programs(apex, full).into_iter().map(Program::Wall));
     }
@@ -311,6 +331,12 @@ fn perform<M: BodyModel>(
         Program::Wall(w) => {
             (s, tape) = wall::perform(level, m, from, w)?;
             LinkKind::WALL_JUMP
+        }
+        Program::Edge(e) => {
+            (s, tape) = edge::walks(level, m, from, e)?;
+            let (d, _, _, _, hold, switch) = e;
+            jump(level, m, &mut s, &mut tape, (d, 0, hold, switch, None))?;
+            LinkKind::JUMP
         }
     };
     finish(level, m, from, (s, tape), kind, nodes)
