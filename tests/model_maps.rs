@@ -9,7 +9,7 @@ use platnav::model::dash::DashBody;
 use platnav::model::nes::NesMario;
 use platnav::model::{BodyModel, Bounds, ModelMap, ModelMapError};
 use platnav::{
-    Body, Cell, Input, Level, LinkKind, NavMap, PathError, Physics, SearchOptions, find_path,
+    Body, Cell, Input, Level, LinkKind, NavMap, PathError, Physics, SearchOptions, Tile, find_path,
     search,
 };
 use platnav_naive::model::model_links;
@@ -211,8 +211,11 @@ impl BodyModel for Generic {
     fn inputs(&self) -> Vec<Input> {
         self.0.inputs()
     }
+    /// The body reads the tiles its box overlaps, near its feet; beyond
+    /// them only whether the level holds hazards, ladders or slopes at
+    /// all, which the edits of these tests leave as they are.
     fn bounds(&self) -> Bounds {
-        self.0.bounds()
+        self.0.bounds().reading_within(3.0)
     }
 }
 
@@ -252,6 +255,14 @@ fn native_reach(native: &NavMap, start: Cell) -> HashSet<Cell> {
         .collect()
 }
 
+/// A level of `levels/`.
+fn fixture(name: &str) -> Level {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("levels")
+        .join(name);
+    Level::load(&path).unwrap()
+}
+
 /// A model that climbs ladders gets the climb programs: on the ladder
 /// reproducers (a 31-row ladder with the Mega Man profile; a shaft whose
 /// pocket is reached only by jumping off the ladder at the right rung)
@@ -260,12 +271,6 @@ fn native_reach(native: &NavMap, start: Cell) -> HashSet<Cell> {
 /// path up the ladder performs on it.
 #[test]
 fn a_model_that_climbs_reaches_what_the_reference_builder_reaches_on_ladders() {
-    let fixture = |name: &str| {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("levels")
-            .join(name);
-        Level::load(&path).unwrap()
-    };
     let (ladder31, megaman) = common::megaman_repro("ladder31.txt");
     let cases = [
         (
@@ -568,4 +573,102 @@ fn nes_mario_backs_up_on_a_narrow_block_and_jumps_from_its_edge() {
     assert!(!onto.is_empty());
     assert!(onto.iter().all(|l| l.tape[0].move_x == -1), "{onto:?}");
     assert_eq!(as_naive(&map), naive(&level, &NesMario::small()));
+}
+
+/// Random tile edits to a map for a model that promises how far it
+/// reads: after each, the map equals a fresh build of the edited level,
+/// node for node and tape for tape, and most edits generate only the
+/// nodes that read an edited tile.
+fn edits_equal_fresh_builds<M: BodyModel + Sync + Copy>(model: M, seed: u64) -> usize
+where
+    M::State: Send,
+{
+    let mut rng = platnav::level::SplitMix64::new(seed);
+    let mut level = Level::generate(28, 14, seed).unwrap();
+    let mut map = ModelMap::build(&level, model).unwrap();
+    let kinds = [
+        Tile::EMPTY,
+        Tile::SOLID,
+        Tile::SOLID,
+        Tile::ONE_WAY,
+        Tile::HAZARD,
+    ];
+    let mut partial = 0;
+    for round in 0..8 {
+        let edits: Vec<(Cell, Tile)> = (0..1 + rng.below(3))
+            .map(|_| {
+                let c = Cell::new(rng.below(28) as i32, rng.below(13) as i32);
+                (c, kinds[rng.below(kinds.len() as u64) as usize])
+            })
+            .collect();
+        let report = map.edit(&edits).unwrap();
+        for &(c, t) in &edits {
+            level.set(c, t);
+        }
+        let fresh = ModelMap::build(&level, model).unwrap();
+        let at = format!("{} seed {seed} round {round}: {edits:?}", model.name());
+        assert_eq!(map.nodes(), fresh.nodes(), "{at}");
+        assert_eq!(as_naive(&map), as_naive(&fresh), "{at}");
+        assert_eq!(map.level().tiles(), level.tiles());
+        if report.tiles_changed > 0 {
+            assert!(!report.full_rebuild, "{at}");
+            partial += usize::from(report.nodes_rebuilt < map.nodes().len());
+        }
+    }
+    partial
+}
+
+#[test]
+fn model_map_edits_equal_fresh_builds() {
+    let mut partial = 0;
+    for seed in 1..=3 {
+        partial += edits_equal_fresh_builds(DashBody, seed);
+        partial += edits_equal_fresh_builds(NesMario::small(), seed + 10);
+    }
+    assert!(partial > 20, "{partial} edits generated only some nodes");
+    // The level's first ladder changes every node's programs: the whole
+    // map is built again.
+    let level = Level::generate(20, 10, 3).unwrap();
+    let mut map = ModelMap::build(&level, NesMario::small()).unwrap();
+    let cell = *map.nodes().first().unwrap();
+    let report = map.edit(&[(cell, Tile::LADDER)]).unwrap();
+    assert!(
+        report.full_rebuild && report.tiles_changed == 1,
+        "{report:?}"
+    );
+    assert_eq!(map.generation(), 1);
+    let mut edited = level.clone();
+    edited.set(cell, Tile::LADDER);
+    assert_eq!(
+        as_naive(&map),
+        as_naive(&ModelMap::build(&edited, NesMario::small()).unwrap())
+    );
+    assert!(matches!(
+        map.edit(&[(Cell::new(99, 0), Tile::SOLID)]),
+        Err(platnav::EditError::OffMap { .. })
+    ));
+}
+
+/// Edits near a ladder, for a model that climbs: the climb programs look
+/// up and down the ladder, and the edited map still equals a fresh build.
+#[test]
+fn model_map_edits_near_ladders_equal_fresh_builds() {
+    let mut level = fixture("mechanics.txt");
+    let model = || Generic(Physics::default());
+    let mut map = ModelMap::build(&level, model()).unwrap();
+    // Blocks put up and taken down beside the ladder, on its top rung and
+    // over it.
+    let cells = [(20, 8), (19, 4), (21, 5), (20, 8), (21, 3)];
+    for cell in cells.map(|(c, r)| Cell::new(c, r)) {
+        let tile = if level.get(cell) == Some(Tile::SOLID) {
+            Tile::EMPTY
+        } else {
+            Tile::SOLID
+        };
+        let report = map.edit(&[(cell, tile)]).unwrap();
+        level.set(cell, tile);
+        assert!(!report.full_rebuild);
+        let fresh = ModelMap::build(&level, model()).unwrap();
+        assert_eq!(as_naive(&map), as_naive(&fresh), "{cell}");
+    }
 }

@@ -351,3 +351,69 @@ fn a_profile_fits_the_nes_marios_recorded_play() {
         f.fitted, f.worst, f.typical
     );
 }
+
+/// `level` with every tile outside columns `cols` and rows `rows`
+/// scrambled by `rng` (solid, empty, one-way or hazard).
+fn scrambled(level: &Level, cols: (i64, i64), rows: (i64, i64), rng: &mut SplitMix64) -> Level {
+    use platnav::Tile;
+    let mut out = level.clone();
+    let kinds = [Tile::SOLID, Tile::EMPTY, Tile::ONE_WAY, Tile::HAZARD];
+    for row in 0..level.height() as i32 {
+        for col in 0..level.width() as i32 {
+            let inside = (cols.0..=cols.1).contains(&i64::from(col))
+                && (rows.0..=rows.1).contains(&i64::from(row));
+            if !inside {
+                out.set(Cell::new(col, row), kinds[rng.below(4) as usize]);
+            }
+        }
+    }
+    out
+}
+
+/// Random tapes on generated levels: each tick, stepped again on the
+/// level with every tile beyond the model's promised reach of its feet
+/// (before and after the tick) scrambled, the model ends in the same
+/// state. Returns the ticks checked.
+fn check_reads<M: BodyModel>(model: &M, seed: u64) -> usize
+where
+    M::State: PartialEq,
+{
+    let reach = model
+        .bounds()
+        .reads_within
+        .expect("the model promises a reach");
+    let mut rng = SplitMix64::new(seed);
+    let mut ticks = 0;
+    for level in common::random_levels(3) {
+        let classes = platnav::Classification::new(&level, &Physics::default());
+        let cells: Vec<Cell> = classes.standable_cells().collect();
+        for _ in 0..4 {
+            let cell = cells[rng.below(cells.len() as u64) as usize];
+            let mut s = model.start(&level, cell);
+            for input in random_tape(&mut rng, &model.inputs(), 150) {
+                let before = s.clone();
+                model.step(&level, &mut s, input);
+                let ([x0, y0], [x1, y1]) = (model.feet(&before), model.feet(&s));
+                let span = |a: f64, b: f64| {
+                    (
+                        (a.min(b) - reach).floor() as i64,
+                        (a.max(b) + reach).floor() as i64,
+                    )
+                };
+                let other = scrambled(&level, span(x0, x1), span(y0, y1), &mut rng);
+                let mut again = before.clone();
+                model.step(&other, &mut again, input);
+                assert_eq!(again, s, "{}: {before:?} under {input:?}", model.name());
+                ticks += 1;
+            }
+        }
+    }
+    ticks
+}
+
+#[test]
+fn models_read_no_tile_beyond_their_promised_reach() {
+    assert!(check_reads(&NesMario::small(), 5) > 1_000);
+    assert!(check_reads(&NesMario::big(), 6) > 1_000);
+    assert!(check_reads(&DashBody, 7) > 1_000);
+}

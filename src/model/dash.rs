@@ -223,7 +223,10 @@ impl BodyModel for DashBody {
     }
 
     /// The dash is the fastest it goes.
+    /// The box reaches `W / 2` across and `H` up from the feet, and a
+    /// tick's tentative move (read before it is pushed back) at most
+    /// `DASH_SPEED * DT` beyond where the body ends: 2 tiles bound it.
     fn bounds(&self) -> Bounds {
-        Bounds::with_top_speed(DASH_SPEED)
+        Bounds::with_top_speed(DASH_SPEED).reading_within(2.0)
     }
 }

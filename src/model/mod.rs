@@ -130,6 +130,14 @@ pub struct Bounds {
     /// The body's horizontal velocity never exceeds this many tiles per
     /// second, either way.
     pub top_speed: Option<f64>,
+    /// [`BodyModel::start`] and [`BodyModel::step`] read no tile outside
+    /// the box of the body's feet (before and after the step, or where
+    /// it starts) grown by this many tiles on every side: the tiles whose
+    /// column is within `floor(x - r) ..= floor(x + r)` and row within
+    /// `floor(y - r) ..= floor(y + r)`, for `(x, y)` over that box. With
+    /// it, [`ModelMap::edit`] generates again only the links that read an
+    /// edited tile; without it, every edit builds the whole map again.
+    pub reads_within: Option<f64>,
 }
 
 impl Bounds {
@@ -138,6 +146,17 @@ impl Bounds {
     pub fn with_top_speed(tiles_per_second: f64) -> Self {
         Self {
             top_speed: Some(tiles_per_second),
+            ..Self::default()
+        }
+    }
+
+    /// These bounds, with the promise that the model reads no tile
+    /// farther than `tiles` from its feet (see [`Bounds::reads_within`]).
+    #[must_use]
+    pub fn reading_within(self, tiles: f64) -> Self {
+        Self {
+            reads_within: Some(tiles),
+            ..self
         }
     }
 }

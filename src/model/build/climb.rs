@@ -34,7 +34,7 @@ pub(crate) const RUNGS: usize = 64;
 /// climb is not cut short where a flight would be.
 pub(crate) const CLIMB_LIMIT: usize = 4_000;
 /// Columns each side of a cell within which a ladder is caught.
-const CATCH_COLS: i32 = 3;
+pub(crate) const CATCH_COLS: i32 = 3;
 /// Rows above a cell within which a ladder is caught (and one below).
 const CATCH_ROWS: i32 = 4;
 

@@ -18,6 +18,7 @@
 
 mod climb;
 mod edge;
+mod edit;
 mod perform;
 mod plan;
 mod programs;
@@ -33,6 +34,7 @@ use crate::mechanics::LinkKind;
 use crate::model::BodyModel;
 use crate::physics::Input;
 use climb::Rungs;
+use edit::{Extent, Noting};
 use perform::{Flight, Run, fly, jump_until, rest_cell, settle};
 use programs::{Probe, Program, programs};
 use std::collections::HashMap;
@@ -114,6 +116,11 @@ pub struct ModelMap<M: BodyModel> {
     links: Vec<ModelLink>,
     /// The reference body's own map, when the model is the reference body.
     native: Option<NavMap>,
+    /// Each node's extent (`edit.rs`), when the model promises how far it
+    /// reads and the links were generated here.
+    extents: Option<Vec<Extent>>,
+    /// Edits that changed a tile since the map was built or loaded.
+    generation: u64,
 }
 
 impl<M> ModelMap<M>
@@ -144,41 +151,15 @@ where
             });
         }
         let node_at = index_of(&nodes);
-        let probe = Probe::of(&model);
-        let menu = programs(&model, probe);
-        let rungs = level
-            .tiles()
-            .contains(&Tile::LADDER)
-            .then(|| Rungs::of(&model))
-            .flatten();
-        let generate =
-            |&from: &Cell| links_from(level, &model, (&menu, rungs.as_ref()), &node_at, from);
-        #[cfg(feature = "parallel")]
-        let per_node: Vec<Vec<ModelLink>> = {
-            use rayon::prelude::*;
-            nodes.par_iter().map(generate).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let per_node: Vec<Vec<ModelLink>> = nodes.iter().map(generate).collect();
-        let links = per_node.into_iter().flatten().collect();
-        Ok(Self::assemble(level, model, nodes, links, None))
+        let menu = Menu::of(level, &model);
+        let (links, extents) = menu.generate(level, &model, &node_at, &nodes);
+        Ok(Self::assemble(level, model, nodes, links, None).with_extents(extents))
     }
 
     /// The map of the reference body's own `native` map: its nodes and
     /// links as they are.
     fn of_native(level: &Level, model: M, native: NavMap) -> Self {
-        let nodes = native.nodes().to_vec();
-        let links = native
-            .links()
-            .map(|l| ModelLink {
-                kind: l.kind,
-                from: l.from,
-                to: l.to,
-                tape: native.inputs(l.id).collect(),
-                flight: l.action_ticks as usize,
-                program: None,
-            })
-            .collect();
+        let (nodes, links) = native_parts(&native);
         Self::assemble(level, model, nodes, links, Some(native))
     }
 }
@@ -193,13 +174,7 @@ impl<M: BodyModel> ModelMap<M> {
         native: Option<NavMap>,
     ) -> Self {
         let node_at = index_of(&nodes);
-        let mut offsets = vec![0; nodes.len() + 1];
-        for l in &links {
-            offsets[node_at[&l.from] as usize + 1] += 1;
-        }
-        for n in 0..nodes.len() {
-            offsets[n + 1] += offsets[n];
-        }
+        let offsets = offsets_of(&node_at, &links);
         Self {
             level: level.clone(),
             model,
@@ -208,7 +183,21 @@ impl<M: BodyModel> ModelMap<M> {
             offsets,
             links,
             native,
+            extents: None,
+            generation: 0,
         }
+    }
+
+    /// The map with its nodes' extents noted (`edit.rs`).
+    fn with_extents(self, extents: Option<Vec<Extent>>) -> Self {
+        Self { extents, ..self }
+    }
+
+    /// How many edits have changed this map: 0 when built or loaded, one
+    /// more after each [`ModelMap::edit`] that changed a tile.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The level.
@@ -291,30 +280,117 @@ impl<M: BodyModel> ModelMap<M> {
     }
 }
 
-/// The cells `model` stands at rest on, and still does after two ticks
-/// of no input, but for solid cells (a model may not push a body out of
-/// a wall).
+/// The cells `model` stands at rest on (see [`stands`]), in row-major
+/// order.
 fn standing_cells<M: BodyModel>(level: &Level, model: &M) -> Vec<Cell> {
-    let mut out = Vec::new();
-    for row in 0..level.height() as i32 {
-        for col in 0..level.width() as i32 {
-            let cell = Cell::new(col, row);
-            if level.get(cell) == Some(Tile::SOLID) {
-                continue;
-            }
-            let mut s = model.start(level, cell);
-            let mut stands = model.at_rest(&s) && model.standing_cell(&s) == Some(cell);
-            for _ in 0..2 {
-                model.step(level, &mut s, Input::IDLE);
-                stands &= !model.dead(&s) && model.at_rest(&s);
-                stands &= model.standing_cell(&s) == Some(cell);
-            }
-            if stands {
-                out.push(cell);
-            }
+    let (w, h) = (level.width() as i32, level.height() as i32);
+    (0..h)
+        .flat_map(|row| (0..w).map(move |col| Cell::new(col, row)))
+        .filter(|&cell| stands(level, model, cell))
+        .collect()
+}
+
+/// Whether `model` stands at rest on `cell`, and still does after two
+/// ticks of no input; never on a solid cell (a model may not push a body
+/// out of a wall).
+fn stands<M: BodyModel>(level: &Level, model: &M, cell: Cell) -> bool {
+    if level.get(cell) == Some(Tile::SOLID) {
+        return false;
+    }
+    let mut s = model.start(level, cell);
+    let mut stands = model.at_rest(&s) && model.standing_cell(&s) == Some(cell);
+    for _ in 0..2 {
+        model.step(level, &mut s, Input::IDLE);
+        stands &= !model.dead(&s) && model.at_rest(&s);
+        stands &= model.standing_cell(&s) == Some(cell);
+    }
+    stands
+}
+
+/// What every node's links are generated from: the programs, the climb
+/// table on a level with ladders, and how far the model reads.
+struct Menu {
+    programs: Vec<Program>,
+    rungs: Option<Rungs>,
+    reach: Option<f64>,
+}
+
+impl Menu {
+    fn of<M: BodyModel>(level: &Level, model: &M) -> Self {
+        let rungs = level
+            .tiles()
+            .contains(&Tile::LADDER)
+            .then(|| Rungs::of(model))
+            .flatten();
+        Self {
+            programs: programs(model, Probe::of(model)),
+            rungs,
+            reach: edit::reach(model.bounds()),
         }
     }
-    out
+
+    /// The links of the nodes `cells` (in node order, on every core with
+    /// the `parallel` feature), and their extents when the model promises
+    /// how far it reads.
+    fn generate<M>(
+        &self,
+        level: &Level,
+        model: &M,
+        node_at: &HashMap<Cell, u32>,
+        cells: &[Cell],
+    ) -> (Vec<ModelLink>, Option<Vec<Extent>>)
+    where
+        M: BodyModel + Sync,
+        M::State: Send,
+    {
+        let menu = (&self.programs[..], self.rungs.as_ref());
+        let one = |&from: &Cell| match self.reach {
+            Some(reach) => {
+                let noting = Noting::new(model);
+                let links = links_from(level, &noting, menu, node_at, from);
+                (links, Some(edit::extent_of(&noting, reach, level, from)))
+            }
+            None => (links_from(level, model, menu, node_at, from), None),
+        };
+        #[cfg(feature = "parallel")]
+        let per_node: Vec<(Vec<ModelLink>, Option<Extent>)> = {
+            use rayon::prelude::*;
+            cells.par_iter().map(one).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let per_node: Vec<(Vec<ModelLink>, Option<Extent>)> = cells.iter().map(one).collect();
+        let extents = per_node.iter().map(|(_, e)| *e).collect();
+        (per_node.into_iter().flat_map(|(l, _)| l).collect(), extents)
+    }
+}
+
+/// The nodes and links of the reference body's own map.
+fn native_parts(native: &NavMap) -> (Vec<Cell>, Vec<ModelLink>) {
+    let links = native
+        .links()
+        .map(|l| ModelLink {
+            kind: l.kind,
+            from: l.from,
+            to: l.to,
+            tape: native.inputs(l.id).collect(),
+            flight: l.action_ticks as usize,
+            program: None,
+        })
+        .collect();
+    (native.nodes().to_vec(), links)
+}
+
+/// Where each node's links start in `links` (grouped by start in node
+/// order), and their end.
+fn offsets_of(node_at: &HashMap<Cell, u32>, links: &[ModelLink]) -> Vec<usize> {
+    let mut offsets = vec![0; node_at.len() + 1];
+    for l in links {
+        offsets[node_at[&l.from] as usize + 1] += 1;
+    }
+    for n in 0..node_at.len() {
+        offsets[n + 1] += offsets[n];
+    }
+    offsets
 }
 
 /// Each node's index.

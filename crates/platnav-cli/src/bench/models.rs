@@ -4,13 +4,17 @@
 
 use std::time::Instant;
 
+use platnav::level::SplitMix64;
 use platnav::model::{BodyModel, ModelMap, dash::DashBody, nes::NesMario};
-use platnav::{Level, NavMap, Physics, SearchOptions};
+use platnav::{Cell, Level, NavMap, Physics, SearchOptions, Tile};
 
-use super::{CliError, Row, best_of, ms, p50_p99, row};
+use super::{CliError, Row, best_of, ms, p50_p99, percentile, row};
 
 /// Target of a model's SMB 1-1 build, seconds.
 const BUILD_TARGET: f64 = 1.0;
+/// Target of a single-tile edit to a model's map of SMB 1-1, seconds: a
+/// frame or two of a game that edits its level while enemies plan.
+const EDIT_TARGET: f64 = 0.030;
 
 /// The rows, when the bench has SMB 1-1.
 pub(crate) fn rows(
@@ -33,7 +37,50 @@ pub(crate) fn rows(
     let (dash, dash_map) = model_build(level, DashBody, runs)?;
     rows.push(build_row("dash body", &dash_map, dash, reference));
     rows.push(query_row(&map, if quick { 20 } else { 60 }));
+    let mut map = map;
+    rows.push(edit_row(&mut map, nes)?);
     Ok(())
+}
+
+/// Single-tile edits to the NES Mario's map of SMB 1-1, against a build of
+/// the whole map (`build` seconds).
+fn edit_row<M>(map: &mut ModelMap<M>, build: f64) -> Result<Row, CliError>
+where
+    M: BodyModel + Sync,
+    M::State: Send,
+{
+    let n = 30;
+    let mut rng = SplitMix64::new(5);
+    let (w, h) = (map.level().width() as u64, map.level().height() as u64);
+    let (mut times, mut rebuilt) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for _ in 0..n {
+        let at = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+        let tile = if map.level().get(at) == Some(Tile::EMPTY) {
+            Tile::SOLID
+        } else {
+            Tile::EMPTY
+        };
+        let t = Instant::now();
+        let report = map
+            .edit(&[(at, tile)])
+            .map_err(|e| CliError(e.to_string()))?;
+        times.push(t.elapsed().as_secs_f64());
+        rebuilt.push(report.nodes_rebuilt as f64);
+    }
+    times.sort_by(f64::total_cmp);
+    rebuilt.sort_by(f64::total_cmp);
+    let p50 = percentile(&times, 0.5);
+    Ok(row(
+        format!(
+            "model map single-tile edit, SMB 1-1, NES Mario (median of {n}; p90 {}; {:.0} nodes rebuilt at the median)",
+            ms(percentile(&times, 0.9)),
+            percentile(&rebuilt, 0.5)
+        ),
+        format!("{} ({:.0}x faster than a build)", ms(p50), build / p50.max(1e-12)),
+        &format!("< {} ms", EDIT_TARGET * 1e3),
+        Some(p50 < EDIT_TARGET),
+    )
+    .because("a node is generated again when any program from it came within reach of the edit, and a jump's programs reach far"))
 }
 
 /// The model's map of `level`, built `runs` times: the fastest build's
