@@ -9,14 +9,15 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use platnav::model::{BodyModel, ModelFollower, ModelMap};
-use platnav::{Cell, Input};
+use platnav::{Cell, Input, Level, Tile};
 
 use crate::agent::NavBody;
 use crate::{NavInput, NavLevel, NavSet, NavTarget, NavTransform};
 
 /// Adds enemies moved by the body model `M`: its [`ModelNav`] resource
 /// (the model and its map of the [`NavLevel`], built on Bevy's
-/// [`AsyncComputeTaskPool`] and again after tile edits) and the systems
+/// [`AsyncComputeTaskPool`], and after tile edits a copy of it edited
+/// there) and the systems
 /// of its [`ModelAgent`]s, in [`NavSet::Maps`], [`NavSet::Plan`],
 /// [`NavSet::Move`] and [`NavSet::Sync`]. Add it after
 /// [`crate::PlatnavPlugin`], once per model type.
@@ -167,10 +168,44 @@ where
     let failed = models.error.as_ref().is_some_and(|(_, v)| *v == version);
     if !current && !failed {
         let (level, model) = (nav.level().clone(), models.model.clone());
-        let task = AsyncComputeTaskPool::get()
-            .spawn(async move { ModelMap::build(&level, model).map_err(|e| e.to_string()) });
+        let base = models.map.as_ref().map(|(m, _)| Arc::clone(m));
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            match base {
+                Some(base) => edited(&base, &level),
+                None => None,
+            }
+            .unwrap_or_else(|| ModelMap::build(&level, model).map_err(|e| e.to_string()))
+        });
         models.job = Some((task, version));
     }
+}
+
+/// `base` brought to `level` by [`ModelMap::edit`] (which generates again
+/// only what the changed tiles touch, for a model that says how far it
+/// reads); `None` when the level changed size or wrapping, and it must
+/// be built afresh.
+fn edited<M>(base: &ModelMap<M>, level: &Level) -> Option<Result<ModelMap<M>, String>>
+where
+    M: BodyModel + Clone + Sync,
+    M::State: Send,
+{
+    let old = base.level();
+    let same_shape =
+        (old.width(), old.height(), old.wrap()) == (level.width(), level.height(), level.wrap());
+    if !same_shape {
+        return None;
+    }
+    let changes: Vec<(Cell, Tile)> = (0..level.height() as i32)
+        .flat_map(|row| (0..level.width() as i32).map(move |col| Cell::new(col, row)))
+        .filter_map(|c| {
+            level
+                .get(c)
+                .filter(|&t| old.get(c) != Some(t))
+                .map(|t| (c, t))
+        })
+        .collect();
+    let mut map = base.clone();
+    Some(map.edit(&changes).map(|_| map).map_err(|e| e.to_string()))
 }
 
 /// The cell a target stands for, if any.

@@ -16,7 +16,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_platnav::JobKind;
 use bevy_platnav::platnav::follow::TimedFollowState;
-use bevy_platnav::platnav::model::{BodyModel, ModelFollowState, nes::NesMario};
+use bevy_platnav::platnav::model::{BodyModel, ModelFollowState, ModelMap, nes::NesMario};
 use bevy_platnav::platnav::search::timed::TimedKind;
 use bevy_platnav::platnav::{Body, Cell, LinkKind, Path, follow::FollowState};
 use bevy_platnav::prelude::*;
@@ -331,6 +331,28 @@ fn the_enemy_on_a_body_model_reaches_its_target_by_its_own_movement() {
     );
     // He started where the game put him, over the spikes' left.
     assert!(MARIO_START.col < 11 && target.col > 13);
+    // The door opens: his map is brought to the edited level (by editing
+    // a copy of it), equal to a build of that level.
+    app.world_mut().write_message(game::door_edit(true));
+    let t = Instant::now();
+    loop {
+        app.update();
+        let nav = app.world().resource::<NavLevel>();
+        let models = app.world().resource::<ModelNav<NesMario>>();
+        if let Some(map) = models.map()
+            && map.level().tiles() == nav.level().tiles()
+        {
+            let fresh = ModelMap::build(nav.level(), nes).unwrap();
+            assert_eq!(map.links(), fresh.links());
+            assert_eq!(map.generation(), 1, "edited, not built again");
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "his map never caught up"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }
 
 #[test]
