@@ -320,23 +320,29 @@ fn a_follower_at_its_goal_stays_idle_without_planning_again() {
 }
 
 /// Three followers sharing one planner cross the ferry's gap from
-/// different ticks, each on the lift and to rest on the far ledge.
+/// different ticks, each on the lift and to rest on the far ledge; and
+/// three more sharing one memory, whose planners are made as they plan,
+/// give the same inputs, and fill the memory.
 #[test]
 fn followers_sharing_a_planner_each_cross_on_the_lift() {
     use platnav::follow::{TimedFollowState, TimedFollower};
-    use platnav::search::timed::TimedPlanner;
+    use platnav::search::timed::{TimedMemory, TimedPlanner};
     let (l, lifts) = ferry();
     let p = Physics::default();
     let map = NavMap::build(&l, &p).unwrap();
     let platforms = Platforms::new(lifts, p.dt).unwrap();
     let planner = TimedPlanner::new(&map, &platforms, TimedOptions::default());
+    let memory = TimedMemory::new();
     let (from, goal) = (Cell::new(2, 9), Cell::new(26, 9));
     for start in [0u64, 41, 230] {
         let mut body = Body::start(&l, from, &p);
         let mut follower = TimedFollower::new(TimedOptions::default());
+        let mut twin = TimedFollower::new(TimedOptions::default());
         let mut arrived = false;
         for tick in start..start + 2_000 {
             let input = follower.next_input_with(&planner, &body, tick, goal);
+            let again = twin.next_input_with_memory((&map, &platforms), &memory, &body, tick, goal);
+            assert_eq!(input, again, "from tick {start}, on tick {tick}");
             body.step_moving(&l, &platforms, tick, &p, input);
             if body.stands_on(goal) && follower.state() == TimedFollowState::Idle {
                 arrived = true;
@@ -349,4 +355,5 @@ fn followers_sharing_a_planner_each_cross_on_the_lift() {
             "from tick {start}: the path rides the lift"
         );
     }
+    assert!(!memory.is_empty());
 }

@@ -10,7 +10,9 @@ use crate::level::{Cell, Platforms};
 use crate::links::settle_input;
 use crate::physics::{Body, Input};
 use crate::search::PathError;
-use crate::search::timed::{TimedOptions, TimedPath, TimedPlanner, World, find_path_timed_from};
+use crate::search::timed::{
+    TimedMemory, TimedOptions, TimedPath, TimedPlanner, World, find_path_timed_from,
+};
 
 /// The longest a recovery flight is followed for, in ticks.
 const RECOVERY_TICKS: u32 = 600;
@@ -101,6 +103,24 @@ impl TimedFollower {
         let (map, platforms) = (planner.map(), planner.platforms());
         self.next_input_planned(map, platforms, body, tick, goal, |b, t| {
             planner.find_path_from(b, t, goal)
+        })
+    }
+
+    /// [`TimedFollower::next_input`], planning (on the ticks it plans)
+    /// with a [`TimedPlanner`] taking up `memory`: the followers of a game
+    /// that keeps one memory share its forecasts, and a tick that does not
+    /// plan makes no planner.
+    pub fn next_input_with_memory(
+        &mut self,
+        (map, platforms): (&NavMap, &Platforms),
+        memory: &TimedMemory,
+        body: &Body,
+        tick: u64,
+        goal: Cell,
+    ) -> Input {
+        let options = self.options;
+        self.next_input_planned(map, platforms, body, tick, goal, |b, t| {
+            TimedPlanner::with_memory(map, platforms, options, memory).find_path_from(b, t, goal)
         })
     }
 

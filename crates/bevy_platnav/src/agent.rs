@@ -2,9 +2,7 @@
 //! target into an input each fixed tick.
 
 use bevy::prelude::*;
-use platnav::search::timed::{
-    Place, TimedKind, TimedMemory, TimedOptions, TimedPath, TimedPlanner, TimedStep,
-};
+use platnav::search::timed::{Place, TimedKind, TimedMemory, TimedOptions, TimedPath, TimedStep};
 use platnav::{
     Body, Cell, Input, LinkKind, NavMap, PathFollower,
     follow::{FollowOptions, FollowState, TimedFollowState, TimedFollower},
@@ -443,10 +441,9 @@ fn plan_timed(
     // With the plugin's memory, every agent of a kind plans on one
     // planner's forecasts.
     let raw = match memory {
-        Some(memory) => {
-            let planner = TimedPlanner::with_memory(map, moving, t.options, memory);
-            t.follower.next_input_with(&planner, body, tick, goal)
-        }
+        Some(memory) => t
+            .follower
+            .next_input_with_memory((map, moving), memory, body, tick, goal),
         None => t.follower.next_input(map, moving, body, tick, goal),
     };
     let state = t.follower.state();
