@@ -16,7 +16,7 @@ pub(crate) mod flat_runs;
 pub(crate) mod jump;
 mod run;
 pub(crate) mod start;
-mod wall_jump;
+pub(crate) mod wall_jump;
 
 pub(crate) use family::{Engine, Family};
 

@@ -107,11 +107,12 @@ fn run_program<'a>(sim: &impl Fn() -> Sim<'a>, prog: Program, best: &mut Best) {
 }
 
 /// Directions, run-ups, holds, slide delays, steering back and wall
-/// counts of the programs.
+/// counts of the programs (a body model's wall jumps, `model/build/wall.rs`,
+/// take the same delays, steering back and wall counts).
 const DIRS: [i8; 2] = [-1, 1];
-const DELAYS: [usize; 2] = [0, 10];
-const BACK_AFTER: [Option<usize>; 3] = [None, Some(4), Some(10)];
-const MAX_WALLS: [u8; 2] = [1, 8];
+pub(crate) const DELAYS: [usize; 2] = [0, 10];
+pub(crate) const BACK_AFTER: [Option<usize>; 3] = [None, Some(4), Some(10)];
+pub(crate) const MAX_WALLS: [u8; 2] = [1, 8];
 
 /// The number of programs tried from each cell (two run-ups and two holds
 /// per direction).

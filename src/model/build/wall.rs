@@ -20,11 +20,13 @@
 //!
 //! The programs, for `d` left and right, `r` none or all the ticks to top
 //! speed, `H` half or all of `A`, delays 0 and 10, steering back never,
-//! after 4 or after 10 ticks, and `W` 1 or 8.
+//! after 4 or after 10 ticks, and `W` 1 or 8 (the reference body's wall
+//! jump family's, `links/families/wall_jump.rs`, shared from there).
 
 use super::perform::{FLIGHT_LIMIT, GROUND_LIMIT, Run, landed, tick};
 use super::programs::Probe;
 use crate::level::{Cell, Level, Tile};
+use crate::links::families::wall_jump::{BACK_AFTER, DELAYS, MAX_WALLS};
 use crate::model::BodyModel;
 use crate::physics::Input;
 
@@ -47,9 +49,9 @@ pub(crate) fn programs(probe: Probe) -> Vec<WallJump> {
     for dir in [-1, 1] {
         for run_up in [0, probe.full] {
             for hold in [apex / 2, apex] {
-                for delay in [0, 10] {
-                    for back_after in [None, Some(4), Some(10)] {
-                        for max_walls in [1, 8] {
+                for delay in DELAYS {
+                    for back_after in BACK_AFTER {
+                        for max_walls in MAX_WALLS {
                             out.push(WallJump {
                                 dir,
                                 run_up,
