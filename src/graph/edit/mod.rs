@@ -51,7 +51,7 @@ mod window;
 
 use super::NavMap;
 use crate::classify::Classification;
-use crate::level::{Cell, Tile};
+use crate::level::{Cell, Level, Tile};
 use crate::mechanics::Active;
 
 /// Relaxations an edit's repair of one landmark bound may take at least
@@ -113,6 +113,20 @@ pub enum EditError {
     /// A rebuild of the whole map failed.
     #[error(transparent)]
     Build(#[from] crate::graph::BuildError),
+}
+
+impl EditError {
+    /// [`EditError::OffMap`] for the first of `changes` outside `level`.
+    pub(crate) fn off_map(level: &Level, changes: &[(Cell, Tile)]) -> Result<(), Self> {
+        match changes.iter().find(|(c, _)| !level.contains(*c)) {
+            Some(&(cell, _)) => Err(EditError::OffMap {
+                cell,
+                width: level.width(),
+                height: level.height(),
+            }),
+            None => Ok(()),
+        }
+    }
 }
 
 impl NavMap {
@@ -181,14 +195,7 @@ impl NavMap {
     /// changed then. [`EditError::Build`] cannot happen for a map built or
     /// loaded here (its physics were validated).
     pub fn edit(&mut self, changes: &[(Cell, Tile)]) -> Result<EditReport, EditError> {
-        let (width, height) = (self.level.width(), self.level.height());
-        if let Some(&(cell, _)) = changes.iter().find(|(c, _)| !self.level.contains(*c)) {
-            return Err(EditError::OffMap {
-                cell,
-                width,
-                height,
-            });
-        }
+        EditError::off_map(&self.level, changes)?;
         // The level and its classification are edited in place (cloning
         // them took half a millisecond at 1024 x 1024), and put back if
         // the edit fails.

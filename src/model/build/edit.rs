@@ -251,14 +251,7 @@ where
     /// changed then. [`EditError::Build`] cannot happen for a map built or
     /// loaded here.
     pub fn edit(&mut self, changes: &[(Cell, Tile)]) -> Result<EditReport, EditError> {
-        let (width, height) = (self.level.width(), self.level.height());
-        if let Some(&(cell, _)) = changes.iter().find(|(c, _)| !self.level.contains(*c)) {
-            return Err(EditError::OffMap {
-                cell,
-                width,
-                height,
-            });
-        }
+        EditError::off_map(&self.level, changes)?;
         if let Some(native) = self.native.as_mut() {
             let report = native.edit(changes)?;
             self.take_native();

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use platnav::{Cell, NavMap, NodeId, SearchOptions, level::SplitMix64};
+use platnav::{Cell, Level, NavMap, NodeId, SearchOptions, level::SplitMix64};
 
 use super::CliError;
 
@@ -115,11 +115,39 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+/// A map that takes tile edits: a `NavMap`, or a body model's map.
+trait Editable {
+    fn level(&self) -> &Level;
+    fn edit(&mut self, cells: &[(Cell, platnav::Tile)]) -> Result<platnav::EditReport, CliError>;
+}
+
+impl Editable for NavMap {
+    fn level(&self) -> &Level {
+        NavMap::level(self)
+    }
+    fn edit(&mut self, cells: &[(Cell, platnav::Tile)]) -> Result<platnav::EditReport, CliError> {
+        Ok(NavMap::edit(self, cells)?)
+    }
+}
+
+impl<M> Editable for platnav::model::ModelMap<M>
+where
+    M: platnav::model::BodyModel + Sync,
+    M::State: Send,
+{
+    fn level(&self) -> &Level {
+        platnav::model::ModelMap::level(self)
+    }
+    fn edit(&mut self, cells: &[(Cell, platnav::Tile)]) -> Result<platnav::EditReport, CliError> {
+        platnav::model::ModelMap::edit(self, cells).map_err(|e| CliError(e.to_string()))
+    }
+}
+
 /// Times `n` random edits of `map` (each a `side` x `side` brush at a
 /// random place: solid where the corner cell is empty, empty otherwise),
 /// in seconds, sorted; also returns the nodes each rebuilt.
 fn edit_times(
-    map: &mut NavMap,
+    map: &mut impl Editable,
     n: usize,
     side: i32,
     seed: u64,

@@ -4,11 +4,10 @@
 
 use std::time::Instant;
 
-use platnav::level::SplitMix64;
 use platnav::model::{BodyModel, ModelMap, dash::DashBody, nes::NesMario};
-use platnav::{Cell, Level, NavMap, Physics, SearchOptions, Tile};
+use platnav::{Level, NavMap, Physics, SearchOptions};
 
-use super::{CliError, Row, best_of, ms, p50_p99, percentile, row};
+use super::{CliError, Row, best_of, edit_times, ms, p50_p99, percentile, row};
 
 /// Target of a model's SMB 1-1 build, seconds.
 const BUILD_TARGET: f64 = 1.0;
@@ -50,25 +49,7 @@ where
     M::State: Send,
 {
     let n = 30;
-    let mut rng = SplitMix64::new(5);
-    let (w, h) = (map.level().width() as u64, map.level().height() as u64);
-    let (mut times, mut rebuilt) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for _ in 0..n {
-        let at = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
-        let tile = if map.level().get(at) == Some(Tile::EMPTY) {
-            Tile::SOLID
-        } else {
-            Tile::EMPTY
-        };
-        let t = Instant::now();
-        let report = map
-            .edit(&[(at, tile)])
-            .map_err(|e| CliError(e.to_string()))?;
-        times.push(t.elapsed().as_secs_f64());
-        rebuilt.push(report.nodes_rebuilt as f64);
-    }
-    times.sort_by(f64::total_cmp);
-    rebuilt.sort_by(f64::total_cmp);
+    let (times, rebuilt) = edit_times(map, n, 1, 5)?;
     let p50 = percentile(&times, 0.5);
     Ok(row(
         format!(
