@@ -178,7 +178,8 @@ fn branches_of(base: &Program, q: &Program) -> bool {
         (Program::Jump(_), Program::Jump(j)) => j.switch.is_some(),
         (Program::Jump(_), Program::Hop(..)) => true,
         (Program::Edge(a), Program::Edge(b)) => {
-            b.jump.switch.is_some() && (a.back, a.early) == (b.back, b.early)
+            let walks = |e: &edge::Edge| (e.jump.dir, e.walk, e.back, e.early);
+            b.jump.switch.is_some() && walks(a) == walks(b)
         }
         _ => false,
     }
