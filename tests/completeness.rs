@@ -74,6 +74,33 @@ fn a_jump_over_spikes_that_must_leave_at_their_edge_is_found() {
     replayed_path(&level, &physics, from, to);
 }
 
+/// `stairs.txt`, `smb` preset: a staircase of eight steps, its top three
+/// columns wide, then a gap of eight columns, under the level's top. From
+/// rest on the top no jump crosses it; running up the stairs and hopping
+/// from step to step without stopping carries the speed that does, with
+/// the jump held to just below the top, as in Super Mario Bros.: The Lost
+/// Levels 5-1. The hop runs find it, and its tape replays.
+#[test]
+fn a_jump_that_needs_the_speed_of_a_run_up_the_stairs_is_found() {
+    let level: Level = include_str!("../levels/repro/stairs.txt").parse().unwrap();
+    let physics = Physics::smb();
+    let (from, to) = (Cell::new(2, 12), Cell::new(25, 4));
+    let map = NavMap::build(&level, &physics).unwrap();
+    for col in 13..=15 {
+        let top = map.node(Cell::new(col, 4)).expect("the top is standing");
+        assert!(
+            map.links_from(top).all(|l| l.to.col < 24),
+            "a jump from rest on {col},4 crosses the gap"
+        );
+    }
+    let path = replayed_path(&level, &physics, from, to);
+    let last = path.steps().last().unwrap();
+    assert!(
+        last.from.row > 4,
+        "the crossing starts on the top: {last:?}"
+    );
+}
+
 /// `frame.txt`: 15 ticks left then 8 idle from 16,2. The pinned arithmetic
 /// of `PHYSICS.md` (the run's steps 3 and 5 on flat ground, positions on
 /// the `2^-36` grid), written out here, ends a hair left of x = 15: cell

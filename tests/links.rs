@@ -378,43 +378,59 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
     // + 1), wall jumps 2 x 2 x 2 x 2 x 3 x 2, climbs 2 + 64 x 2 x 2 + 4 + 8
     // (counted for every level: they run only beside ladders; jump-offs at
     // up to 64 rungs going up and going down; catches up or off), spring jumps 3 x (5 x 2 + 1)
-    // (counted for every level: they run only on levels with springs).
+    // (counted for every level: they run only on levels with springs), hop
+    // runs 2 directions x (2 run-ups x (a jump held each of the 24 apex
+    // ticks (32 of them at most), the full one also steering 5 x 2, and
+    // with air jumps 6 double jumps of 3 x 2 + 1) + the programs' worth of
+    // steps their walks and
+    // hops may take: 9 walks and 72 re-walks of 120 ticks and 72 x 6 hops
+    // of 48 ticks, 19 programs of 1,682 steps) (counted for every cell:
+    // they run only near steps).
     let all = LinkOptions::default();
+    let hops = |holds: usize, doubles: usize| 2 * (2 * (holds + 10 + doubles * 7) + 19);
     assert_eq!(
         all.programs_per_cell(&Physics::default()),
-        462 + 46 + 30 + 33 + 270 + 33
+        462 + 46 + 30 + 33 + 270 + 33 + hops(24, 0)
     );
     assert_eq!(
         all.programs_per_cell(&Physics::agile()),
-        462 + 46 + 210 + 30 + 33 + 96 + 270 + 33
+        462 + 46 + 210 + 30 + 33 + 96 + 270 + 33 + hops(24, 6)
     );
     // Per program: 480 action ticks, 600 of braking, 600 of settle, 2 of
     // slack at 60 Hz; 8,000 + 2 x 10,000 + 2 at 1,000 Hz.
     assert_eq!(
         all.max_steps_per_cell(&Physics::agile()),
-        1180 * (480 + 1200 + 2)
+        (1180 + hops(24, 6)) as u64 * (480 + 1200 + 2)
     );
     let fast = Physics {
         dt: 0.001,
         ..Physics::agile()
     };
-    assert_eq!(all.max_steps_per_cell(&fast), 1180 * (8000 + 20000 + 2));
+    // At 1 kHz the hop runs' final jumps try 32 holds spread over the
+    // apex, and their walks and hops cost as many programs' worth.
+    assert_eq!(
+        all.max_steps_per_cell(&fast),
+        (1180 + hops(32, 6)) as u64 * (8000 + 20000 + 2)
+    );
     // Coyote jumps: 2 directions x 2 air ticks x 2 holds x 2 steerings;
     // bounces: 2 directions x 2 holds (src/links/fall.rs). The most a
-    // profile can have: 1,200.
+    // profile can have: 1,200 and the hop runs.
     let forgiving = Physics {
         coyote_ticks: 6,
         jump_buffer_ticks: 4,
         ..Physics::agile()
     };
-    assert_eq!(all.programs_per_cell(&forgiving), 1180 + 16 + 4);
+    assert_eq!(
+        all.programs_per_cell(&forgiving),
+        1180 + 16 + 4 + hops(24, 6)
+    );
     let one_tick = Physics {
         coyote_ticks: 1,
         ..Physics::default()
     };
     assert_eq!(
         all.programs_per_cell(&one_tick),
-        462 + 46 + 30 + 33 + 270 + 33 + 2 * 2 * 2
+        462 + 46 + 30 + 33 + 270 + 33 + 2 * 2 * 2 + hops(24, 0)
     );
     let runs_only = LinkOptions::default()
         .with_family(LinkKind::FALL, false)

@@ -132,6 +132,7 @@ pub(crate) fn jump_links(ctx: &Ctx<'_>, best: &mut Best) {
         }
     }
     edge_take_offs(ctx, &regular_run_ups(full, coarse), &switches, best);
+    hop_runs(ctx, &holds, &switches, best);
 }
 
 fn regular_run_ups(full: usize, coarse: bool) -> Vec<usize> {
@@ -180,6 +181,194 @@ fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &m
                 steer: None,
             };
             jump_family(ctx, base, switches, &[0, -dir], best);
+        }
+    }
+}
+
+/// The hop runs (`src/links/families/jump/hops.rs`), each program
+/// performed from scratch: walk `d`; blocked, hop (of the presses up to 8
+/// ticks before the block and the holds, the one that lands highest
+/// without running into anything) and walk on along the top, as many as 8
+/// hops; at the first ledge after a hop, the jump held every hold time (the
+/// full one steering) and the double jumps, from each of the last 2 run-ups
+/// up to it.
+fn hop_runs(ctx: &Ctx<'_>, holds: &[usize], switches: &[usize], best: &mut Best) {
+    let p = ctx.p;
+    let cap = action_limit(p) / 4;
+    let w = if p.run_speed * p.dt > 0.0 {
+        let w = full_speed_ticks(p) as f64 + (1.0 / (p.run_speed * p.dt)).ceil() + 1.0;
+        if w >= cap as f64 { cap } else { w as usize }
+    } else {
+        cap
+    };
+    for dir in [-1i8, 1] {
+        let walk = Input::new(dir, false, false);
+        let mut prefix: Vec<Input> = Vec::new();
+        let mut hops = 0u8;
+        loop {
+            let mut s = replayed(ctx, &prefix);
+            let mut ended = None;
+            for t in 0..if hops == 0 { w } else { cap } {
+                let x = s.body.x;
+                if !s.step(walk) || !s.body.grounded {
+                    ended = Some((true, t));
+                    break;
+                }
+                if s.body.x == x {
+                    ended = Some((false, t));
+                    break;
+                }
+            }
+            match ended {
+                None => break,
+                Some((true, leave)) => {
+                    if hops > 0 {
+                        hop_run_finals(ctx, (&prefix, dir, leave, hops), (holds, switches), best);
+                    }
+                    break;
+                }
+                Some((false, b)) => {
+                    if hops == 8 {
+                        break;
+                    }
+                    match first_hop(ctx, &prefix, (dir, b), holds) {
+                        Some(tape) => {
+                            prefix = tape;
+                            hops += 1;
+                        }
+                        None => break,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A sim that performed `tape` from standing on the from-cell.
+fn replayed<'c, 'a>(ctx: &'c Ctx<'a>, tape: &[Input]) -> Sim<'c, 'a> {
+    let mut s = Sim::new(ctx);
+    for &i in tape {
+        s.step(i);
+    }
+    s
+}
+
+/// The tape up to the landing of the hop after `prefix` that lands
+/// highest (the first in order among equals), whose walk `dir` is blocked
+/// on walk tick `b`.
+fn first_hop(
+    ctx: &Ctx<'_>,
+    prefix: &[Input],
+    (dir, b): (i8, usize),
+    holds: &[usize],
+) -> Option<Vec<Input>> {
+    let mut best: Option<(f64, Vec<Input>)> = None;
+    for k in 0..=b.min(8) {
+        for &hold in holds {
+            let mut s = replayed(ctx, prefix);
+            for _ in 0..b - k {
+                s.step(Input::new(dir, false, false));
+            }
+            let (feet, press) = (s.body.y, s.tape.len());
+            let mut airborne = false;
+            let landed = loop {
+                if s.out_of_time() || s.tape.len() - press >= 2 * apex_ticks(ctx.p) {
+                    break false;
+                }
+                let x = s.body.x;
+                let jump = s.tape.len() < press + hold;
+                if !s.step(Input::new(dir, jump, false)) || s.body.x == x {
+                    break false;
+                }
+                if !s.body.grounded {
+                    airborne = true;
+                } else if airborne {
+                    break true;
+                }
+            };
+            let y = s.body.y;
+            if landed && y < feet && best.as_ref().is_none_or(|(h, _)| y < *h) {
+                best = Some((y, s.tape));
+            }
+        }
+    }
+    best.map(|(_, tape)| tape)
+}
+
+/// A hop run's final jumps after `prefix` (`hops` made), whose walk `dir`
+/// leaves the ground after walk tick `leave`: each program and its
+/// steering variants performed from scratch, the prefix first.
+fn hop_run_finals(
+    ctx: &Ctx<'_>,
+    (prefix, dir, leave, hops): (&[Input], i8, usize, u8),
+    (holds, switches): (&[usize], &[usize]),
+    best: &mut Best,
+) {
+    let p = ctx.p;
+    let apex = apex_ticks(p);
+    let targets = [0, -dir];
+    for r in (leave + 1).saturating_sub(2)..=leave {
+        let run_up = prefix.len() + r;
+        // Every hold from 1 to the apex (32 spread over it at most) when
+        // the hold matters.
+        let every: Vec<usize> = if holds.len() > 1 {
+            let n = apex.min(32);
+            (1..=n).map(|i| (i * apex).div_ceil(n)).collect()
+        } else {
+            vec![apex]
+        };
+        let mut programs: Vec<(JumpProgram, Vec<usize>)> = every
+            .into_iter()
+            .map(|hold| {
+                let base = JumpProgram {
+                    dir,
+                    run_up,
+                    presses: [(0, hold), (0, 0)],
+                    n_presses: 1,
+                    steer: None,
+                };
+                // Only the full jump steers.
+                let steers = if hold == apex {
+                    switches.to_vec()
+                } else {
+                    Vec::new()
+                };
+                (base, steers)
+            })
+            .collect();
+        if p.air_jumps > 0 {
+            for t2 in tick_set([apex / 2, apex, apex + apex / 2], 3 * apex) {
+                for h2 in tick_set([4, apex], apex) {
+                    let base = JumpProgram {
+                        dir,
+                        run_up,
+                        presses: [(0, apex.min(t2.saturating_sub(1)).max(1)), (t2, h2)],
+                        n_presses: 2,
+                        steer: None,
+                    };
+                    programs.push((base, tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex)));
+                }
+            }
+        }
+        for (base, switches) in programs {
+            let variants = switches
+                .iter()
+                .flat_map(|&k| targets.map(|b| Some((k, b))))
+                .chain([None]);
+            for steer in variants {
+                let prog = JumpProgram { steer, ..base };
+                let mut s = replayed(ctx, prefix);
+                s.airborne = false;
+                if !s.fly(|t, b| prog.input(t, b)) {
+                    continue;
+                }
+                let kind = if s.jumps > hops.saturating_add(1) {
+                    LinkKind::DOUBLE_JUMP
+                } else {
+                    LinkKind::JUMP
+                };
+                best.offer(s.land(kind));
+            }
         }
     }
 }

@@ -35,7 +35,7 @@ pub(crate) fn max_programs(p: &Physics, variety: JumpVariety) -> usize {
 }
 
 /// The longest walk toward a ledge, `W` in the module's notes.
-fn walk_ticks(p: &Physics) -> usize {
+pub(crate) fn walk_ticks(p: &Physics) -> usize {
     let cap = action_limit(p) / 4;
     let per_tick = p.run_speed * p.dt;
     if per_tick <= 0.0 {

@@ -2,10 +2,11 @@
 //! the templates (`templates/`, shared trees of the programs grown toward
 //! the terrain levels have) where links are computed in their start cell's
 //! frame on flat ground, else simulated here; then the edge take-offs
-//! (`edge.rs`), which depend on where the start cell's ledges are and are
-//! always simulated.
+//! (`edge.rs`) and the hop runs (`hops.rs`), which depend on where the
+//! start cell's ledges and steps are and are always simulated.
 
 pub(crate) mod edge;
+pub(crate) mod hops;
 pub(crate) mod programs;
 pub(crate) mod templates;
 
@@ -41,6 +42,7 @@ pub(super) const JUMP: Engine = Engine {
             .map(|f| f.switches.len() * f.targets.len() + 1)
             .sum::<usize>()
             + edge::max_programs(p, variety)
+            + hops::max_programs(p, variety)
     },
     generate,
 };
@@ -82,10 +84,12 @@ fn generate(s: &Start<'_>, worker: &mut WorkerGuard<'_>, best: &mut Best) {
             run_family(sim(), &fam, best);
         }
     }
-    // The edge take-offs last, as the naive reference offers them.
+    // The edge take-offs and the hop runs last, as the naive reference
+    // offers them.
     for fam in edge::families(sim, s.p, s.jumps) {
         run_family(sim(), &fam, best);
     }
+    hops::generate(sim, s.p, s.jumps, best);
 }
 
 #[cfg(test)]
@@ -129,6 +133,7 @@ mod tests {
             for fam in edge::families(sim, p, variety) {
                 run_family(sim(), &fam, &mut best);
             }
+            hops::generate(sim, p, variety, &mut best);
             exact.extend(best.into_sorted());
         }
         (by_templates, exact)

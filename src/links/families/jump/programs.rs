@@ -72,16 +72,17 @@ pub(crate) fn kind_of(jumps: u8) -> LinkKind {
     }
 }
 
-/// Lands a sim whose flight ended, if it ended on the ground.
-fn offer_landing(s: Sim<'_>, best: &mut Best) {
-    let kind = kind_of(s.jumps);
+/// Lands a sim whose flight ended, if it ended on the ground, as a link of
+/// the kind `kind` gives its presses.
+fn offer_landing(s: Sim<'_>, best: &mut Best, kind: &dyn Fn(u8) -> LinkKind) {
+    let kind = kind(s.jumps);
     let link = s.land(kind, best);
     best.offer(link);
 }
 
 /// Flies one steering branch of `base` to its landing.
 pub(crate) fn fly_branch(s: Sim<'_>, base: Base, steer: (usize, i8), best: &mut Best) {
-    fly_noting(s, base, steer, &[], &mut Twins::default(), best);
+    fly_noting(s, base, steer, &[], &mut Twins::default(), best, &kind_of);
 }
 
 /// [`fly_branch`], noting in `twins` the branch's states at the tape
@@ -93,18 +94,29 @@ fn fly_noting(
     marks: &[usize],
     twins: &mut Twins,
     best: &mut Best,
+    kind: &dyn Fn(u8) -> LinkKind,
 ) {
     if twins.fly(&mut s, steer.1, marks, |t, body| {
         base.input(t, body, Some(steer))
     }) {
-        offer_landing(s, best);
+        offer_landing(s, best, kind);
     }
 }
 
 /// Runs the base of `fam` on from `s` (whose tape may already hold a
 /// prefix of it), branching off every steering option at each switch tick
 /// still ahead; a branch repeating an earlier one is left out ([`Twins`]).
-pub(crate) fn run_family(mut s: Sim<'_>, fam: &Steered, best: &mut Best) {
+pub(crate) fn run_family(s: Sim<'_>, fam: &Steered, best: &mut Best) {
+    run_family_as(s, fam, best, &kind_of);
+}
+
+/// [`run_family`], its links of the kind `kind` gives their presses.
+pub(crate) fn run_family_as(
+    mut s: Sim<'_>,
+    fam: &Steered,
+    best: &mut Best,
+    kind: &dyn Fn(u8) -> LinkKind,
+) {
     let base = fam.base;
     let marks: Vec<usize> = fam.switches.iter().map(|&k| base.run_up + k).collect();
     let mut twins = Twins::default();
@@ -116,36 +128,29 @@ pub(crate) fn run_family(mut s: Sim<'_>, fam: &Steered, best: &mut Best) {
             Flight::Paused => {
                 for &b in &fam.targets {
                     if !twins.repeats(&s, b) {
-                        fly_noting(s.clone(), base, (k, b), &marks[i + 1..], &mut twins, best);
+                        let marks = &marks[i + 1..];
+                        fly_noting(s.clone(), base, (k, b), marks, &mut twins, best, kind);
                     }
                 }
             }
             // Landed or failed before the switch: every later branch is the base.
             _ => {
                 if s.airborne && s.body.grounded && !s.body.dead {
-                    offer_landing(s, best);
+                    offer_landing(s, best, kind);
                 }
                 return;
             }
         }
     }
     if s.fly(|t, b| base.input(t, b, None)) {
-        offer_landing(s, best);
+        offer_landing(s, best, kind);
     }
 }
 
 /// The jump program families for `p`, of the `variety` set.
 pub(crate) fn families(p: &Physics, variety: JumpVariety) -> Vec<Steered> {
-    let apex = apex_ticks(p);
     let full = full_speed_ticks(p);
-    let coarse = variety == JumpVariety::Coarse;
-    let holds = if p.jump_cut_speed >= p.jump_speed && !p.boosts() {
-        vec![apex]
-    } else if coarse {
-        tick_set([4, 11, apex], apex)
-    } else {
-        tick_set([2, 4, 7, 11, 16, apex], apex)
-    };
+    let holds = holds(p, variety);
     let switches = switch_ticks(p, variety);
     let mut out = Vec::new();
     for dir in [-1i8, 0, 1] {
@@ -170,25 +175,49 @@ pub(crate) fn families(p: &Physics, variety: JumpVariety) -> Vec<Steered> {
                 });
             }
             if p.air_jumps > 0 && (dir == 0 || run_up != full / 2) {
-                for t2 in tick_set([apex / 2, apex, apex + apex / 2], 3 * apex) {
-                    for h2 in tick_set([4, apex], apex) {
-                        let base = Base {
-                            dir,
-                            run_up,
-                            presses: [(0, apex.min(t2.saturating_sub(1)).max(1)), (t2, h2)],
-                            n_presses: 2,
-                        };
-                        out.push(Steered {
-                            base,
-                            switches: tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex),
-                            targets: targets.clone(),
-                        });
-                    }
-                }
+                out.extend(double_jumps(p, dir, run_up, &targets));
             }
         }
     }
     out
+}
+
+/// The double-jump programs of direction `dir` after `run_up` ticks: a
+/// full first jump, then the air jump pressed at flight tick `t2` (half,
+/// one and 1.5 times the apex ticks) and held 4 ticks or to the apex,
+/// steering from `t2` on.
+pub(crate) fn double_jumps(p: &Physics, dir: i8, run_up: usize, targets: &[i8]) -> Vec<Steered> {
+    let apex = apex_ticks(p);
+    let mut out = Vec::new();
+    for t2 in tick_set([apex / 2, apex, apex + apex / 2], 3 * apex) {
+        for h2 in tick_set([4, apex], apex) {
+            let base = Base {
+                dir,
+                run_up,
+                presses: [(0, apex.min(t2.saturating_sub(1)).max(1)), (t2, h2)],
+                n_presses: 2,
+            };
+            out.push(Steered {
+                base,
+                switches: tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex),
+                targets: targets.to_vec(),
+            });
+        }
+    }
+    out
+}
+
+/// The hold times of the single-press programs, ascending: the apex ticks
+/// alone when holding longer changes nothing (no jump cut, no boost).
+pub(crate) fn holds(p: &Physics, variety: JumpVariety) -> Vec<usize> {
+    let apex = apex_ticks(p);
+    if p.jump_cut_speed >= p.jump_speed && !p.boosts() {
+        vec![apex]
+    } else if variety == JumpVariety::Coarse {
+        tick_set([4, 11, apex], apex)
+    } else {
+        tick_set([2, 4, 7, 11, 16, apex], apex)
+    }
 }
 
 /// The flight ticks at which the single-press programs may switch their

@@ -1,0 +1,252 @@
+//! Hop runs: jumps that carry a run's speed up steps to a ledge. Every
+//! other jump starts at rest on its cell, so a jump that needs the speed
+//! of a run that first hops onto a block or up a staircase (the block or
+//! the top step too short to reach that speed on) is missing without them.
+//!
+//! For `d` = -1 and +1, from standing on the start cell, with no hop made
+//! yet:
+//!
+//! 1. **Walk**: hold `move = d` (no jump) tick by tick, at most `W` ticks
+//!    (the edge take-offs' walk, `edge.rs`) before the first hop and
+//!    `floor(A / 4)` after one (`A` the action limit), along the step's
+//!    top. The walk ends at the first tick after which the body is not
+//!    grounded or is dead (a *ledge*, at walk tick `leave`), or is grounded
+//!    with `x` unchanged by the tick (*blocked*, at walk tick `b`). Neither:
+//!    the hop run ends.
+//! 2. **At a ledge**, with no hop made: no hop run (the edge take-offs
+//!    cover it). After a hop: for each run-up `r` from `max(0, leave + 1 -
+//!    2)` to `leave`, the tape so far, then `r` ticks of `move = d`, then
+//!    the jump held for every hold time from 1 to the apex ticks in turn
+//!    (with `a` the apex ticks and `n = min(a, 32)`, the holds `ceil(i * a /
+//!    n)` for `i` = 1 to `n`; the apex ticks alone when, as in the regular
+//!    programs, the hold changes nothing), holding `move = d`, and the one
+//!    held for the apex ticks also steering as the regular jump programs do
+//!    (the same switch ticks, to idle or to `-d`); and with air jumps, the
+//!    double jumps of the regular programs after that run-up. Each landing
+//!    is a link. Then the hop run ends.
+//! 3. **Blocked**, with [`MAX_HOPS`] hops made: the hop run ends. Else a
+//!    hop: for `k` from 0 to `min(b, HOP_LEAD)` and, for each, every hold
+//!    `H` of the regular jump programs in ascending order: from the state
+//!    after `b - k` ticks of the walk, hold `move = d` with the jump held
+//!    the first `H` ticks, until the body lands (is grounded after being in
+//!    the air). The hop fails on death, on timing out, after twice the
+//!    apex ticks without landing, and on a tick that leaves `x` unchanged
+//!    (it ran into the step); it succeeds when it lands with its feet
+//!    higher than where it pressed. Of the hops that succeed, the one that
+//!    lands highest is taken (the first in that order among equals): the
+//!    tape goes on from its landing, and the run walks again (step 1). No
+//!    success: the hop run ends.
+//!
+//! A hop run's links are jumps, or double jumps when a press beyond the
+//! hops and the final jump took effect (an air jump), with every press
+//! counted in their jumps. They are offered after the edge take-offs.
+
+use super::programs::{Base, Steered, double_jumps, holds, run_family_as, switch_ticks};
+use crate::links::best::Best;
+use crate::links::options::{JumpVariety, SETTLE_SLACK, action_limit, settle_limit};
+use crate::links::sim::{Sim, apex_ticks};
+use crate::mechanics::LinkKind;
+use crate::physics::{Input, Physics};
+
+/// The most hops a hop run makes: the steps of the tallest staircases of
+/// Super Mario Bros.
+pub(crate) const MAX_HOPS: usize = 8;
+
+/// How many ticks before running into a step a hop may be pressed.
+pub(crate) const HOP_LEAD: usize = 8;
+
+/// The most hold times a hop run's final jump tries: every tick up to the
+/// apex at 60 Hz, spread evenly over it at finer ticks.
+pub(crate) const MAX_HOLDS: usize = 32;
+
+/// The ticks a hop may fly before it fails: a hop that lands higher than
+/// it pressed comes down within twice the apex ticks.
+fn hop_ticks(p: &Physics) -> usize {
+    2 * apex_ticks(p)
+}
+
+/// The most programs the hop runs cost from one standing cell: their final
+/// jumps, and each direction's walks and hops counted as the programs
+/// their steps could make (for the work bound, `LinkOptions::max_steps_per_cell`).
+pub(crate) fn max_programs(p: &Physics, variety: JumpVariety) -> usize {
+    let finals: usize = final_families(p, variety, 1, 0)
+        .iter()
+        .map(|f| f.switches.len() * f.targets.len() + 1)
+        .sum();
+    let (quarter, tries) = (action_limit(p) / 4, MAX_HOPS * (HOP_LEAD + 1));
+    let steps =
+        (MAX_HOPS + 1) * quarter + tries * (quarter + holds(p, variety).len() * hop_ticks(p));
+    let per_program = action_limit(p) + 2 * settle_limit(p) + SETTLE_SLACK as usize;
+    2 * (super::edge::EDGE_TICKS * finals + steps.div_ceil(per_program))
+}
+
+/// How a walk ended: off the ground or dead after walk tick `leave`, or
+/// blocked on walk tick `b`.
+#[derive(Clone, Copy)]
+enum Walked {
+    Ledge { leave: usize },
+    Blocked { b: usize },
+}
+
+/// Walks `d` from `s` for at most `w` ticks.
+fn walk(s: &Sim<'_>, d: i8, w: usize) -> Option<Walked> {
+    let mut s = s.clone();
+    for t in 0..w {
+        let x = s.body.x;
+        if !s.step(Input::new(d, false, false)) || !s.body.grounded {
+            return Some(Walked::Ledge { leave: t });
+        }
+        if s.body.x == x {
+            return Some(Walked::Blocked { b: t });
+        }
+    }
+    None
+}
+
+/// `s` after `n` ticks of walking `d`.
+fn walked<'a>(s: &Sim<'a>, d: i8, n: usize) -> Sim<'a> {
+    let mut s = s.clone();
+    for _ in 0..n {
+        s.step(Input::new(d, false, false));
+    }
+    s
+}
+
+/// The hop that lands highest (the first in order among equals) from a
+/// walk `d` from `s` blocked on walk tick `b`, landed.
+fn hop<'a>(s: &Sim<'a>, b: usize, d: i8, holds: &[usize]) -> Option<Sim<'a>> {
+    let mut best: Option<Sim<'a>> = None;
+    for k in 0..=b.min(HOP_LEAD) {
+        let pressed = walked(s, d, b - k);
+        let cap = hop_ticks(s.p);
+        for &hold in holds {
+            let mut s = pressed.clone();
+            let (feet, press) = (s.body.y, s.tape.len());
+            let mut airborne = false;
+            let landed = loop {
+                if s.timed_out() || s.tape.len() - press >= cap {
+                    break false;
+                }
+                let x = s.body.x;
+                let jump = s.tape.len() < press + hold;
+                if !s.step(Input::new(d, jump, false)) || s.body.x == x {
+                    break false;
+                }
+                if !s.body.grounded {
+                    airborne = true;
+                } else if airborne {
+                    break true;
+                }
+            };
+            let higher = best.as_ref().is_none_or(|h| s.body.y < h.body.y);
+            if landed && s.body.y < feet && higher {
+                best = Some(s);
+            }
+        }
+    }
+    best
+}
+
+/// The hop runs from the start of `sim` (a fresh sim on the start cell,
+/// for each direction), offering their links to `best`.
+pub(crate) fn generate<'a>(
+    sim: impl Fn() -> Sim<'a>,
+    p: &Physics,
+    variety: JumpVariety,
+    best: &mut Best,
+) {
+    let (w, holds) = (super::edge::walk_ticks(p), holds(p, variety));
+    for dir in [-1i8, 1] {
+        let mut s = sim();
+        let mut hops = 0u8;
+        // After a hop the walk goes on along the step's top as far as a
+        // quarter of the action limit.
+        let walk_limit = |hops: u8| if hops == 0 { w } else { action_limit(p) / 4 };
+        while let Some(event) = walk(&s, dir, walk_limit(hops)) {
+            match event {
+                Walked::Ledge { leave } => {
+                    if hops > 0 {
+                        finals(s, (dir, leave, hops), variety, best);
+                    }
+                    break;
+                }
+                Walked::Blocked { b } => {
+                    if usize::from(hops) == MAX_HOPS {
+                        break;
+                    }
+                    let Some(landed) = hop(&s, b, dir, &holds) else {
+                        break;
+                    };
+                    s = landed;
+                    hops += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The final jumps of a hop run from `start` (`hops` made), whose walk
+/// `dir` leaves the ground after walk tick `leave`.
+fn finals(
+    mut start: Sim<'_>,
+    (dir, leave, hops): (i8, usize, u8),
+    variety: JumpVariety,
+    best: &mut Best,
+) {
+    // The final jump lands when it is grounded after leaving the ground
+    // again.
+    start.airborne = false;
+    let p = start.p;
+    // A press beyond the hops and the final jump is an air jump.
+    let kind = |jumps: u8| {
+        if jumps > hops.saturating_add(1) {
+            LinkKind::DOUBLE_JUMP
+        } else {
+            LinkKind::JUMP
+        }
+    };
+    for r in (leave + 1).saturating_sub(super::edge::EDGE_TICKS)..=leave {
+        let run_up = start.tape.len() + r;
+        for fam in &final_families(p, variety, dir, run_up) {
+            run_family_as(start.clone(), fam, best, &kind);
+        }
+    }
+}
+
+/// The final jumps of direction `dir` after `run_up` ticks: the jump held
+/// for every hold time from 1 to the apex ticks (at most [`MAX_HOLDS`] of
+/// them; the apex ticks alone when the hold changes nothing), the full one
+/// steering as the regular programs, and with air jumps, the double jumps.
+fn final_families(p: &Physics, variety: JumpVariety, dir: i8, run_up: usize) -> Vec<Steered> {
+    // Every hold: the jump across a gap at its limit under a low ceiling
+    // is held to the last tick that does not bump the head.
+    let apex = apex_ticks(p);
+    let every: Vec<usize> = if holds(p, variety).len() > 1 {
+        let n = apex.min(MAX_HOLDS);
+        (1..=n).map(|i| (i * apex).div_ceil(n)).collect()
+    } else {
+        vec![apex]
+    };
+    // Steering switches for the full jump only, as the edge take-offs.
+    let mut fams: Vec<Steered> = every
+        .into_iter()
+        .map(|hold| Steered {
+            base: Base {
+                dir,
+                run_up,
+                presses: [(0, hold), (0, 0)],
+                n_presses: 1,
+            },
+            switches: if hold == apex {
+                switch_ticks(p, variety)
+            } else {
+                Vec::new()
+            },
+            targets: vec![0, -dir],
+        })
+        .collect();
+    if p.air_jumps > 0 {
+        fams.extend(double_jumps(p, dir, run_up, &[0, -dir]));
+    }
+    fams
+}
