@@ -189,9 +189,9 @@ fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &m
 /// performed from scratch: walk `d`; blocked, hop (of the presses up to 8
 /// ticks before the block and the holds, the one that lands highest
 /// without running into anything) and walk on along the top, as many as 8
-/// hops; at the first ledge after a hop, the jump held every hold time (the
-/// full one steering) and the double jumps, from each of the last 2 run-ups
-/// up to it.
+/// hops; at the first ledge after a hop, from each of the last 2 run-ups
+/// up to it, the full jump steering (on the last run-up, every hold time
+/// up to it before) and the double jumps.
 fn hop_runs(ctx: &Ctx<'_>, holds: &[usize], switches: &[usize], best: &mut Best) {
     let p = ctx.p;
     let cap = action_limit(p) / 4;
@@ -309,9 +309,9 @@ fn hop_run_finals(
     let targets = [0, -dir];
     for r in (leave + 1).saturating_sub(2)..=leave {
         let run_up = prefix.len() + r;
-        // Every hold from 1 to the apex (32 spread over it at most) when
-        // the hold matters.
-        let every: Vec<usize> = if holds.len() > 1 {
+        // On the last run-up, every hold from 1 to the apex (32 spread over
+        // it at most) when the hold matters.
+        let every: Vec<usize> = if r == leave && holds.len() > 1 {
             let n = apex.min(32);
             (1..=n).map(|i| (i * apex).div_ceil(n)).collect()
         } else {

@@ -16,14 +16,15 @@
 //! 2. **At a ledge**, with no hop made: no hop run (the edge take-offs
 //!    cover it). After a hop: for each run-up `r` from `max(0, leave + 1 -
 //!    2)` to `leave`, the tape so far, then `r` ticks of `move = d`, then
-//!    the jump held for every hold time from 1 to the apex ticks in turn
-//!    (with `a` the apex ticks and `n = min(a, 32)`, the holds `ceil(i * a /
-//!    n)` for `i` = 1 to `n`; the apex ticks alone when, as in the regular
-//!    programs, the hold changes nothing), holding `move = d`, and the one
-//!    held for the apex ticks also steering as the regular jump programs do
-//!    (the same switch ticks, to idle or to `-d`); and with air jumps, the
-//!    double jumps of the regular programs after that run-up. Each landing
-//!    is a link. Then the hop run ends.
+//!    the jump held for the apex ticks, steering as the regular jump
+//!    programs do (the same switch ticks, to idle or to `-d`); for `r =
+//!    leave` the jump held for every hold time up to the apex ticks in turn
+//!    first (with `a` the apex ticks and `n = min(a, 32)`, the holds
+//!    `ceil(i * a / n)` for `i` = 1 to `n`, holding `move = d`, the last of
+//!    them the steering one; the apex ticks alone when, as in the regular
+//!    programs, the hold changes nothing); and with air jumps, the double
+//!    jumps of the regular programs after that run-up. Each landing is a
+//!    link. Then the hop run ends.
 //! 3. **Blocked**, with [`MAX_HOPS`] hops made: the hop run ends. Else a
 //!    hop: for `k` from 0 to `min(b, HOP_LEAD)` and, for each, every hold
 //!    `H` of the regular jump programs in ascending order: from the state
@@ -69,15 +70,16 @@ fn hop_ticks(p: &Physics) -> usize {
 /// jumps, and each direction's walks and hops counted as the programs
 /// their steps could make (for the work bound, `LinkOptions::max_steps_per_cell`).
 pub(crate) fn max_programs(p: &Physics, variety: JumpVariety) -> usize {
-    let finals: usize = final_families(p, variety, 1, 0)
-        .iter()
+    let finals: usize = [false, true]
+        .into_iter()
+        .flat_map(|last| final_families(p, variety, 1, (0, last)))
         .map(|f| f.switches.len() * f.targets.len() + 1)
         .sum();
     let (quarter, tries) = (action_limit(p) / 4, MAX_HOPS * (HOP_LEAD + 1));
     let steps =
         (MAX_HOPS + 1) * quarter + tries * (quarter + holds(p, variety).len() * hop_ticks(p));
     let per_program = action_limit(p) + 2 * settle_limit(p) + SETTLE_SLACK as usize;
-    2 * (super::edge::EDGE_TICKS * finals + steps.div_ceil(per_program))
+    2 * (finals + steps.div_ceil(per_program))
 }
 
 /// How a walk ended: off the ground or dead after walk tick `leave`, or
@@ -207,21 +209,27 @@ fn finals(
     };
     for r in (leave + 1).saturating_sub(super::edge::EDGE_TICKS)..=leave {
         let run_up = start.tape.len() + r;
-        for fam in &final_families(p, variety, dir, run_up) {
+        for fam in &final_families(p, variety, dir, (run_up, r == leave)) {
             run_family_as(start.clone(), fam, best, &kind);
         }
     }
 }
 
 /// The final jumps of direction `dir` after `run_up` ticks: the jump held
-/// for every hold time from 1 to the apex ticks (at most [`MAX_HOLDS`] of
-/// them; the apex ticks alone when the hold changes nothing), the full one
-/// steering as the regular programs, and with air jumps, the double jumps.
-fn final_families(p: &Physics, variety: JumpVariety, dir: i8, run_up: usize) -> Vec<Steered> {
+/// for the apex ticks, steering as the regular programs, and on the `last`
+/// run-up also for every shorter hold time (at most [`MAX_HOLDS`] holds
+/// in all; none when the hold changes nothing); with air jumps, the double
+/// jumps.
+fn final_families(
+    p: &Physics,
+    variety: JumpVariety,
+    dir: i8,
+    (run_up, last): (usize, bool),
+) -> Vec<Steered> {
     // Every hold: the jump across a gap at its limit under a low ceiling
     // is held to the last tick that does not bump the head.
     let apex = apex_ticks(p);
-    let every: Vec<usize> = if holds(p, variety).len() > 1 {
+    let every: Vec<usize> = if last && holds(p, variety).len() > 1 {
         let n = apex.min(MAX_HOLDS);
         (1..=n).map(|i| (i * apex).div_ceil(n)).collect()
     } else {
