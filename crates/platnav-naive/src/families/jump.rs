@@ -27,6 +27,17 @@ pub(crate) struct JumpProgram {
 }
 
 impl JumpProgram {
+    /// One press held `hold` ticks after `run_up`, moving `dir`.
+    fn single(dir: i8, run_up: usize, hold: usize) -> Self {
+        Self {
+            dir,
+            run_up,
+            presses: [(0, hold), (0, 0)],
+            n_presses: 1,
+            steer: None,
+        }
+    }
+
     fn input(&self, t: usize, body: &Body) -> Option<Input> {
         if t < self.run_up {
             if !body.grounded {
@@ -105,34 +116,38 @@ pub(crate) fn jump_links(ctx: &Ctx<'_>, best: &mut Best) {
         };
         for &run_up in &run_ups {
             for &hold in &holds {
-                let base = JumpProgram {
-                    dir,
-                    run_up,
-                    presses: [(0, hold), (0, 0)],
-                    n_presses: 1,
-                    steer: None,
-                };
+                let base = JumpProgram::single(dir, run_up, hold);
                 jump_family(ctx, base, &switches, &targets, best);
             }
             if p.air_jumps > 0 && (dir == 0 || run_up != full / 2) {
-                for t2 in tick_set([apex / 2, apex, apex + apex / 2], 3 * apex) {
-                    for h2 in tick_set([4, apex], apex) {
-                        let base = JumpProgram {
-                            dir,
-                            run_up,
-                            presses: [(0, apex.min(t2.saturating_sub(1)).max(1)), (t2, h2)],
-                            n_presses: 2,
-                            steer: None,
-                        };
-                        let switches = tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex);
-                        jump_family(ctx, base, &switches, &targets, best);
-                    }
+                for (base, switches) in double_jumps(apex, dir, run_up) {
+                    jump_family(ctx, base, &switches, &targets, best);
                 }
             }
         }
     }
     edge_take_offs(ctx, &regular_run_ups(full, coarse), &switches, best);
     hop_runs(ctx, &holds, &switches, best);
+}
+
+/// The double jumps of direction `dir` after `run_up` ticks, each with
+/// its switch ticks: a full first jump, the air jump pressed at half, one
+/// and 1.5 times the apex ticks and held 4 ticks or to the apex.
+fn double_jumps(apex: usize, dir: i8, run_up: usize) -> Vec<(JumpProgram, Vec<usize>)> {
+    let mut out = Vec::new();
+    for t2 in tick_set([apex / 2, apex, apex + apex / 2], 3 * apex) {
+        for h2 in tick_set([4, apex], apex) {
+            let base = JumpProgram {
+                dir,
+                run_up,
+                presses: [(0, apex.min(t2.saturating_sub(1)).max(1)), (t2, h2)],
+                n_presses: 2,
+                steer: None,
+            };
+            out.push((base, tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex)));
+        }
+    }
+    out
 }
 
 fn regular_run_ups(full: usize, coarse: bool) -> Vec<usize> {
@@ -145,19 +160,25 @@ fn regular_run_ups(full: usize, coarse: bool) -> Vec<usize> {
     v
 }
 
+/// `W`, the longest walk toward a ledge: the ticks to full speed and a
+/// tile more, at most a quarter of the action limit.
+fn walk_limit(p: &platnav::Physics) -> usize {
+    let cap = action_limit(p) / 4;
+    if p.run_speed * p.dt > 0.0 {
+        let w = full_speed_ticks(p) as f64 + (1.0 / (p.run_speed * p.dt)).ceil() + 1.0;
+        if w >= cap as f64 { cap } else { w as usize }
+    } else {
+        cap
+    }
+}
+
 /// The edge take-offs (`src/links/families/jump/edge.rs`): walking `d`
 /// for at most `W` ticks, the first tick after which the body is off the
 /// ground, and a full jump from each of the last 2 run-ups up to it that is
 /// not a regular one.
 fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &mut Best) {
     let p = ctx.p;
-    let cap = action_limit(p) / 4;
-    let w = if p.run_speed * p.dt > 0.0 {
-        let w = full_speed_ticks(p) as f64 + (1.0 / (p.run_speed * p.dt)).ceil() + 1.0;
-        if w >= cap as f64 { cap } else { w as usize }
-    } else {
-        cap
-    };
+    let w = walk_limit(p);
     for dir in [-1i8, 1] {
         let mut s = Sim::new(ctx);
         let mut leave = None;
@@ -173,13 +194,7 @@ fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &m
             if regular.contains(&run_up) {
                 continue;
             }
-            let base = JumpProgram {
-                dir,
-                run_up,
-                presses: [(0, apex_ticks(p)), (0, 0)],
-                n_presses: 1,
-                steer: None,
-            };
+            let base = JumpProgram::single(dir, run_up, apex_ticks(p));
             jump_family(ctx, base, switches, &[0, -dir], best);
         }
     }
@@ -194,13 +209,7 @@ fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &m
 /// up to it before) and the double jumps.
 fn hop_runs(ctx: &Ctx<'_>, holds: &[usize], switches: &[usize], best: &mut Best) {
     let p = ctx.p;
-    let cap = action_limit(p) / 4;
-    let w = if p.run_speed * p.dt > 0.0 {
-        let w = full_speed_ticks(p) as f64 + (1.0 / (p.run_speed * p.dt)).ceil() + 1.0;
-        if w >= cap as f64 { cap } else { w as usize }
-    } else {
-        cap
-    };
+    let (w, cap) = (walk_limit(p), action_limit(p) / 4);
     for dir in [-1i8, 1] {
         let walk = Input::new(dir, false, false);
         let mut prefix: Vec<Input> = Vec::new();
@@ -320,13 +329,7 @@ fn hop_run_finals(
         let mut programs: Vec<(JumpProgram, Vec<usize>)> = every
             .into_iter()
             .map(|hold| {
-                let base = JumpProgram {
-                    dir,
-                    run_up,
-                    presses: [(0, hold), (0, 0)],
-                    n_presses: 1,
-                    steer: None,
-                };
+                let base = JumpProgram::single(dir, run_up, hold);
                 // Only the full jump steers.
                 let steers = if hold == apex {
                     switches.to_vec()
@@ -337,18 +340,7 @@ fn hop_run_finals(
             })
             .collect();
         if p.air_jumps > 0 {
-            for t2 in tick_set([apex / 2, apex, apex + apex / 2], 3 * apex) {
-                for h2 in tick_set([4, apex], apex) {
-                    let base = JumpProgram {
-                        dir,
-                        run_up,
-                        presses: [(0, apex.min(t2.saturating_sub(1)).max(1)), (t2, h2)],
-                        n_presses: 2,
-                        steer: None,
-                    };
-                    programs.push((base, tick_set([t2, t2 + apex / 2, t2 + apex], 5 * apex)));
-                }
-            }
+            programs.extend(double_jumps(apex, dir, run_up));
         }
         for (base, switches) in programs {
             let variants = switches
