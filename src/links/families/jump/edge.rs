@@ -72,12 +72,7 @@ pub(crate) fn families<'a>(
                 continue;
             }
             out.push(Steered {
-                base: Base {
-                    dir,
-                    run_up,
-                    presses: [(0, apex), (0, 0)],
-                    n_presses: 1,
-                },
+                base: Base::single(dir, run_up, apex),
                 switches: switches.clone(),
                 targets: vec![0, -dir],
             });

@@ -239,12 +239,7 @@ fn final_families(
     let mut fams: Vec<Steered> = every
         .into_iter()
         .map(|hold| Steered {
-            base: Base {
-                dir,
-                run_up,
-                presses: [(0, hold), (0, 0)],
-                n_presses: 1,
-            },
+            base: Base::single(dir, run_up, hold),
             switches: if hold == apex {
                 switch_ticks(p, variety)
             } else {

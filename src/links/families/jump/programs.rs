@@ -40,6 +40,16 @@ pub(crate) struct Base {
 }
 
 impl Base {
+    /// One press held `hold` ticks after `run_up` ticks moving `dir`.
+    pub fn single(dir: i8, run_up: usize, hold: usize) -> Self {
+        Self {
+            dir,
+            run_up,
+            presses: [(0, hold), (0, 0)],
+            n_presses: 1,
+        }
+    }
+
     /// The input of tick `t`, or `None` when the run-up left the ground.
     pub fn input(&self, t: usize, body: &Body, steer: Option<(usize, i8)>) -> Option<Input> {
         if t < self.run_up {
@@ -162,12 +172,7 @@ pub(crate) fn families(p: &Physics, variety: JumpVariety) -> Vec<Steered> {
         };
         for &run_up in &run_ups {
             for &hold in &holds {
-                let base = Base {
-                    dir,
-                    run_up,
-                    presses: [(0, hold), (0, 0)],
-                    n_presses: 1,
-                };
+                let base = Base::single(dir, run_up, hold);
                 out.push(Steered {
                     base,
                     switches: switches.clone(),
