@@ -105,22 +105,30 @@ fn walk(s: &Sim<'_>, d: i8, w: usize) -> Option<Walked> {
     None
 }
 
-/// `s` after `n` ticks of walking `d`.
-fn walked<'a>(s: &Sim<'a>, d: i8, n: usize) -> Sim<'a> {
-    let mut s = s.clone();
-    for _ in 0..n {
-        s.step(Input::new(d, false, false));
+/// The states a hop may be pressed from, of a walk `d` from `s` blocked
+/// on walk tick `b`: after `b - k` walk ticks, for `k` from 0 to
+/// `min(b, HOP_LEAD)` in that order (the latest press first).
+fn press_states<'a>(s: &Sim<'a>, d: i8, b: usize) -> Vec<Sim<'a>> {
+    let mut at = s.clone();
+    let first = b - b.min(HOP_LEAD);
+    for _ in 0..first {
+        at.step(Input::new(d, false, false));
     }
-    s
+    let mut states = vec![at.clone()];
+    for _ in first..b {
+        at.step(Input::new(d, false, false));
+        states.push(at.clone());
+    }
+    states.reverse();
+    states
 }
 
 /// The hop that lands highest (the first in order among equals) from a
 /// walk `d` from `s` blocked on walk tick `b`, landed.
 fn hop<'a>(s: &Sim<'a>, b: usize, d: i8, holds: &[usize]) -> Option<Sim<'a>> {
     let mut best: Option<Sim<'a>> = None;
-    for k in 0..=b.min(HOP_LEAD) {
-        let pressed = walked(s, d, b - k);
-        let cap = hop_ticks(s.p);
+    let cap = hop_ticks(s.p);
+    for pressed in press_states(s, d, b) {
         for &hold in holds {
             let mut s = pressed.clone();
             let (feet, press) = (s.body.y, s.tape.len());
