@@ -15,6 +15,7 @@ use super::tables::{FOOT_NIBBLE, HEAD_BUMP_SPEED, HEAD_NIBBLE, IMPEDE_PUSH, Poin
 use crate::level::{Level, Tile};
 
 /// The tile under the point `(dx, dy)` of the object at `s`.
+#[inline]
 fn tile(level: &Level, s: &NesState, (dx, dy): (i32, i32)) -> Tile {
     let col = (s.x + dx).div_euclid(TILE_PX);
     let row = (s.y + dy).div_euclid(TILE_PX);
@@ -22,6 +23,7 @@ fn tile(level: &Level, s: &NesState, (dx, dy): (i32, i32)) -> Tile {
 }
 
 /// The background collision of one frame (see the module docs).
+#[inline]
 pub(super) fn collide(level: &Level, s: &mut NesState, points: Points) {
     // Falling, unless the feet find ground below.
     if s.state == 0 {
@@ -45,11 +47,11 @@ pub(super) fn collide(level: &Level, s: &mut NesState, points: Points) {
 /// A collision point in a hazard, or the head below the last row.
 fn dies(level: &Level, s: &NesState, points: &Points) -> bool {
     let head_row = (s.y + points.head.1).div_euclid(TILE_PX);
-    let all = [points.head]
-        .into_iter()
-        .chain(points.feet)
-        .chain(points.sides.into_iter().flatten());
-    head_row >= level.height() as i32 || all.into_iter().any(|p| tile(level, s, p) == Tile::HAZARD)
+    // One flat array, not an iterator chain: this runs every frame of every
+    // program, and a chain's fold is not always inlined.
+    let ([f0, f1], [[l0, l1], [r0, r1]]) = (points.feet, points.sides);
+    let all = [points.head, f0, f1, l0, l1, r0, r1];
+    head_row >= level.height() as i32 || all.iter().any(|&p| tile(level, s, p) == Tile::HAZARD)
 }
 
 /// `HeadChk`: rising into a block low enough in its tile bumps the head:
