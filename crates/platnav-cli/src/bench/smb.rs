@@ -164,12 +164,17 @@ fn cold_and_warm_rows(
 ) -> Result<(), CliError> {
     let smb11 = built.smb11;
     // SMB 1-1 again, as a game's later level loads run: the templates the
-    // builds above grew are still there.
+    // builds above grew are still there. Best of 3: one build is short
+    // enough for a scheduler's hiccup to double it.
     let again = match &built.smb11_level {
         Some(level) => {
-            let t = Instant::now();
-            NavMap::build_cached(level, physics, full, &built.cache)?;
-            t.elapsed().as_secs_f64()
+            let mut best = f64::INFINITY;
+            for _ in 0..3 {
+                let t = Instant::now();
+                NavMap::build_cached(level, physics, full, &built.cache)?;
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+            best
         }
         None => f64::NAN,
     };
@@ -190,7 +195,7 @@ fn cold_and_warm_rows(
         rows.push(saved_map_row(level, physics, smb11)?);
     }
     rows.push(row(
-        "build, SMB 1-1, again after the other levels (the same cache, warm)",
+        "build, SMB 1-1, again after the other levels (the same cache, warm; best of 3)",
         ms(again),
         "",
         None,
