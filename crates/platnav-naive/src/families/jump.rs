@@ -304,6 +304,22 @@ fn first_hop(
     best.map(|(_, tape)| tape)
 }
 
+/// Whether `prog` performed after `prefix` touches a ceiling: some tick
+/// ends with `vy == 0`, not grounded, after one that ended with `vy < 0`.
+fn touches_ceiling(ctx: &Ctx<'_>, prefix: &[Input], prog: JumpProgram) -> bool {
+    let mut s = replayed(ctx, prefix);
+    s.airborne = false;
+    let (mut rising, mut touched) = (false, false);
+    s.fly(|t, body| {
+        if rising && body.vy == 0.0 && !body.grounded {
+            touched = true;
+        }
+        rising = body.vy < 0.0;
+        prog.input(t, body)
+    });
+    touched
+}
+
 /// A hop run's final jumps after `prefix` (`hops` made), whose walk `dir`
 /// leaves the ground after walk tick `leave`: each program and its
 /// steering variants performed from scratch, the prefix first.
@@ -318,13 +334,16 @@ fn hop_run_finals(
     let targets = [0, -dir];
     for r in (leave + 1).saturating_sub(2)..=leave {
         let run_up = prefix.len() + r;
-        // On the last run-up, every hold from 1 to the apex (32 spread over
-        // it at most) when the hold matters.
-        let every: Vec<usize> = if r == leave && holds.len() > 1 {
+        // On the last run-up, when the hold matters: every hold from 1 to
+        // the apex (32 spread over it at most) when the full jump touches a
+        // ceiling, else the regular holds.
+        let every: Vec<usize> = if r != leave || holds.len() == 1 {
+            vec![apex]
+        } else if touches_ceiling(ctx, prefix, JumpProgram::single(dir, run_up, apex)) {
             let n = apex.min(32);
             (1..=n).map(|i| (i * apex).div_ceil(n)).collect()
         } else {
-            vec![apex]
+            holds.to_vec()
         };
         let mut programs: Vec<(JumpProgram, Vec<usize>)> = every
             .into_iter()

@@ -18,13 +18,18 @@
 //!    2)` to `leave`, the tape so far, then `r` ticks of `move = d`, then
 //!    the jump held for the apex ticks, steering as the regular jump
 //!    programs do (the same switch ticks, to idle or to `-d`); for `r =
-//!    leave` the jump held for every hold time up to the apex ticks in turn
-//!    first (with `a` the apex ticks and `n = min(a, 32)`, the holds
-//!    `ceil(i * a / n)` for `i` = 1 to `n`, holding `move = d`, the last of
-//!    them the steering one; the apex ticks alone when, as in the regular
-//!    programs, the hold changes nothing); and with air jumps, the double
-//!    jumps of the regular programs after that run-up. Each landing is a
-//!    link. Then the hop run ends.
+//!    leave` the jump held for other hold times in turn first, holding
+//!    `move = d`, the last of them the steering one: when the *full jump*
+//!    (that run-up, then the jump held for the apex ticks with `move = d`)
+//!    touches a ceiling, every hold time up to the apex ticks (with `a` the
+//!    apex ticks and `n = min(a, 32)`, the holds `ceil(i * a / n)` for `i`
+//!    = 1 to `n`), else the holds of the regular programs; the apex ticks
+//!    alone when, as in the regular programs, the hold changes nothing. A
+//!    flight touches a ceiling when some tick ends with `vy == 0` and not
+//!    grounded after a tick that ended with `vy < 0` (watched until it
+//!    lands, dies or times out). With air jumps, the double jumps of the
+//!    regular programs after that run-up. Each landing is a link. Then the
+//!    hop run ends.
 //! 3. **Blocked**, with [`MAX_HOPS`] hops made: the hop run ends. Else a
 //!    hop: for `k` from 0 to `min(b, HOP_LEAD)` and, for each, every hold
 //!    `H` of the regular jump programs in ascending order: from the state
@@ -45,7 +50,7 @@
 use super::programs::{Base, Steered, double_jumps, holds, run_family_as, switch_ticks};
 use crate::links::best::Best;
 use crate::links::options::{JumpVariety, SETTLE_SLACK, action_limit, settle_limit};
-use crate::links::sim::{Sim, apex_ticks};
+use crate::links::sim::{Flight, Sim, apex_ticks};
 use crate::mechanics::LinkKind;
 use crate::physics::{Input, Physics};
 
@@ -67,14 +72,16 @@ fn hop_ticks(p: &Physics) -> usize {
 }
 
 /// The most programs the hop runs cost from one standing cell: their final
-/// jumps, and each direction's walks and hops counted as the programs
+/// jumps (every hold on the last run-up, and the full jump that looks for a
+/// ceiling), and each direction's walks and hops counted as the programs
 /// their steps could make (for the work bound, `LinkOptions::max_steps_per_cell`).
 pub(crate) fn max_programs(p: &Physics, variety: JumpVariety) -> usize {
     let finals: usize = [false, true]
         .into_iter()
-        .flat_map(|last| final_families(p, variety, 1, (0, last)))
+        .flat_map(|last| final_families(p, variety, 1, 0, final_holds(p, variety, last, || true)))
         .map(|f| f.switches.len() * f.targets.len() + 1)
-        .sum();
+        .sum::<usize>()
+        + 1;
     let (quarter, tries) = (action_limit(p) / 4, MAX_HOPS * (HOP_LEAD + 1));
     let steps =
         (MAX_HOPS + 1) * quarter + tries * (quarter + holds(p, variety).len() * hop_ticks(p));
@@ -215,36 +222,71 @@ fn finals(
             LinkKind::JUMP
         }
     };
+    // Every program walks the same run-up first: walked once, in turn.
+    let (mut at, first) = (start.clone(), start.tape.len());
     for r in (leave + 1).saturating_sub(super::edge::EDGE_TICKS)..=leave {
-        let run_up = start.tape.len() + r;
-        for fam in &final_families(p, variety, dir, (run_up, r == leave)) {
-            run_family_as(start.clone(), fam, best, &kind);
+        let run_up = first + r;
+        let full = Base::single(dir, run_up, apex_ticks(p));
+        if at.run(|t, b| full.input(t, b, None), Some(run_up)) != Flight::Paused {
+            return;
+        }
+        let holds = final_holds(p, variety, r == leave, || touches_ceiling(at.clone(), full));
+        for fam in &final_families(p, variety, dir, run_up, holds) {
+            run_family_as(at.clone(), fam, best, &kind);
         }
     }
 }
 
+/// Whether the flight of `base` from `s` touches a ceiling: on some tick
+/// the body ends with `vy == 0` and not grounded, having ended the tick
+/// before with `vy < 0` (watched until it lands, dies or times out).
+fn touches_ceiling(mut s: Sim<'_>, base: Base) -> bool {
+    let (mut rising, mut touched) = (false, false);
+    s.fly(|t, body| {
+        touched |= rising && body.vy == 0.0 && !body.grounded;
+        rising = body.vy < 0.0;
+        base.input(t, body, None)
+    });
+    touched
+}
+
+/// The hold times of a hop run's final jump: on the `last` run-up (`r ==
+/// leave`), every hold up to the apex ticks (at most
+/// [`MAX_HOLDS`]) when the full jump touches a ceiling, else the regular
+/// holds; on the other, the apex ticks alone. The apex ticks alone, too,
+/// when the hold changes nothing.
+fn final_holds(
+    p: &Physics,
+    variety: JumpVariety,
+    last: bool,
+    ceiling: impl Fn() -> bool,
+) -> Vec<usize> {
+    let (apex, regular) = (apex_ticks(p), holds(p, variety));
+    if !last || regular.len() == 1 {
+        vec![apex]
+    } else if ceiling() {
+        // The jump across a gap at its limit under a low ceiling is held
+        // to the last tick that does not bump the head.
+        let n = apex.min(MAX_HOLDS);
+        (1..=n).map(|i| (i * apex).div_ceil(n)).collect()
+    } else {
+        regular
+    }
+}
+
 /// The final jumps of direction `dir` after `run_up` ticks: the jump held
-/// for the apex ticks, steering as the regular programs, and on the `last`
-/// run-up also for every shorter hold time (at most [`MAX_HOLDS`] holds
-/// in all; none when the hold changes nothing); with air jumps, the double
-/// jumps.
+/// for each of `holds`, the apex ticks steering as the regular programs;
+/// with air jumps, the double jumps.
 fn final_families(
     p: &Physics,
     variety: JumpVariety,
     dir: i8,
-    (run_up, last): (usize, bool),
+    run_up: usize,
+    holds: Vec<usize>,
 ) -> Vec<Steered> {
-    // Every hold: the jump across a gap at its limit under a low ceiling
-    // is held to the last tick that does not bump the head.
     let apex = apex_ticks(p);
-    let every: Vec<usize> = if last && holds(p, variety).len() > 1 {
-        let n = apex.min(MAX_HOLDS);
-        (1..=n).map(|i| (i * apex).div_ceil(n)).collect()
-    } else {
-        vec![apex]
-    };
     // Steering switches for the full jump only, as the edge take-offs.
-    let mut fams: Vec<Steered> = every
+    let mut fams: Vec<Steered> = holds
         .into_iter()
         .map(|hold| Steered {
             base: Base::single(dir, run_up, hold),
