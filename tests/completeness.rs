@@ -101,6 +101,33 @@ fn a_jump_that_needs_the_speed_of_a_run_up_the_stairs_is_found() {
     );
 }
 
+/// `pillars.txt`, `smb` preset: the staircase of `stairs.txt`, then two
+/// pillars with gaps of eight columns, under the level's top (Super Mario
+/// Bros.: The Lost Levels 5-1). From rest on the first pillar, three
+/// columns wide, no jump crosses the next gap; landing on it at the speed
+/// of the run up the stairs and leaping on at once does. The hop runs'
+/// leaps find it, and its tape replays.
+#[test]
+fn a_run_that_leaps_on_from_a_pillar_it_lands_on_is_found() {
+    let level: Level = include_str!("../levels/repro/pillars.txt").parse().unwrap();
+    let physics = Physics::smb();
+    let (from, to) = (Cell::new(2, 12), Cell::new(36, 4));
+    let map = NavMap::build(&level, &physics).unwrap();
+    for col in 24..=26 {
+        let top = map.node(Cell::new(col, 4)).expect("the pillar is standing");
+        assert!(
+            map.links_from(top).all(|l| l.to.col < 35),
+            "a jump from rest on {col},4 crosses the gap"
+        );
+    }
+    let path = replayed_path(&level, &physics, from, to);
+    assert!(
+        path.steps().iter().all(|s| !(24..=26).contains(&s.to.col)),
+        "the route stops on the first pillar: {:?}",
+        path.steps()
+    );
+}
+
 /// `frame.txt`: 15 ticks left then 8 idle from 16,2. The pinned arithmetic
 /// of `PHYSICS.md` (the run's steps 3 and 5 on flat ground, positions on
 /// the `2^-36` grid), written out here, ends a hair left of x = 15: cell

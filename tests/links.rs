@@ -379,7 +379,8 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
     // (counted for every level: they run only beside ladders; jump-offs at
     // up to 64 rungs going up and going down; catches up or off), spring jumps 3 x (5 x 2 + 1)
     // (counted for every level: they run only on levels with springs), hop
-    // runs 2 directions x (the full jump steering 5 x 2 + 1 from each of 2
+    // runs 2 directions x (at each of 8 ledges, one per hop or leap, the
+    // full jump steering 5 x 2 + 1 from each of 2
     // run-ups and, on the last, the jump held each shorter one of the 24
     // apex ticks (32 holds at most) when the full jump, flown once more,
     // touches a ceiling, and with air jumps 2 x 6 double jumps
@@ -388,7 +389,8 @@ fn the_work_bound_counts_the_documented_programs_and_limits() {
     // ticks, 19 programs of 1,682 steps) (counted for every cell: they run
     // only near steps).
     let all = LinkOptions::default();
-    let hops = |holds: usize, doubles: usize| 2 * (holds + 10 + 11 + 1 + 2 * doubles * 7 + 19);
+    let hops =
+        |holds: usize, doubles: usize| 2 * (8 * (holds + 10 + 11 + 1 + 2 * doubles * 7) + 19);
     assert_eq!(
         all.programs_per_cell(&Physics::default()),
         462 + 46 + 30 + 33 + 270 + 33 + hops(24, 0)

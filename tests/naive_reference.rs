@@ -267,6 +267,22 @@ fn long_ladder_megaman() {
     assert_same("ladder31 megaman", &level, &physics);
 }
 
+/// The hop runs where they matter: up a staircase, under a ceiling that
+/// makes the final jump try every hold, and leaping on across pillars;
+/// with air jumps too.
+#[test]
+fn hop_runs_on_stairs_and_pillars() {
+    for (name, text) in [
+        ("stairs", include_str!("../levels/repro/stairs.txt")),
+        ("pillars", include_str!("../levels/repro/pillars.txt")),
+    ] {
+        let level: Level = text.parse().unwrap();
+        for (preset, physics) in [("smb", Physics::smb()), ("agile", Physics::agile())] {
+            assert_same(&format!("{name} {preset}"), &level, &physics);
+        }
+    }
+}
+
 /// Positions live on the grid of `PHYSICS.md`, so a link is the same to the
 /// last bit whether its body moves in its start cell's frame (as the
 /// builder does) or in level coordinates: on slopes, ladders, the frame

@@ -203,21 +203,22 @@ fn edge_take_offs(ctx: &Ctx<'_>, regular: &[usize], switches: &[usize], best: &m
 /// The hop runs (`src/links/families/jump/hops.rs`), each program
 /// performed from scratch: walk `d`; blocked, hop (of the presses up to 8
 /// ticks before the block and the holds, the one that lands highest
-/// without running into anything) and walk on along the top, as many as 8
-/// hops; at the first ledge after a hop, from each of the last 2 run-ups
-/// up to it, the full jump steering (on the last run-up, every hold time
-/// up to it before) and the double jumps.
+/// without running into anything) and walk on along the top; at a ledge
+/// after a hop, from each of the last 2 run-ups up to it, the full jump
+/// steering (on the last run-up, the other holds before) and the double
+/// jumps, then leap on from the landing farthest along (to a ledge, not
+/// a step); as many as 8 hops and leaps.
 fn hop_runs(ctx: &Ctx<'_>, holds: &[usize], switches: &[usize], best: &mut Best) {
     let p = ctx.p;
     let (w, cap) = (walk_limit(p), action_limit(p) / 4);
     for dir in [-1i8, 1] {
         let walk = Input::new(dir, false, false);
         let mut prefix: Vec<Input> = Vec::new();
-        let mut hops = 0u8;
+        let (mut hops, mut leapt) = (0u8, false);
         loop {
             let mut s = replayed(ctx, &prefix);
             let mut ended = None;
-            for t in 0..if hops == 0 { w } else { cap } {
+            for t in 0..if hops == 0 || leapt { w } else { cap } {
                 let x = s.body.x;
                 if !s.step(walk) || !s.body.grounded {
                     ended = Some((true, t));
@@ -231,18 +232,26 @@ fn hop_runs(ctx: &Ctx<'_>, holds: &[usize], switches: &[usize], best: &mut Best)
             match ended {
                 None => break,
                 Some((true, leave)) => {
-                    if hops > 0 {
-                        hop_run_finals(ctx, (&prefix, dir, leave, hops), (holds, switches), best);
+                    if hops == 0 {
+                        break;
                     }
-                    break;
+                    let farthest =
+                        hop_run_finals(ctx, (&prefix, dir, leave, hops), (holds, switches), best);
+                    match farthest {
+                        Some(tape) if hops < 8 => {
+                            (prefix, leapt) = (tape, true);
+                            hops += 1;
+                        }
+                        _ => break,
+                    }
                 }
                 Some((false, b)) => {
-                    if hops == 8 {
+                    if leapt || hops == 8 {
                         break;
                     }
                     match first_hop(ctx, &prefix, (dir, b), holds) {
                         Some(tape) => {
-                            prefix = tape;
+                            (prefix, leapt) = (tape, false);
                             hops += 1;
                         }
                         None => break,
@@ -328,7 +337,10 @@ fn hop_run_finals(
     (prefix, dir, leave, hops): (&[Input], i8, usize, u8),
     (holds, switches): (&[usize], &[usize]),
     best: &mut Best,
-) {
+) -> Option<Vec<Input>> {
+    // The landing farthest along `dir` of the single presses held toward
+    // it throughout (the first among equals), and its tape.
+    let mut farthest: Option<(f64, Vec<Input>)> = None;
     let p = ctx.p;
     let apex = apex_ticks(p);
     let targets = [0, -dir];
@@ -378,8 +390,16 @@ fn hop_run_finals(
                 } else {
                     LinkKind::JUMP
                 };
+                let x = s.body.x;
+                let further = farthest
+                    .as_ref()
+                    .is_none_or(|(f, _)| f64::from(dir) * (x - f) > 0.0);
+                if steer.is_none() && base.n_presses == 1 && further {
+                    farthest = Some((x, s.tape.clone()));
+                }
                 best.offer(s.land(kind));
             }
         }
     }
+    farthest.map(|(_, tape)| tape)
 }

@@ -1,24 +1,26 @@
-//! Hop runs: jumps that carry a run's speed up steps to a ledge. Every
-//! other jump starts at rest on its cell, so a jump that needs the speed
-//! of a run that first hops onto a block or up a staircase (the block or
-//! the top step too short to reach that speed on) is missing without them.
+//! Hop runs: jumps that carry a run's speed up steps to a ledge, and on
+//! across the tops they land on. Every other jump starts at rest on its
+//! cell, so a jump that needs the speed of a run that first hops onto a
+//! block or up a staircase, or lands on a pillar too short to reach that
+//! speed on, is missing without them.
 //!
-//! For `d` = -1 and +1, from standing on the start cell, with no hop made
-//! yet:
+//! For `d` = -1 and +1, from standing on the start cell, with no hop or
+//! leap made yet:
 //!
 //! 1. **Walk**: hold `move = d` (no jump) tick by tick, at most `W` ticks
-//!    (the edge take-offs' walk, `edge.rs`) before the first hop and
-//!    `floor(A / 4)` after one (`A` the action limit), along the step's
+//!    (the edge take-offs' walk, `edge.rs`) before the first hop and after
+//!    a leap (from further, a run from rest reaches full speed), and
+//!    `floor(A / 4)` after a hop (`A` the action limit), along the step's
 //!    top. The walk ends at the first tick after which the body is not
 //!    grounded or is dead (a *ledge*, at walk tick `leave`), or is grounded
 //!    with `x` unchanged by the tick (*blocked*, at walk tick `b`). Neither:
 //!    the hop run ends.
 //! 2. **At a ledge**, with no hop made: no hop run (the edge take-offs
-//!    cover it). After a hop: for each run-up `r` from `max(0, leave + 1 -
-//!    2)` to `leave`, the tape so far, then `r` ticks of `move = d`, then
-//!    the jump held for the apex ticks, steering as the regular jump
-//!    programs do (the same switch ticks, to idle or to `-d`); for `r =
-//!    leave` the jump held for other hold times in turn first, holding
+//!    cover it). Else the final jumps: for each run-up `r` from `max(0,
+//!    leave + 1 - 2)` to `leave`, the tape so far, then `r` ticks of `move
+//!    = d`, then the jump held for the apex ticks, steering as the regular
+//!    jump programs do (the same switch ticks, to idle or to `-d`); for `r
+//!    = leave` the jump held for other hold times in turn first, holding
 //!    `move = d`, the last of them the steering one: when the *full jump*
 //!    (that run-up, then the jump held for the apex ticks with `move = d`)
 //!    touches a ceiling, every hold time up to the apex ticks (with `a` the
@@ -28,11 +30,17 @@
 //!    flight touches a ceiling when some tick ends with `vy == 0` and not
 //!    grounded after a tick that ended with `vy < 0` (watched until it
 //!    lands, dies or times out). With air jumps, the double jumps of the
-//!    regular programs after that run-up. Each landing is a link. Then the
-//!    hop run ends.
-//! 3. **Blocked**, with [`MAX_HOPS`] hops made: the hop run ends. Else a
-//!    hop: for `k` from 0 to `min(b, HOP_LEAD)` and, for each, every hold
-//!    `H` of the regular jump programs in ascending order: from the state
+//!    regular programs after that run-up. Each landing is a link. Then,
+//!    with fewer than [`MAX_HOPS`] hops and leaps made, a **leap**: of the
+//!    final jumps with one press that hold `move = d` throughout (no
+//!    steering switch), the one that landed farthest along `d` (the first
+//!    in that order among equals); the tape goes on from its landing, and
+//!    the run walks again (step 1). None landed, or as many made: the hop
+//!    run ends.
+//! 3. **Blocked**, after a leap or with [`MAX_HOPS`] hops and leaps
+//!    made: the hop run ends. Else a hop: for `k` from 0 to `min(b,
+//!    HOP_LEAD)` and, for each, every hold `H` of the regular jump
+//!    programs in ascending order: from the state
 //!    after `b - k` ticks of the walk, hold `move = d` with the jump held
 //!    the first `H` ticks, until the body lands (is grounded after being in
 //!    the air). The hop fails on death, on timing out, after twice the
@@ -44,8 +52,9 @@
 //!    success: the hop run ends.
 //!
 //! A hop run's links are jumps, or double jumps when a press beyond the
-//! hops and the final jump took effect (an air jump), with every press
-//! counted in their jumps. They are offered after the edge take-offs.
+//! hops, the leaps and the final jump took effect (an air jump), with
+//! every press counted in their jumps. They are offered after the edge
+//! take-offs.
 
 use super::programs::{Base, Steered, double_jumps, holds, run_family_as, switch_ticks};
 use crate::links::best::Best;
@@ -54,8 +63,8 @@ use crate::links::sim::{Flight, Sim, apex_ticks};
 use crate::mechanics::LinkKind;
 use crate::physics::{Input, Physics};
 
-/// The most hops a hop run makes: the steps of the tallest staircases of
-/// Super Mario Bros.
+/// The most hops and leaps a hop run makes: the steps of the tallest
+/// staircases of Super Mario Bros.
 pub(crate) const MAX_HOPS: usize = 8;
 
 /// How many ticks before running into a step a hop may be pressed.
@@ -73,8 +82,9 @@ fn hop_ticks(p: &Physics) -> usize {
 
 /// The most programs the hop runs cost from one standing cell: their final
 /// jumps (every hold on the last run-up, and the full jump that looks for a
-/// ceiling), and each direction's walks and hops counted as the programs
-/// their steps could make (for the work bound, `LinkOptions::max_steps_per_cell`).
+/// ceiling) at each of as many ledges as hops and leaps, and each
+/// direction's walks and hops counted as the programs their steps could
+/// make (for the work bound, `LinkOptions::max_steps_per_cell`).
 pub(crate) fn max_programs(p: &Physics, variety: JumpVariety) -> usize {
     let finals: usize = [false, true]
         .into_iter()
@@ -86,7 +96,7 @@ pub(crate) fn max_programs(p: &Physics, variety: JumpVariety) -> usize {
     let steps =
         (MAX_HOPS + 1) * quarter + tries * (quarter + holds(p, variety).len() * hop_ticks(p));
     let per_program = action_limit(p) + 2 * settle_limit(p) + SETTLE_SLACK as usize;
-    2 * (finals + steps.div_ceil(per_program))
+    2 * (MAX_HOPS * finals + steps.div_ceil(per_program))
 }
 
 /// How a walk ended: off the ground or dead after walk tick `leave`, or
@@ -175,26 +185,38 @@ pub(crate) fn generate<'a>(
     let (w, holds) = (super::edge::walk_ticks(p), holds(p, variety));
     for dir in [-1i8, 1] {
         let mut s = sim();
-        let mut hops = 0u8;
         // After a hop the walk goes on along the step's top as far as a
-        // quarter of the action limit.
-        let walk_limit = |hops: u8| if hops == 0 { w } else { action_limit(p) / 4 };
-        while let Some(event) = walk(&s, dir, walk_limit(hops)) {
+        // quarter of the action limit; after a leap, as far as before the
+        // first hop (from further, a run from rest reaches full speed).
+        let (mut hops, mut leapt) = (0u8, false);
+        let walk_limit = |hops: u8, leapt: bool| match (hops, leapt) {
+            (0, _) | (_, true) => w,
+            _ => action_limit(p) / 4,
+        };
+        while let Some(event) = walk(&s, dir, walk_limit(hops, leapt)) {
             match event {
                 Walked::Ledge { leave } => {
-                    if hops > 0 {
-                        finals(s, (dir, leave, hops), variety, best);
+                    if hops == 0 {
+                        break;
                     }
-                    break;
+                    let landed = finals(s, (dir, leave, hops), variety, best);
+                    match landed {
+                        Some(landed) if usize::from(hops) < MAX_HOPS => {
+                            (s, leapt) = (landed, true);
+                            hops += 1;
+                        }
+                        _ => break,
+                    }
                 }
                 Walked::Blocked { b } => {
-                    if usize::from(hops) == MAX_HOPS {
+                    // A leap carries speed across short tops, not up steps.
+                    if leapt || usize::from(hops) == MAX_HOPS {
                         break;
                     }
                     let Some(landed) = hop(&s, b, dir, &holds) else {
                         break;
                     };
-                    s = landed;
+                    (s, leapt) = (landed, false);
                     hops += 1;
                 }
             }
@@ -203,13 +225,14 @@ pub(crate) fn generate<'a>(
 }
 
 /// The final jumps of a hop run from `start` (`hops` made), whose walk
-/// `dir` leaves the ground after walk tick `leave`.
-fn finals(
-    mut start: Sim<'_>,
+/// `dir` leaves the ground after walk tick `leave`; returns where the full
+/// jump of the last run-up landed, if it did.
+fn finals<'a>(
+    mut start: Sim<'a>,
     (dir, leave, hops): (i8, usize, u8),
     variety: JumpVariety,
     best: &mut Best,
-) {
+) -> Option<Sim<'a>> {
     // The final jump lands when it is grounded after leaving the ground
     // again.
     start.airborne = false;
@@ -224,17 +247,33 @@ fn finals(
     };
     // Every program walks the same run-up first: walked once, in turn.
     let (mut at, first) = (start.clone(), start.tape.len());
+    // The landing farthest along `dir` of the single presses held toward
+    // it throughout (the first among equals).
+    let mut farthest: Option<Sim<'a>> = None;
+    let mut note = |s: &Sim<'a>| {
+        if farthest
+            .as_ref()
+            .is_none_or(|f| f64::from(dir) * (s.body.x - f.body.x) > 0.0)
+        {
+            farthest = Some(s.clone());
+        }
+    };
     for r in (leave + 1).saturating_sub(super::edge::EDGE_TICKS)..=leave {
         let run_up = first + r;
         let full = Base::single(dir, run_up, apex_ticks(p));
         if at.run(|t, b| full.input(t, b, None), Some(run_up)) != Flight::Paused {
-            return;
+            return None;
         }
         let holds = final_holds(p, variety, r == leave, || touches_ceiling(at.clone(), full));
         for fam in &final_families(p, variety, dir, run_up, holds) {
-            run_family_as(at.clone(), fam, best, &kind);
+            if fam.base.n_presses == 1 {
+                run_family_as(at.clone(), fam, best, &kind, &mut note);
+            } else {
+                run_family_as(at.clone(), fam, best, &kind, &mut |_| {});
+            }
         }
     }
+    farthest
 }
 
 /// Whether the flight of `base` from `s` touches a ceiling: on some tick
@@ -259,7 +298,7 @@ fn final_holds(
     p: &Physics,
     variety: JumpVariety,
     last: bool,
-    ceiling: impl Fn() -> bool,
+    ceiling: impl FnOnce() -> bool,
 ) -> Vec<usize> {
     let (apex, regular) = (apex_ticks(p), holds(p, variety));
     if !last || regular.len() == 1 {

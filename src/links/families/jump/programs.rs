@@ -117,15 +117,18 @@ fn fly_noting(
 /// prefix of it), branching off every steering option at each switch tick
 /// still ahead; a branch repeating an earlier one is left out ([`Twins`]).
 pub(crate) fn run_family(s: Sim<'_>, fam: &Steered, best: &mut Best) {
-    run_family_as(s, fam, best, &kind_of);
+    run_family_as(s, fam, best, &kind_of, &mut |_| {});
 }
 
-/// [`run_family`], its links of the kind `kind` gives their presses.
-pub(crate) fn run_family_as(
-    mut s: Sim<'_>,
+/// [`run_family`], its links of the kind `kind` gives their presses;
+/// `landed` sees the body where the base program (no switch) landed, if
+/// it did.
+pub(crate) fn run_family_as<'a>(
+    mut s: Sim<'a>,
     fam: &Steered,
     best: &mut Best,
     kind: &dyn Fn(u8) -> LinkKind,
+    landed: &mut dyn FnMut(&Sim<'a>),
 ) {
     let base = fam.base;
     let marks: Vec<usize> = fam.switches.iter().map(|&k| base.run_up + k).collect();
@@ -146,6 +149,7 @@ pub(crate) fn run_family_as(
             // Landed or failed before the switch: every later branch is the base.
             _ => {
                 if s.airborne && s.body.grounded && !s.body.dead {
+                    landed(&s);
                     offer_landing(s, best, kind);
                 }
                 return;
@@ -153,6 +157,7 @@ pub(crate) fn run_family_as(
         }
     }
     if s.fly(|t, b| base.input(t, b, None)) {
+        landed(&s);
         offer_landing(s, best, kind);
     }
 }
