@@ -74,6 +74,24 @@ fn a_jump_over_spikes_that_must_leave_at_their_edge_is_found() {
     replayed_path(&level, &physics, from, to);
 }
 
+/// No link from rest on row 4 at the columns `tops` (all standing) lands
+/// at column `far` or beyond.
+fn no_jump_from_rest_crosses(
+    level: &Level,
+    physics: &Physics,
+    tops: std::ops::RangeInclusive<i32>,
+    far: i32,
+) {
+    let map = NavMap::build(level, physics).unwrap();
+    for col in tops {
+        let top = map.node(Cell::new(col, 4)).expect("the top is standing");
+        assert!(
+            map.links_from(top).all(|l| l.to.col < far),
+            "a jump from rest on {col},4 crosses the gap"
+        );
+    }
+}
+
 /// `stairs.txt`, `smb` preset: a staircase of eight steps, its top three
 /// columns wide, then a gap of eight columns, under the level's top. From
 /// rest on the top no jump crosses it; running up the stairs and hopping
@@ -84,16 +102,8 @@ fn a_jump_over_spikes_that_must_leave_at_their_edge_is_found() {
 fn a_jump_that_needs_the_speed_of_a_run_up_the_stairs_is_found() {
     let level: Level = include_str!("../levels/repro/stairs.txt").parse().unwrap();
     let physics = Physics::smb();
-    let (from, to) = (Cell::new(2, 12), Cell::new(25, 4));
-    let map = NavMap::build(&level, &physics).unwrap();
-    for col in 13..=15 {
-        let top = map.node(Cell::new(col, 4)).expect("the top is standing");
-        assert!(
-            map.links_from(top).all(|l| l.to.col < 24),
-            "a jump from rest on {col},4 crosses the gap"
-        );
-    }
-    let path = replayed_path(&level, &physics, from, to);
+    no_jump_from_rest_crosses(&level, &physics, 13..=15, 24);
+    let path = replayed_path(&level, &physics, Cell::new(2, 12), Cell::new(25, 4));
     let last = path.steps().last().unwrap();
     assert!(
         last.from.row > 4,
@@ -111,16 +121,8 @@ fn a_jump_that_needs_the_speed_of_a_run_up_the_stairs_is_found() {
 fn a_run_that_leaps_on_from_a_pillar_it_lands_on_is_found() {
     let level: Level = include_str!("../levels/repro/pillars.txt").parse().unwrap();
     let physics = Physics::smb();
-    let (from, to) = (Cell::new(2, 12), Cell::new(36, 4));
-    let map = NavMap::build(&level, &physics).unwrap();
-    for col in 24..=26 {
-        let top = map.node(Cell::new(col, 4)).expect("the pillar is standing");
-        assert!(
-            map.links_from(top).all(|l| l.to.col < 35),
-            "a jump from rest on {col},4 crosses the gap"
-        );
-    }
-    let path = replayed_path(&level, &physics, from, to);
+    no_jump_from_rest_crosses(&level, &physics, 24..=26, 35);
+    let path = replayed_path(&level, &physics, Cell::new(2, 12), Cell::new(36, 4));
     assert!(
         path.steps().iter().all(|s| !(24..=26).contains(&s.to.col)),
         "the route stops on the first pillar: {:?}",
