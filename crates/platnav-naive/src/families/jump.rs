@@ -331,7 +331,9 @@ fn touches_ceiling(ctx: &Ctx<'_>, prefix: &[Input], prog: JumpProgram) -> bool {
 
 /// A hop run's final jumps after `prefix` (`hops` made), whose walk `dir`
 /// leaves the ground after walk tick `leave`: each program and its
-/// steering variants performed from scratch, the prefix first.
+/// steering variants performed from scratch, the prefix first. Returns the
+/// tape to where the one with one press held toward `dir` throughout
+/// landed farthest along it (the leap's start), if any landed.
 fn hop_run_finals(
     ctx: &Ctx<'_>,
     (prefix, dir, leave, hops): (&[Input], i8, usize, u8),

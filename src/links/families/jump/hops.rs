@@ -225,8 +225,9 @@ pub(crate) fn generate<'a>(
 }
 
 /// The final jumps of a hop run from `start` (`hops` made), whose walk
-/// `dir` leaves the ground after walk tick `leave`; returns where the full
-/// jump of the last run-up landed, if it did.
+/// `dir` leaves the ground after walk tick `leave`; returns the body where
+/// the one with one press held toward `dir` throughout landed farthest
+/// along it (the leap's start), if any landed.
 fn finals<'a>(
     mut start: Sim<'a>,
     (dir, leave, hops): (i8, usize, u8),
