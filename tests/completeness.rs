@@ -213,3 +213,103 @@ fn a_body_climbing_down_jumps_off_partway() {
         "no climb from {top} goes down and then jumps"
     );
 }
+
+/// A platform three columns wide, then three steps down, each one row and
+/// one column, then a gap of `gap` columns and a floor, under `head` rows
+/// of air above the platform (the level's top is its ceiling); with the
+/// platform's left end and the floor's first column.
+fn down_stairs(gap: usize, head: usize) -> (Level, Cell, Cell) {
+    let (top, steps) = (3, 3);
+    let h = head + steps + 2;
+    let floor = h - 1;
+    let surface = |c: usize| match c {
+        c if c < top => Some(floor - steps),
+        c if c < top + steps => Some(floor - (top + steps - 1 - c)),
+        c if c < top + steps + gap => None,
+        _ => Some(floor),
+    };
+    let rows: Vec<String> = (0..h)
+        .map(|r| {
+            (0..top + steps + gap + 6)
+                .map(|c| {
+                    if surface(c).is_some_and(|s| r >= s) {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let start = Cell::new(0, (floor - steps - 1) as i32);
+    let far = Cell::new((top + steps + gap) as i32, (floor - 1) as i32);
+    (rows.join("\n").parse().unwrap(), start, far)
+}
+
+/// Whether some run down from `start`, holding right with one press of
+/// the jump (pressed on tick `t` below 200, held `h` below 60 ticks),
+/// lands on `far`'s row at or beyond it.
+fn one_press_crosses(level: &Level, physics: &Physics, start: Cell, far: Cell) -> bool {
+    use platnav::{Body, Input};
+    (0..200).any(|t| {
+        (1..60).any(|h| {
+            let mut b = Body::start(level, start, physics);
+            for k in 0..t + h + 300 {
+                b.step(
+                    level,
+                    physics,
+                    Input::new(1, (t..t + h).contains(&k), false),
+                );
+                let lands = k > t && b.grounded;
+                if b.dead || lands && k > t + h {
+                    return false;
+                }
+                if lands
+                    && b.standing_cell()
+                        .is_some_and(|c| c.row == far.row && c.col >= far.col)
+                {
+                    return true;
+                }
+            }
+            false
+        })
+    })
+}
+
+/// Running down a staircase straight into a jump keeps the run's speed
+/// through the steps' landings, which no link does outside the hop runs.
+/// On three steps down under 2 to 4 rows of air, with `default`, `smb`
+/// and `agile`, every gap one press in such a run crosses, the map
+/// crosses too (a jump from the top reaches as far); the widest such gap
+/// is at least 3 columns, and no narrower with more air.
+#[test]
+fn a_run_down_stairs_into_a_jump_crosses_no_gap_the_map_misses() {
+    for (name, physics) in [
+        ("default", Physics::default()),
+        ("smb", Physics::smb()),
+        ("agile", Physics::agile()),
+    ] {
+        let mut widest = Vec::new();
+        for head in 2..=4 {
+            let mut crossed = 0;
+            for gap in 3..=12 {
+                let (level, start, far) = down_stairs(gap, head);
+                if !one_press_crosses(&level, &physics, start, far) {
+                    break;
+                }
+                crossed = gap;
+                let map = NavMap::build(&level, &physics).unwrap();
+                assert!(
+                    find_path(&map, start, far, &SearchOptions::default()).is_ok(),
+                    "{name}, {head} rows of air, gap {gap}: no path\n{level}"
+                );
+            }
+            widest.push(crossed);
+        }
+        // The comparison is not empty: wide gaps are crossed.
+        assert!(
+            widest.iter().all(|&w| w >= 3) && widest.is_sorted(),
+            "{name}: the widest gaps crossed, by rows of air: {widest:?}"
+        );
+    }
+}
