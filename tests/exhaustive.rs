@@ -7,7 +7,7 @@
 //! presets (the last with its jump boost and slow run-up), every standing
 //! cell the search comes to rest on from the start is reached by the map,
 //! the map's path there is no slower than the search's first arrival by
-//! more than [`TOLERANCE`], and every link equals the naive builder's.
+//! more than [`tolerance`], and every link equals the naive builder's.
 //!
 //! The search tries every input on every tick, with states merged in
 //! buckets of 1/8 tile and of the least speed change a tick makes, within
@@ -132,11 +132,14 @@ fn small_level(seed: u64) -> (Level, Cell) {
     (level, Cell::new(1, (floor - 1) as i32))
 }
 
-/// How much slower than the search's first arrival the map's path may be:
-/// a path is chained from links that each start and end at rest near a
-/// cell's middle (settling costs ticks the search's free-form inputs do
-/// not spend), so it may take twice the ticks, plus a second.
-const TOLERANCE: (u32, u32) = (2, 60);
+/// How much slower than the search's first arrival (`tick`) the map's path
+/// may be: a path is chained from links that each start and end at rest
+/// near a cell's middle (settling costs ticks the search's free-form inputs
+/// do not spend). A quarter more, plus 40 ticks: on the 200 levels and
+/// four presets the paths took at most 33 ticks more than the search.
+fn tolerance(tick: u32) -> u32 {
+    tick + tick / 4 + 40
+}
 
 /// What one level shows against the search: each miss described.
 fn check(seed: u64, name: &str, physics: &Physics) -> (Vec<String>, usize) {
@@ -167,7 +170,7 @@ fn check(seed: u64, name: &str, physics: &Physics) -> (Vec<String>, usize) {
             continue;
         }
         match find_path(&map, start, cell, &SearchOptions::default()) {
-            Ok(path) if path.ticks() > TOLERANCE.0 * tick + TOLERANCE.1 => {
+            Ok(path) if path.ticks() > tolerance(tick) => {
                 misses.push(format!("{at}: the map's path takes {} ticks", path.ticks()));
             }
             Ok(_) => {}
