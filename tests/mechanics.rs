@@ -422,6 +422,67 @@ fn a_falling_body_lands_with_its_feet_on_the_slope_surface() {
     }
 }
 
+/// Running up the hill's `/` with a short jump (released at once, so the
+/// body rises slower than the surface climbs under it): the feet never
+/// pass under the ground; the surface carries them up until they land.
+#[test]
+fn a_short_jump_into_a_slope_rides_up_its_surface() {
+    let (l, p) = (hill(), Physics::default());
+    let mut rode = 0;
+    for run in 12..=24 {
+        for hold in 1..=3 {
+            let mut b = Body::standing(Cell::new(3, 6), &p);
+            let jump = |t: usize| t >= run && t < run + hold;
+            for t in 0..run + 40 {
+                let y0 = b.y;
+                b.step(&l, &p, Input::new(1, jump(t), false));
+                assert!(
+                    b.y <= hill_height(b.x) + 1e-9,
+                    "run {run}, hold {hold}, tick {t}: feet at {} under ground at {}",
+                    b.y,
+                    hill_height(b.x)
+                );
+                // Lifted more than its own speed moved it: carried up.
+                if b.vy < 0.0 && b.y < y0 + b.vy * p.dt - 1e-9 {
+                    rode += 1;
+                }
+            }
+        }
+    }
+    assert!(rode > 0, "no jump rode the surface");
+}
+
+/// No link on `levels/mechanics.txt` moves the body farther in a tick
+/// than its speeds allow: at most the top speed across, and down or up at
+/// most its speed (or a jump's) plus the climb or dip of a slope walked
+/// (catching a ladder centres the body on it, which is allowed).
+#[test]
+fn no_link_on_the_mechanics_level_teleports_the_body() {
+    let l: Level = include_str!("../levels/mechanics.txt").parse().unwrap();
+    for p in [Physics::default(), Physics::smb(), Physics::agile()] {
+        let map = platnav::NavMap::build(&l, &p).unwrap();
+        let across = p.max_speed_x() * p.dt + 1e-9;
+        for n in 0..map.node_count() {
+            for link in map.links_from(platnav::NodeId::new(n as u32)) {
+                let states = platnav::search::trajectory(&map, link.id);
+                for (t, w) in states.windows(2).enumerate() {
+                    let (dx, dy) = ((w[1].x - w[0].x).abs(), (w[1].y - w[0].y).abs());
+                    let speed = (w[0].vy.abs() + p.gravity * p.dt)
+                        .max(w[1].vy.abs())
+                        .max(p.jump_speed);
+                    let catch = w[1].climbing && !w[0].climbing;
+                    assert!(
+                        catch || (dx <= across && dy <= speed * p.dt + dx + 1e-9),
+                        "{link:?}, tick {t}: {:?} to {:?}",
+                        w[0],
+                        w[1]
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn the_high_side_of_a_slope_is_a_wall_and_its_underside_a_ceiling() {
     let l = level(&[

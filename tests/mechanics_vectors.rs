@@ -478,6 +478,14 @@ mod reference {
                 landed = true;
             }
         } else if s.vy < 0.0 {
+            // Ride: feet that crossed a slope's line by moving x go on it.
+            let crossed = w
+                .surfaces(s.x, y_prev - dx - EPS, s.y)
+                .into_iter()
+                .find(|&(sl, line)| s.y > line + EPS && y0 <= World::line(sl, x0) + EPS);
+            if let Some((_, line)) = crossed {
+                s.y = line;
+            }
             let u = w.under(s.x, s.y);
             let bottom = w
                 .rows(s.y)
@@ -853,6 +861,13 @@ fn cases() -> Vec<Case> {
             d(),
             [3, 6],
             vec![(1, f, f, f, 25), (1, t, f, f, 20), (0, f, f, f, 60)],
+        ),
+        (
+            "slopes: a short jump into the hill rides up its surface".into(),
+            "slopes",
+            d(),
+            [3, 6],
+            vec![(1, f, f, f, 18), (1, t, f, f, 2), (1, f, f, f, 40)],
         ),
         (
             "slopes: bump a slope's underside".into(),

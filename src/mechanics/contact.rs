@@ -73,6 +73,7 @@ pub(super) fn steps<T: Tiles + ?Sized>(
         cols,
         dx,
         walks,
+        x_prev,
         y_prev: b.y,
     };
     b.y += snap(b.vy * p.dt);
@@ -105,7 +106,7 @@ pub(super) fn steps<T: Tiles + ?Sized>(
 /// What move y (step 6) and the contacts (step 7) of the extended steps
 /// read: the tick's input, the ghosts of the feet as the tick started, the
 /// columns of the box after move x and how far it moved, whether the body
-/// walks, and the feet's y before move y.
+/// walks, and the feet's x before move x and y before move y.
 struct MoveY<'a, T: Tiles + ?Sized> {
     level: &'a T,
     p: &'a Physics,
@@ -114,6 +115,7 @@ struct MoveY<'a, T: Tiles + ?Sized> {
     cols: Range<i64>,
     dx: f64,
     walks: bool,
+    x_prev: f64,
     y_prev: f64,
 }
 
@@ -178,10 +180,14 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
         best.is_finite()
     }
 
-    /// A rising body stops under the lowest ceiling: the greatest bottom
+    /// A rising body first rides up a slope surface its feet crossed by
+    /// moving x, then stops under the lowest ceiling: the greatest bottom
     /// of the solid and slope tiles, not ghosts, the moved box overlaps.
     fn rise(&self, b: &mut Body) {
         let level = self.level;
+        if slope::active(level) {
+            self.ride(b);
+        }
         let g = ghosts_at(level, b.x, b.y);
         let ceiling = span(b.y - self.p.box_h(), b.y).rev().find(|&r| {
             self.cols
@@ -191,6 +197,19 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
         if let Some(r) = ceiling {
             b.y = (r as f64 + 1.0) + self.p.box_h();
             b.vy = 0.0;
+        }
+    }
+
+    /// Ride: feet that were on or above a slope's line as the tick started
+    /// and are under it now, the line at most `dx` above where they were,
+    /// are put on the highest such line. A body rising slower than the
+    /// surface under it climbs is carried up it, not left inside the tile.
+    fn ride(&self, b: &mut Body) {
+        let lo = self.y_prev - self.dx - EPS;
+        let crossed = surfaces(self.level, b.x, lo, b.y)
+            .find(|&(s, line)| b.y > line + EPS && s.below(self.x_prev, self.y_prev));
+        if let Some((_, line)) = crossed {
+            b.y = line;
         }
     }
 
