@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use platnav::{Level, NavMap, Physics, formats::VglcLegend};
+use platnav::level::SplitMix64;
+use platnav::{Cell, Level, NavMap, Physics, Wrap, formats::VglcLegend};
 
 /// Whether the long fuzz and property runs were asked for: CI sets
 /// `PLATNAV_LONG_TESTS=1`; a plain `cargo test` takes the short runs. The
@@ -113,4 +114,113 @@ pub fn assert_links_replay(map: &NavMap, what: &str) {
             l.to
         );
     }
+}
+
+/// A small level of `tests/exhaustive.rs`: a floor with a gap of 1 to 6
+/// columns (open, or floored with spikes), and a few ledges, low ceilings,
+/// one-way platforms, walls, ladders, slopes, jump pads and springs, a
+/// quarter of the levels wrapping at their edges, chosen by `seed`; with
+/// its start, a floor cell at the left.
+pub fn small_level(seed: u64) -> (Level, Cell) {
+    let mut rng = SplitMix64::new(seed);
+    let w = 12 + rng.below(5) as usize;
+    let h = 9;
+    let mut g = vec![vec!['.'; w]; h];
+    let floor = h - 1;
+    g[floor] = vec!['#'; w];
+    let put = |g: &mut Vec<Vec<char>>, c: usize, r: usize, t: char| {
+        if c < w && r < h {
+            g[r][c] = t;
+        }
+    };
+    // A gap of 1 to 6 columns, somewhere right of the start: open, or
+    // one time in three a floor of spikes (a body walking off dies on the
+    // tick it leaves the ground).
+    let gap = 1 + rng.below(6) as usize;
+    let at = 3 + rng.below((w - 4) as u64) as usize;
+    let pit = if rng.chance(1.0 / 3.0) { '^' } else { '.' };
+    for c in at..(at + gap).min(w - 1) {
+        put(&mut g, c, floor, pit);
+    }
+    for _ in 0..2 + rng.below(3) {
+        let c = 3 + rng.below((w - 4) as u64) as usize;
+        let len = 1 + rng.below(4) as usize;
+        match rng.below(7) {
+            // A ledge 1 to 3 rows high.
+            0 => {
+                let k = 1 + rng.below(3) as usize;
+                for cc in c..c + len {
+                    for r in floor - k..floor {
+                        put(&mut g, cc, r, '#');
+                    }
+                }
+            }
+            // A low ceiling, 2 or 3 rows above the floor.
+            1 => {
+                let r = floor - 2 - rng.below(2) as usize;
+                for cc in c..c + len + 1 {
+                    put(&mut g, cc, r, '#');
+                }
+            }
+            // A one-way platform.
+            2 => {
+                let r = floor - 2 - rng.below(3) as usize;
+                for cc in c..c + len + 1 {
+                    put(&mut g, cc, r, '=');
+                }
+            }
+            // A wall 2 to 5 rows high.
+            3 => {
+                let k = 2 + rng.below(4) as usize;
+                for r in floor - k..floor {
+                    put(&mut g, c, r, '#');
+                }
+            }
+            // A ladder up to a platform.
+            4 => {
+                let top = floor - 3 - rng.below(3) as usize;
+                for r in top..floor {
+                    put(&mut g, c, r, 'H');
+                }
+                for cc in c + 1..c + 1 + len {
+                    put(&mut g, cc, top, '#');
+                }
+            }
+            // A jump pad or a spring on the floor, under a ledge 4 to 6
+            // rows up, out of a jump's reach.
+            6 => {
+                put(
+                    &mut g,
+                    c,
+                    floor - 1,
+                    if rng.chance(0.5) { 'P' } else { 'Z' },
+                );
+                let r = floor - 4 - rng.below(3) as usize;
+                for cc in c + 1..c + 2 + len {
+                    put(&mut g, cc, r, '#');
+                }
+            }
+            // A slope up onto a one-row step.
+            _ => {
+                put(&mut g, c, floor - 1, '/');
+                for cc in c + 1..c + 1 + len {
+                    put(&mut g, cc, floor - 1, '#');
+                }
+            }
+        }
+    }
+    // The start's column and its neighbours stay clear floor.
+    for (r, row) in g.iter_mut().enumerate() {
+        row[..3].fill(if r == floor { '#' } else { '.' });
+    }
+    let text: Vec<String> = g.iter().map(|r| r.iter().collect()).collect();
+    // One level in four wraps: left and right, or every other time all
+    // round, so that falling through the gap comes back in at the top.
+    let wrap = match seed % 8 {
+        3 => Wrap::X,
+        7 => Wrap::XY,
+        _ => Wrap::NONE,
+    };
+    let level = text.join("\n").parse::<Level>().unwrap().with_wrap(wrap);
+    (level, Cell::new(1, (floor - 1) as i32))
 }
