@@ -418,14 +418,32 @@ mod reference {
             s.launched = false;
         }
 
-        // 5. Move x.
+        // The tiles the box sank into: with a slope tile near, the
+        // blocking tiles it overlaps as the tick starts.
         let (x0, y0) = (s.x, s.y);
+        let near = w.slopes
+            && tiles_over(y0 - box_h(p), y0 + 1.0).into_iter().any(|r| {
+                tiles_over(x0 - half_w(p) - 1.0, x0 + half_w(p) + 1.0)
+                    .into_iter()
+                    .any(|c| w.slope(c, r).is_some())
+            });
+        let sunk: Vec<(i64, i64)> = if near {
+            w.rows(y0)
+                .into_iter()
+                .flat_map(|r| w.cols(x0).into_iter().map(move |c| (c, r)))
+                .filter(|&(c, r)| w.blocks(x0, y0, u0, c, r))
+                .collect()
+        } else {
+            Vec::new()
+        };
+
+        // 5. Move x.
         s.x += grid(s.vx * dt);
         let hits: Vec<i64> = w
             .rows(y0)
             .into_iter()
             .flat_map(|r| w.cols(s.x).into_iter().map(move |c| (c, r)))
-            .filter(|&(c, r)| w.blocks(x0, y0, u0, c, r))
+            .filter(|&(c, r)| w.blocks(x0, y0, u0, c, r) && !sunk.contains(&(c, r)))
             .map(|(c, _)| c)
             .collect();
         if !hits.is_empty() {
@@ -461,8 +479,14 @@ mod reference {
                     }
                     let t = r as f64;
                     let from_above = y_prev <= t + EPS || (walks && y_prev <= t + dx + EPS);
+                    // Ghosts as the tick started, and tiles sunk into, only
+                    // from above, or a solid the slope under the feet
+                    // covered.
+                    let was_ghost = w.ghost(x0, y0, u0, c, r) || sunk.contains(&(c, r));
+                    let covered = u0.is_some_and(|u| World::covers(u, c, r));
                     let lands = match w.at(c, r) {
-                        Tile::SOLID | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => true,
+                        Tile::SOLID => !was_ghost || from_above || covered,
+                        Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => !was_ghost || from_above,
                         Tile::ONE_WAY => !input.down && from_above,
                         Tile::LADDER => !input.down && w.ladder_top(c, r) && from_above,
                         _ => false,
@@ -490,7 +514,11 @@ mod reference {
             let bottom = w
                 .rows(s.y)
                 .into_iter()
-                .filter(|&r| w.cols(s.x).into_iter().any(|c| w.blocks(s.x, s.y, u, c, r)))
+                .filter(|&r| {
+                    w.cols(s.x)
+                        .into_iter()
+                        .any(|c| w.blocks(s.x, s.y, u, c, r) && !sunk.contains(&(c, r)))
+                })
                 .max();
             if let Some(r) = bottom {
                 s.y = (r + 1) as f64 + box_h(p);
@@ -515,6 +543,18 @@ mod reference {
             if best.is_finite() {
                 s.y = best;
                 s.vy = 0.0;
+            }
+        }
+        // A walk into a tile (a ceiling over a slope) does not move.
+        if walks {
+            let u = w.under(s.x, s.y);
+            let hit = w.rows(s.y).into_iter().any(|r| {
+                w.cols(s.x)
+                    .into_iter()
+                    .any(|c| w.blocks(s.x, s.y, u, c, r) && !sunk.contains(&(c, r)))
+            });
+            if hit {
+                (s.x, s.y, s.vx, s.vy) = (x0, y0, 0.0, 0.0);
             }
         }
 
@@ -688,6 +728,76 @@ fn levels() -> Vec<(&'static str, Vec<&'static str>)> {
             ],
         ),
         (
+            "slope pit",
+            vec![
+                "............",
+                "............",
+                "............",
+                "............",
+                "............",
+                "...H##......",
+                "...H....####",
+                "...H/##.####",
+                "###....#####",
+            ],
+        ),
+        (
+            "slopes under ceilings",
+            vec![
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "......####.....",
+                ".....=====.....",
+                "..../#../##....",
+                "########^^#####",
+            ],
+        ),
+        (
+            "slope under a ledge",
+            vec![
+                "..............",
+                "..............",
+                "..............",
+                ".......##.....",
+                "..............",
+                "...####.......",
+                "..............",
+                "...../P../###.",
+                "#####^^^^^^###",
+            ],
+        ),
+        (
+            "slope under a one-way",
+            vec![
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                ".......=====...",
+                "......./###....",
+                "##########....#",
+            ],
+        ),
+        (
+            "slope under a cap",
+            vec![
+                "............",
+                "............",
+                "............",
+                "............",
+                "............",
+                "............",
+                "..........##",
+                "...#####../#",
+                "####^^^^^###",
+            ],
+        ),
+        (
             "wrapped",
             vec![
                 "@wrap xy",
@@ -852,7 +962,7 @@ fn cases() -> Vec<Case> {
             "slopes: walk left from the far end".into(),
             "slopes",
             d(),
-            [20, 6],
+            [21, 5],
             vec![(-1, f, f, f, 220)],
         ),
         (
@@ -868,6 +978,89 @@ fn cases() -> Vec<Case> {
             d(),
             [3, 6],
             vec![(1, f, f, f, 18), (1, t, f, f, 2), (1, f, f, f, 40)],
+        ),
+        (
+            "slopes: falling beside a slope's foot, into its corner".into(),
+            "slope pit",
+            Physics::from_json_over(
+                include_str!("../levels/repro/megaman.json"),
+                &Physics::default(),
+            )
+            .unwrap(),
+            [2, 7],
+            vec![
+                (1, f, f, f, 19),
+                (0, f, f, f, 2),
+                (-1, f, f, f, 2),
+                (0, f, f, f, 1),
+                (-1, f, f, f, 1),
+                (0, f, f, f, 2),
+                (-1, f, f, f, 1),
+                (0, f, f, f, 3),
+            ],
+        ),
+        (
+            "slopes: a run up a slope under a ceiling too low".into(),
+            "slopes under ceilings",
+            Physics::sq2(),
+            [7, 7],
+            vec![
+                (1, f, f, f, 12),
+                (1, t, f, f, 2),
+                (1, f, f, f, 11),
+                (-1, f, f, f, 7),
+                (0, f, f, f, 4),
+            ],
+        ),
+        (
+            "slopes: a jump onto a slope under a ledge".into(),
+            "slope under a ledge",
+            Physics::agile(),
+            [4, 7],
+            vec![
+                (1, f, f, f, 6),
+                (1, t, f, f, 2),
+                (1, f, f, f, 1),
+                (0, f, f, f, 1),
+                (-1, f, f, f, 3),
+                (0, f, f, f, 2),
+            ],
+        ),
+        (
+            "slopes: a drop past a slope's high corner onto the block".into(),
+            "slope under a one-way",
+            Physics::smb(),
+            [7, 5],
+            vec![(1, f, t, f, 2), (1, f, f, f, 12), (0, f, f, f, 12)],
+        ),
+        (
+            "slopes: a jump out of a tile a slope let the box into".into(),
+            "slope under a ledge",
+            d(),
+            [4, 7],
+            vec![
+                (1, f, f, f, 9),
+                (1, t, f, f, 2),
+                (1, f, f, f, 79),
+                (1, t, f, f, 3),
+                (-1, t, f, f, 21),
+                (-1, f, f, f, 24),
+                (0, f, f, f, 5),
+            ],
+        ),
+        (
+            "slopes: a run up to a cap too low".into(),
+            "slope under a cap",
+            Physics::smb(),
+            [0, 7],
+            vec![
+                (1, f, f, f, 19),
+                (1, t, f, f, 11),
+                (1, f, f, f, 35),
+                (0, f, f, f, 2),
+                (-1, f, f, f, 8),
+                (0, f, f, f, 3),
+            ],
         ),
         (
             "slopes: bump a slope's underside".into(),

@@ -50,10 +50,20 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     let jumped = b.impulses(p, input, pressed, jumped_before, walls);
     let follows = was_grounded && !jumped.ground && b.vy >= 0.0;
 
+    // The tiles the box sank into: blocking, and overlapped as the tick
+    // starts (only a slope's ghosts let a box in). They neither push it
+    // out through themselves nor hold it up from below.
+    let sunk = if slopes {
+        sunk_into(level, p, b, &g0, rows.clone())
+    } else {
+        Vec::new()
+    };
+    let (x_prev, y_start) = (b.x, b.y);
+
     // 5. Move x, against solid and slope tiles that are not ghosts of the
-    // start position.
-    let x_prev = b.x;
-    let cols = b.move_x(level, p, rows, blocks0);
+    // start position and the box did not sink into.
+    let blocks_x = |t: Tile, c: i64, r: i64| g0.blocks(t, c, r) && !sunk.contains(&(c, r));
+    let cols = b.move_x(level, p, rows, blocks_x);
     let dx = (b.x - x_prev).abs();
     // Walking on or onto a slope: the body follows the ground, on a slope
     // at the start or with a slope surface within `dx` of its feet now.
@@ -73,6 +83,7 @@ pub(super) fn steps<T: Tiles + ?Sized>(
         cols,
         dx,
         walks,
+        sunk: &sunk,
         x_prev,
         y_prev: b.y,
     };
@@ -86,6 +97,11 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     // 6b. Stick.
     if walks && !landed {
         m.stick(b);
+    }
+    // 6c. A walk that would put the box into a tile (up a slope under a
+    // ceiling too low for it) does not move.
+    if walks && m.collides(b) {
+        (b.x, b.y, b.vx, b.vy) = (x_prev, y_start, 0.0, 0.0);
     }
 
     // 7. Contacts.
@@ -106,7 +122,8 @@ pub(super) fn steps<T: Tiles + ?Sized>(
 /// What move y (step 6) and the contacts (step 7) of the extended steps
 /// read: the tick's input, the ghosts of the feet as the tick started, the
 /// columns of the box after move x and how far it moved, whether the body
-/// walks, and the feet's x before move x and y before move y.
+/// walks, the tiles the box sank into, and the feet's x before move x and
+/// y before move y.
 struct MoveY<'a, T: Tiles + ?Sized> {
     level: &'a T,
     p: &'a Physics,
@@ -115,6 +132,7 @@ struct MoveY<'a, T: Tiles + ?Sized> {
     cols: Range<i64>,
     dx: f64,
     walks: bool,
+    sunk: &'a [(i64, i64)],
     x_prev: f64,
     y_prev: f64,
 }
@@ -154,8 +172,13 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
                     // A tile that was a ghost as the tick started, only
                     // from above: one that stops being a ghost as the feet
                     // sink is not landed on, a row up.
+                    // A solid tile the slope under the feet covered: the
+                    // feet left that slope's column above its line, onto
+                    // the tile's top.
                     Tile::SOLID | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => {
-                        !self.g0.ghost(t, c, r) || self.lands_from_above(r)
+                        (!self.g0.ghost(t, c, r) && !self.sunk.contains(&(c, r)))
+                            || self.lands_from_above(r)
+                            || (t == Tile::SOLID && self.g0.covered(c, r))
                     }
                     Tile::ONE_WAY => !input.down && self.lands_from_above(r),
                     Tile::LADDER => !input.down && is_top(level, c, r) && self.lands_from_above(r),
@@ -192,12 +215,23 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
         let ceiling = span(b.y - self.p.box_h(), b.y).rev().find(|&r| {
             self.cols
                 .clone()
-                .any(|c| g.blocks(level.tile_at(c, r), c, r))
+                .any(|c| g.blocks(level.tile_at(c, r), c, r) && !self.sunk.contains(&(c, r)))
         });
         if let Some(r) = ceiling {
             b.y = (r as f64 + 1.0) + self.p.box_h();
             b.vy = 0.0;
         }
+    }
+
+    /// Whether the box overlaps a tile that blocks it (not a ghost of the
+    /// feet, not one it sank into before the tick).
+    fn collides(&self, b: &Body) -> bool {
+        let g = ghosts_at(self.level, b.x, b.y);
+        let cols = span(b.x - self.p.half_w(), b.x + self.p.half_w());
+        span(b.y - self.p.box_h(), b.y).any(|r| {
+            cols.clone()
+                .any(|c| g.blocks(self.level.tile_at(c, r), c, r) && !self.sunk.contains(&(c, r)))
+        })
     }
 
     /// Ride: feet that were on or above a slope's line as the tick started
@@ -302,6 +336,30 @@ pub(super) fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64)
     let g = ghosts_at(level, x, y);
     span(y - p.box_h(), y)
         .any(|r| span(x - p.half_w(), x + p.half_w()).any(|c| g.blocks(level.tile_at(c, r), c, r)))
+}
+
+/// The tiles the box of `b` overlaps (in `rows`) that block it, when a
+/// slope tile is near: in the box's columns or one either side, in its
+/// rows or the one below. A slope's ghosts let the box into them; away
+/// from slopes there are none (a box inside a wall is pushed out as
+/// before).
+fn sunk_into<T: Tiles + ?Sized>(
+    level: &T,
+    p: &Physics,
+    b: &Body,
+    g: &Ghosts,
+    rows: Range<i64>,
+) -> Vec<(i64, i64)> {
+    let (hw, h) = (p.half_w(), p.box_h());
+    let near = span(b.y - h, b.y + 1.0)
+        .any(|r| span(b.x - hw - 1.0, b.x + hw + 1.0).any(|c| level.tile_at(c, r).is_slope()));
+    if !near {
+        return Vec::new();
+    }
+    let cols = span(b.x - hw, b.x + hw);
+    rows.flat_map(|r| cols.clone().map(move |c| (c, r)))
+        .filter(|&(c, r)| g.blocks(level.tile_at(c, r), c, r))
+        .collect()
 }
 
 /// The ghosts of feet at `(x, y)`: none where no slope can be.

@@ -144,6 +144,12 @@ impl Ghosts {
         (t == Tile::SOLID || t.is_slope()) && !self.ghost(t, c, r)
     }
 
+    /// Whether the slope under the feet covers tile `(c, r)`.
+    #[inline]
+    pub fn covered(&self, c: i64, r: i64) -> bool {
+        self.under.is_some_and(|u| u.covers(c, r))
+    }
+
     /// The slope the feet stand on: the one under them, when they are on
     /// its surface (within EPS).
     pub fn standing(&self) -> Option<Slope> {
