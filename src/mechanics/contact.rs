@@ -9,6 +9,7 @@
 //! ladder or a slope come here, and wherever none is in reach every rule
 //! reduces to the plain one of the base rules (`base.rs`).
 
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use super::BodyRuleList;
@@ -53,17 +54,20 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     // The tiles the box sank into: blocking, and overlapped as the tick
     // starts (only a slope's ghosts let a box in). They neither push it
     // out through themselves nor hold it up from below.
-    let sunk = if slopes {
-        sunk_into(level, p, b, &g0, rows.clone())
-    } else {
-        Vec::new()
-    };
+    // Computed the first time a blocking tile asks: almost never.
     let (x_prev, y_start) = (b.x, b.y);
+    let sunk_tiles = OnceCell::new();
+    let sunk = |c: i64, r: i64| {
+        slopes
+            && sunk_tiles
+                .get_or_init(|| sunk_into(level, p, (x_prev, y_start), &g0, rows.clone()))
+                .contains(&(c, r))
+    };
 
     // 5. Move x, against solid and slope tiles that are not ghosts of the
     // start position and the box did not sink into.
-    let blocks_x = |t: Tile, c: i64, r: i64| g0.blocks(t, c, r) && !sunk.contains(&(c, r));
-    let cols = b.move_x(level, p, rows, blocks_x);
+    let blocks_x = |t: Tile, c: i64, r: i64| g0.blocks(t, c, r) && !sunk(c, r);
+    let cols = b.move_x(level, p, rows.clone(), blocks_x);
     let dx = (b.x - x_prev).abs();
     // Walking on or onto a slope: the body follows the ground, on a slope
     // at the start or with a slope surface within `dx` of its feet now.
@@ -99,8 +103,8 @@ pub(super) fn steps<T: Tiles + ?Sized>(
         m.stick(b);
     }
     // 6c. A walk that would put the box into a tile (up a slope under a
-    // ceiling too low for it) does not move.
-    if walks && m.collides(b) {
+    // ceiling too low for it) does not move; only a walk up can.
+    if walks && b.y < y_start && m.collides(b) {
         (b.x, b.y, b.vx, b.vy) = (x_prev, y_start, 0.0, 0.0);
     }
 
@@ -132,7 +136,7 @@ struct MoveY<'a, T: Tiles + ?Sized> {
     cols: Range<i64>,
     dx: f64,
     walks: bool,
-    sunk: &'a [(i64, i64)],
+    sunk: &'a dyn Fn(i64, i64) -> bool,
     x_prev: f64,
     y_prev: f64,
 }
@@ -176,8 +180,8 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
                     // feet left that slope's column above its line, onto
                     // the tile's top.
                     Tile::SOLID | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => {
-                        (!self.g0.ghost(t, c, r) && !self.sunk.contains(&(c, r)))
-                            || self.lands_from_above(r)
+                        self.lands_from_above(r)
+                            || (!self.g0.ghost(t, c, r) && !(self.sunk)(c, r))
                             || (t == Tile::SOLID && self.g0.covered(c, r))
                     }
                     Tile::ONE_WAY => !input.down && self.lands_from_above(r),
@@ -215,7 +219,7 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
         let ceiling = span(b.y - self.p.box_h(), b.y).rev().find(|&r| {
             self.cols
                 .clone()
-                .any(|c| g.blocks(level.tile_at(c, r), c, r) && !self.sunk.contains(&(c, r)))
+                .any(|c| g.blocks(level.tile_at(c, r), c, r) && !(self.sunk)(c, r))
         });
         if let Some(r) = ceiling {
             b.y = (r as f64 + 1.0) + self.p.box_h();
@@ -230,7 +234,7 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
         let cols = span(b.x - self.p.half_w(), b.x + self.p.half_w());
         span(b.y - self.p.box_h(), b.y).any(|r| {
             cols.clone()
-                .any(|c| g.blocks(self.level.tile_at(c, r), c, r) && !self.sunk.contains(&(c, r)))
+                .any(|c| g.blocks(self.level.tile_at(c, r), c, r) && !(self.sunk)(c, r))
         })
     }
 
@@ -338,7 +342,8 @@ pub(super) fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64)
         .any(|r| span(x - p.half_w(), x + p.half_w()).any(|c| g.blocks(level.tile_at(c, r), c, r)))
 }
 
-/// The tiles the box of `b` overlaps (in `rows`) that block it, when a
+/// The tiles the box with its feet at `(x, y)` overlaps (in `rows`) that
+/// block it, when a
 /// slope tile is near: in the box's columns or one either side, in its
 /// rows or the one below. A slope's ghosts let the box into them; away
 /// from slopes there are none (a box inside a wall is pushed out as
@@ -346,20 +351,26 @@ pub(super) fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64)
 fn sunk_into<T: Tiles + ?Sized>(
     level: &T,
     p: &Physics,
-    b: &Body,
+    (x, y): (f64, f64),
     g: &Ghosts,
     rows: Range<i64>,
 ) -> Vec<(i64, i64)> {
     let (hw, h) = (p.half_w(), p.box_h());
-    let near = span(b.y - h, b.y + 1.0)
-        .any(|r| span(b.x - hw - 1.0, b.x + hw + 1.0).any(|c| level.tile_at(c, r).is_slope()));
-    if !near {
-        return Vec::new();
-    }
-    let cols = span(b.x - hw, b.x + hw);
-    rows.flat_map(|r| cols.clone().map(move |c| (c, r)))
+    let cols = span(x - hw, x + hw);
+    let sunk: Vec<(i64, i64)> = rows
+        .flat_map(|r| cols.clone().map(move |c| (c, r)))
         .filter(|&(c, r)| g.blocks(level.tile_at(c, r), c, r))
-        .collect()
+        .collect();
+    // Almost always empty: the slope search only when not.
+    let near = || {
+        span(y - h, y + 1.0)
+            .any(|r| span(x - hw - 1.0, x + hw + 1.0).any(|c| level.tile_at(c, r).is_slope()))
+    };
+    if sunk.is_empty() || near() {
+        sunk
+    } else {
+        Vec::new()
+    }
 }
 
 /// The ghosts of feet at `(x, y)`: none where no slope can be.
