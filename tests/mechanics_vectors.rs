@@ -545,8 +545,8 @@ mod reference {
                 s.vy = 0.0;
             }
         }
-        // A walk into a tile (a ceiling over a slope) does not move.
-        if walks {
+        // A walk up into a tile (a ceiling over a slope) does not move.
+        if walks && s.y < y0 {
             let u = w.under(s.x, s.y);
             let hit = w.rows(s.y).into_iter().any(|r| {
                 w.cols(s.x)

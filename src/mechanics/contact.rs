@@ -53,8 +53,8 @@ pub(super) fn steps<T: Tiles + ?Sized>(
 
     // The tiles the box sank into: blocking, and overlapped as the tick
     // starts (only a slope's ghosts let a box in). They neither push it
-    // out through themselves nor hold it up from below.
-    // Computed the first time a blocking tile asks: almost never.
+    // out through themselves nor hold it up from below. Found the first
+    // time a blocking tile asks, which is rare.
     let (x_prev, y_start) = (b.x, b.y);
     let sunk_tiles = OnceCell::new();
     let sunk = |c: i64, r: i64| {
@@ -102,8 +102,8 @@ pub(super) fn steps<T: Tiles + ?Sized>(
     if walks && !landed {
         m.stick(b);
     }
-    // 6c. A walk that would put the box into a tile (up a slope under a
-    // ceiling too low for it) does not move; only a walk up can.
+    // 6c. A walk up that would put the box into a tile (a slope under a
+    // ceiling too low for it) does not move.
     if walks && b.y < y_start && m.collides(b) {
         (b.x, b.y, b.vx, b.vy) = (x_prev, y_start, 0.0, 0.0);
     }
@@ -173,12 +173,11 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
                 let t = level.tile_at(c, r);
                 let lands = match t {
                     _ if g.ghost(t, c, r) => false,
-                    // A tile that was a ghost as the tick started, only
-                    // from above: one that stops being a ghost as the feet
-                    // sink is not landed on, a row up.
-                    // A solid tile the slope under the feet covered: the
-                    // feet left that slope's column above its line, onto
-                    // the tile's top.
+                    // A tile that was a ghost as the tick started, or that
+                    // the box sank into, only from above (one that stops
+                    // being a ghost as the feet sink is not landed on, a
+                    // row up); or a solid tile the slope under the feet
+                    // covered (they left its column above its line).
                     Tile::SOLID | Tile::SLOPE_RIGHT | Tile::SLOPE_LEFT => {
                         self.lands_from_above(r)
                             || (!self.g0.ghost(t, c, r) && !(self.sunk)(c, r))
@@ -343,11 +342,10 @@ pub(super) fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64)
 }
 
 /// The tiles the box with its feet at `(x, y)` overlaps (in `rows`) that
-/// block it, when a
-/// slope tile is near: in the box's columns or one either side, in its
-/// rows or the one below. A slope's ghosts let the box into them; away
-/// from slopes there are none (a box inside a wall is pushed out as
-/// before).
+/// block it, when a slope tile is near: in the box's columns or one either
+/// side, in its rows or the one below. A slope's ghosts let the box into
+/// them; away from slopes there are none (a box inside a wall is pushed
+/// out as before).
 fn sunk_into<T: Tiles + ?Sized>(
     level: &T,
     p: &Physics,
