@@ -229,12 +229,7 @@ impl<T: Tiles + ?Sized> MoveY<'_, T> {
     /// Whether the box overlaps a tile that blocks it (not a ghost of the
     /// feet, not one it sank into before the tick).
     fn collides(&self, b: &Body) -> bool {
-        let g = ghosts_at(self.level, b.x, b.y);
-        let cols = span(b.x - self.p.half_w(), b.x + self.p.half_w());
-        span(b.y - self.p.box_h(), b.y).any(|r| {
-            cols.clone()
-                .any(|c| g.blocks(self.level.tile_at(c, r), c, r) && !(self.sunk)(c, r))
-        })
+        blocked_but(self.level, self.p, (b.x, b.y), self.sunk)
     }
 
     /// Ride: feet that were on or above a slope's line as the tick started
@@ -336,9 +331,21 @@ pub(super) fn support<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64)
 /// Whether a box with its feet at `(x, y)` overlaps a tile that stops it:
 /// a solid tile, or a slope that is not a ghost.
 pub(super) fn blocked<T: Tiles + ?Sized>(level: &T, p: &Physics, x: f64, y: f64) -> bool {
+    blocked_but(level, p, (x, y), |_, _| false)
+}
+
+/// [`blocked`], not counting the tiles `(c, r)` for which `skip` holds.
+fn blocked_but<T: Tiles + ?Sized>(
+    level: &T,
+    p: &Physics,
+    (x, y): (f64, f64),
+    skip: impl Fn(i64, i64) -> bool,
+) -> bool {
     let g = ghosts_at(level, x, y);
-    span(y - p.box_h(), y)
-        .any(|r| span(x - p.half_w(), x + p.half_w()).any(|c| g.blocks(level.tile_at(c, r), c, r)))
+    span(y - p.box_h(), y).any(|r| {
+        span(x - p.half_w(), x + p.half_w())
+            .any(|c| g.blocks(level.tile_at(c, r), c, r) && !skip(c, r))
+    })
 }
 
 /// The tiles the box with its feet at `(x, y)` overlaps (in `rows`) that
