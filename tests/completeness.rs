@@ -3,7 +3,7 @@
 
 mod common;
 
-use platnav::{Cell, Level, LinkKind, NavMap, Physics, SearchOptions, find_path};
+use platnav::{Body, Cell, Input, Level, LinkKind, NavMap, Physics, SearchOptions, find_path};
 
 /// A path from `from` to `to` on `level`, whose tape replayed on a fresh
 /// body ends standing on `to`.
@@ -312,4 +312,78 @@ fn a_run_down_stairs_into_a_jump_crosses_no_gap_the_map_misses() {
             "{name}: the widest gaps crossed, by rows of air: {widest:?}"
         );
     }
+}
+
+/// Why the links come from programs and not from trying every input on
+/// every tick: from rest on a flat floor, the body's states multiply too
+/// fast for any build. With the three common presets, 12 ticks after
+/// standing still (a held jump lands after 48 to 58), more than 100,000
+/// bit-distinct positions and velocities are reachable, and their number
+/// still grows by half or more each tick.
+#[test]
+fn every_input_on_every_tick_meets_too_many_states_for_a_build() {
+    let width = 64;
+    let mut tiles = vec![platnav::Tile::EMPTY; width * 20];
+    tiles[19 * width..].fill(platnav::Tile::SOLID);
+    let level = Level::new(width, 20, tiles).unwrap();
+    let inputs: Vec<Input> = (-1..=1)
+        .flat_map(|m| [false, true].map(|j| Input::new(m, j, false)))
+        .collect();
+    for (name, physics) in [
+        ("default", Physics::default()),
+        ("smb", Physics::smb()),
+        ("agile", Physics::agile()),
+    ] {
+        let mut layer = vec![Body::start(&level, Cell::new(32, 18), &physics)];
+        let mut sizes = Vec::new();
+        for _ in 0..12 {
+            // States met this tick, one per bit pattern of what the body
+            // holds (a field left out would merge states and only lower
+            // the counts); `motion` counts positions and velocities alone.
+            let mut seen = std::collections::HashSet::new();
+            let mut motion = std::collections::HashSet::new();
+            let mut next = Vec::new();
+            for body in &layer {
+                for &input in &inputs {
+                    let mut b = *body;
+                    b.step(&level, &physics, input);
+                    motion.insert([b.x, b.y, b.vx, b.vy].map(f64::to_bits));
+                    if seen.insert(state_bits(&b)) {
+                        next.push(b);
+                    }
+                }
+            }
+            sizes.push(motion.len());
+            layer = next;
+        }
+        let [.., before, last] = sizes[..] else {
+            unreachable!()
+        };
+        assert!(
+            last > 100_000 && last * 2 > before * 3,
+            "{name}: positions and velocities by tick {sizes:?}"
+        );
+    }
+}
+
+/// The bits of a body's state, for [`every_input_on_every_tick_meets_too_many_states_for_a_build`].
+fn state_bits(b: &Body) -> [u64; 6] {
+    let flags = [
+        b.grounded,
+        b.jump_held_last_tick,
+        b.dead,
+        b.climbing,
+        b.launched,
+    ];
+    let counters = [b.air_jumps_left, b.coyote_left, b.buffer_left, b.boost_tick];
+    [
+        b.x.to_bits(),
+        b.y.to_bits(),
+        b.vx.to_bits(),
+        b.vy.to_bits(),
+        flags.iter().fold(0, |k, &f| k << 1 | u64::from(f)),
+        counters
+            .iter()
+            .fold(0, |k, &c| k << 16 | u64::from(c.min(0xffff))),
+    ]
 }
