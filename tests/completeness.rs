@@ -322,10 +322,7 @@ fn a_run_down_stairs_into_a_jump_crosses_no_gap_the_map_misses() {
 /// still grows by half or more each tick.
 #[test]
 fn every_input_on_every_tick_meets_too_many_states_for_a_build() {
-    let width = 64;
-    let mut tiles = vec![platnav::Tile::EMPTY; width * 20];
-    tiles[19 * width..].fill(platnav::Tile::SOLID);
-    let level = Level::new(width, 20, tiles).unwrap();
+    let level = flat_floor(64);
     let inputs: Vec<Input> = (-1..=1)
         .flat_map(|m| [false, true].map(|j| Input::new(m, j, false)))
         .collect();
@@ -386,4 +383,121 @@ fn state_bits(b: &Body) -> [u64; 6] {
             .iter()
             .fold(0, |k, &c| k << 16 | u64::from(c.min(0xffff))),
     ]
+}
+
+/// A floor `width` columns wide under 19 rows of air.
+fn flat_floor(width: usize) -> Level {
+    let mut tiles = vec![platnav::Tile::EMPTY; width * 20];
+    tiles[19 * width..].fill(platnav::Tile::SOLID);
+    Level::new(width, 20, tiles).unwrap()
+}
+
+/// Where a jump branch is: running up (`run`), holding the jump (`held`),
+/// steering switched once (`switched`), airborne at least once (`flew`),
+/// and its steering (`m`).
+#[derive(Clone, Copy, Hash, PartialEq, Eq)]
+struct Branch {
+    run: bool,
+    held: bool,
+    switched: bool,
+    flew: bool,
+    m: i8,
+}
+
+/// The inputs a branch may take next, each with the branch it leads to:
+/// while running up (`run_on`), run on or press the jump; in the air, hold
+/// on or release, and switch the steering once, to idle or reverse (for a
+/// jump straight up, to either side).
+fn next_inputs(b: Branch, dir: i8, run_on: bool) -> Vec<(Input, Branch)> {
+    if b.run {
+        let press = (
+            Input::new(dir, true, false),
+            Branch {
+                run: false,
+                held: true,
+                ..b
+            },
+        );
+        return if run_on {
+            vec![(Input::new(dir, false, false), b), press]
+        } else {
+            vec![press]
+        };
+    }
+    let turns: &[i8] = match (b.switched, dir) {
+        (true, _) => &[],
+        (false, 0) => &[-1, 1],
+        (false, _) => &[0, -dir],
+    };
+    let mut out = vec![(Input::new(b.m, b.held, false), b)];
+    if b.held {
+        out.push((Input::new(b.m, false, false), Branch { held: false, ..b }));
+    }
+    for &t in turns {
+        let turned = Branch {
+            switched: true,
+            m: t,
+            ..b
+        };
+        out.push((Input::new(t, b.held, false), turned));
+    }
+    out
+}
+
+/// The jumps of a coverage by construction, counted: from rest on a flat
+/// floor, a take-off on every tick of the run-up to full speed, a release
+/// on every tick of the hold, and one steering switch on any flight tick,
+/// with branches that reach the same state (bit for bit, on the same tick,
+/// in the same phase) shared. Even this, with single jumps only, lands
+/// more than five times as many distinct branches as the whole menu has
+/// programs (every family, double and wall jumps included), with
+/// `default`, `smb` and `agile`: the budget of a build cannot hold it.
+#[test]
+fn every_take_off_release_and_switch_tick_lands_five_times_the_menu() {
+    let level = flat_floor(400);
+    for (name, physics) in [
+        ("default", Physics::default()),
+        ("smb", Physics::smb()),
+        ("agile", Physics::agile()),
+    ] {
+        let full = (physics.run_speed / (physics.ground_accel * physics.dt)).ceil() as usize;
+        let mut landings = 0;
+        for dir in [-1, 0, 1] {
+            let start = Body::start(&level, Cell::new(200, 18), &physics);
+            let first = Branch {
+                run: true,
+                held: false,
+                switched: false,
+                flew: false,
+                m: dir,
+            };
+            let mut layer = vec![(start, first)];
+            for tick in 1..=600 {
+                let mut seen = std::collections::HashSet::new();
+                let mut next = Vec::new();
+                for &(body, branch) in &layer {
+                    for (input, mut to) in next_inputs(branch, dir, dir != 0 && tick <= full) {
+                        let mut b = body;
+                        b.step(&level, &physics, input);
+                        to.flew |= !to.run && !b.grounded;
+                        if to.flew && b.grounded {
+                            landings += 1;
+                        } else if seen.insert((state_bits(&b), to)) {
+                            next.push((b, to));
+                        }
+                    }
+                }
+                layer = next;
+                if layer.is_empty() {
+                    break;
+                }
+            }
+            assert!(layer.is_empty(), "{name}: a branch never landed");
+        }
+        let menu = platnav::LinkOptions::default().programs_per_cell(&physics);
+        assert!(
+            landings > 5 * menu,
+            "{name}: {landings} landings against {menu} programs"
+        );
+    }
 }
