@@ -129,10 +129,13 @@ impl NavMap {
         #[cfg(feature = "parallel")]
         let chunks: Vec<Chunk> = {
             use rayon::prelude::*;
-            nodes.par_chunks(64).map(compact).collect()
+            nodes
+                .par_chunks(task_len(nodes.len()))
+                .map(compact)
+                .collect()
         };
         #[cfg(not(feature = "parallel"))]
-        let chunks: Vec<Chunk> = nodes.chunks(64).map(compact).collect();
+        let chunks: Vec<Chunk> = nodes.chunks(TASK_NODES).map(compact).collect();
         if cancelled() {
             return Err(BuildError::Cancelled);
         }
@@ -301,4 +304,19 @@ impl NavMap {
             cache,
         }
     }
+}
+
+/// The most nodes a build task generates.
+const TASK_NODES: usize = 64;
+
+/// Nodes a build task generates on a level of `nodes` standing cells:
+/// [`TASK_NODES`], or fewer on a small level, so that every core gets a few
+/// tasks (a room of a few dozen cells, each of whose ladders and slopes
+/// take milliseconds, would otherwise build on one core). The links do not
+/// depend on how the nodes are split: every node's are generated alone.
+#[cfg(feature = "parallel")]
+fn task_len(nodes: usize) -> usize {
+    nodes
+        .div_ceil(4 * rayon::current_num_threads())
+        .clamp(1, TASK_NODES)
 }
