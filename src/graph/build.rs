@@ -311,9 +311,9 @@ const TASK_NODES: usize = 64;
 
 /// Nodes a build task generates on a level of `nodes` standing cells:
 /// [`TASK_NODES`], or fewer on a small level, so that every core gets a few
-/// tasks (a room of a few dozen cells, each of whose ladders and slopes
-/// take milliseconds, would otherwise build on one core). The links do not
-/// depend on how the nodes are split: every node's are generated alone.
+/// tasks: a room of a few dozen cells, where slopes can cost milliseconds
+/// a cell, would otherwise build on one core. The links do not depend on
+/// how the nodes are split: each node's are generated alone.
 #[cfg(feature = "parallel")]
 fn task_len(nodes: usize) -> usize {
     nodes
