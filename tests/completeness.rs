@@ -284,11 +284,7 @@ fn one_press_crosses(level: &Level, physics: &Physics, start: Cell, far: Cell) -
 /// is at least 3 columns, and no narrower with more air.
 #[test]
 fn a_run_down_stairs_into_a_jump_crosses_no_gap_the_map_misses() {
-    for (name, physics) in [
-        ("default", Physics::default()),
-        ("smb", Physics::smb()),
-        ("agile", Physics::agile()),
-    ] {
+    for (name, physics) in common_presets() {
         let mut widest = Vec::new();
         for head in 2..=4 {
             let mut crossed = 0;
@@ -326,11 +322,7 @@ fn every_input_on_every_tick_meets_too_many_states_for_a_build() {
     let inputs: Vec<Input> = (-1..=1)
         .flat_map(|m| [false, true].map(|j| Input::new(m, j, false)))
         .collect();
-    for (name, physics) in [
-        ("default", Physics::default()),
-        ("smb", Physics::smb()),
-        ("agile", Physics::agile()),
-    ] {
+    for (name, physics) in common_presets() {
         let mut layer = vec![Body::start(&level, Cell::new(32, 18), &physics)];
         let mut sizes = Vec::new();
         for _ in 0..12 {
@@ -455,11 +447,7 @@ fn next_inputs(b: Branch, dir: i8, run_on: bool) -> Vec<(Input, Branch)> {
 #[test]
 fn every_take_off_release_and_switch_tick_lands_five_times_the_menu() {
     let level = flat_floor(400);
-    for (name, physics) in [
-        ("default", Physics::default()),
-        ("smb", Physics::smb()),
-        ("agile", Physics::agile()),
-    ] {
+    for (name, physics) in common_presets() {
         let full = (physics.run_speed / (physics.ground_accel * physics.dt)).ceil() as usize;
         let mut landings = 0;
         for dir in [-1, 0, 1] {
@@ -500,4 +488,13 @@ fn every_take_off_release_and_switch_tick_lands_five_times_the_menu() {
             "{name}: {landings} landings against {menu} programs"
         );
     }
+}
+
+/// The presets these checks run with, by name.
+fn common_presets() -> [(&'static str, Physics); 3] {
+    [
+        ("default", Physics::default()),
+        ("smb", Physics::smb()),
+        ("agile", Physics::agile()),
+    ]
 }
