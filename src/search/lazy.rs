@@ -97,9 +97,15 @@ struct Label {
 
 const NO_PARENT: u32 = u32::MAX;
 
-/// Queue entries [`Search::build_ahead`] looks through for nodes to build
-/// alongside the one expanded.
-const LOOK_AHEAD: usize = 64;
+/// Queue entries [`Search::build_ahead`] looks through per node it may
+/// build alongside the one expanded (stale entries and nodes built already
+/// are skipped).
+const LOOK_AHEAD: usize = 16;
+
+/// The most nodes one [`Search::build_ahead`] builds, per thread: batches
+/// this large keep every core busy (a batch waits for its slowest node),
+/// and the look-ahead still guesses the nodes the search expands next.
+const MOST_PER_THREAD: usize = 32;
 
 /// One lazy search: its options and the labels it has made.
 struct Search<'a> {
@@ -117,6 +123,8 @@ struct Search<'a> {
     stats: SearchStats,
     /// The goal prepared for the saved landmark table, if there is one.
     goal_bound: Option<GoalBound>,
+    /// How many nodes the next [`Search::build_ahead`] may build.
+    batch: usize,
 }
 
 impl<'a> Search<'a> {
@@ -143,6 +151,7 @@ impl<'a> Search<'a> {
             labels: Vec::new(),
             index: HashMap::new(),
             stats: SearchStats::default(),
+            batch: LazyMap::build_width(),
         }
     }
 
@@ -192,14 +201,17 @@ impl<'a> Search<'a> {
     }
 
     /// Builds `node` together with the next nodes the queue will expand
-    /// that are not built yet, one a core: the search expands most of them
-    /// next (entries the queue drops as stale, and the goal, are left
-    /// out).
+    /// that are not built yet, in one batch on every core: the search
+    /// expands most of them next (entries the queue drops as stale, and the
+    /// goal, are left out). The batch starts at one node a thread and
+    /// doubles each time, up to [`MOST_PER_THREAD`] a thread: a search that
+    /// keeps meeting unbuilt nodes gets batches that keep the cores busy,
+    /// and one that meets a few builds few it does not expand.
     fn build_ahead(&mut self, heap: &BucketQueue, node: u32) {
-        let width = LazyMap::build_width();
+        let threads = LazyMap::build_width();
         let mut nodes = vec![NodeId(node)];
-        if width > 1 {
-            for (g, at) in heap.peek(LOOK_AHEAD) {
+        if threads > 1 {
+            for (g, at) in heap.peek(self.batch * LOOK_AHEAD) {
                 let l = &self.labels[at as usize];
                 let next = NodeId(l.node);
                 if g == l.g
@@ -208,11 +220,12 @@ impl<'a> Search<'a> {
                     && !nodes.contains(&next)
                 {
                     nodes.push(next);
-                    if nodes.len() == width {
+                    if nodes.len() == self.batch {
                         break;
                     }
                 }
             }
+            self.batch = (self.batch * 2).min(threads * MOST_PER_THREAD);
         }
         self.map.build_nodes(&nodes);
     }
@@ -286,5 +299,45 @@ impl<'a> Search<'a> {
             links,
             ticks: self.labels[at as usize].g,
         }
+    }
+}
+
+#[cfg(all(test, feature = "parallel"))]
+mod tests {
+    use super::MOST_PER_THREAD;
+    use crate::{LazyMap, Level, NavMap, Physics, SearchOptions, find_path};
+
+    /// On two threads a long lazy search builds in batches that grow to
+    /// [`MOST_PER_THREAD`] nodes a thread, guessed from its queue: it builds
+    /// few nodes it does not expand, and finds the full map's cost.
+    #[test]
+    fn batches_built_ahead_are_mostly_expanded() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let level = Level::generate(160, 40, 3).unwrap();
+            let physics = Physics::default();
+            let full = NavMap::build(&level, &physics).unwrap();
+            let (start, goal) = (full.nodes()[0], *full.nodes().last().unwrap());
+            let opts = SearchOptions::default();
+            let mut lazy = LazyMap::new(&level, &physics).unwrap();
+            let path = lazy.find_path(start, goal, &opts).unwrap();
+            assert_eq!(
+                path.ticks(),
+                find_path(&full, start, goal, &opts).unwrap().ticks()
+            );
+            let expanded = path.stats().expanded;
+            assert!(
+                expanded > 8 * MOST_PER_THREAD,
+                "{expanded} expanded: too short a search"
+            );
+            let built = lazy.built_count();
+            assert!(
+                built <= expanded + 2 * MOST_PER_THREAD,
+                "{built} nodes built for {expanded} expanded"
+            );
+        });
     }
 }
