@@ -1,9 +1,12 @@
 //! Node types per cell for one agent size, in the classic Bosonauts palette.
 
+mod boxes;
+
 use crate::level::{Cell, Level, Tile, Wrap};
 pub use crate::mechanics::NodeType;
 use crate::mechanics::{self, Active};
 use crate::physics::{Body, Physics};
+use boxes::Boxes;
 
 /// The node type of every cell, plus which cells are standable.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,15 +38,41 @@ fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
         return fit_extended(level, p, &Body::start(level, cell, p));
     }
     let body = Body::standing(cell, p);
-    if body.overlaps_kind(level, p, Tile::SOLID) {
+    plain_fit(level, p, cell, |kind| body.overlaps_kind(level, p, kind))
+}
+
+/// [`fit`] on a level with no ladder or slope, given whether the box of a
+/// body standing on `cell` overlaps a tile of a kind.
+fn plain_fit(level: &Level, p: &Physics, cell: Cell, overlaps: impl Fn(Tile) -> bool) -> Fit {
+    decide(overlaps, overlap_tiles(level), || ground(level, p, cell))
+}
+
+/// A plain fit from whether the standing box overlaps a tile of a kind,
+/// the tiles acting on overlap (in order, with their node types) and what
+/// is under the feet (`(solid, one_way)`, asked only when needed).
+fn decide(
+    overlaps: impl Fn(Tile) -> bool,
+    acting: impl IntoIterator<Item = (Tile, NodeType)>,
+    ground: impl FnOnce() -> (bool, bool),
+) -> Fit {
+    if overlaps(Tile::SOLID) {
         return Fit::Blocked;
     }
-    if let Some(node) = touched(level, p, &body) {
+    if let Some((_, node)) = acting.into_iter().find(|&(t, _)| overlaps(t)) {
         return Fit::Touch(node);
     }
-    // Ground under the feet: the tiles of row `row + 1` the box overlaps horizontally.
+    match ground() {
+        (false, false) => Fit::Free,
+        (solid, _) => Fit::Standable { on_one_way: !solid },
+    }
+}
+
+/// Whether a solid and a one-way tile are under the feet of a body
+/// standing on `cell`: in row `row + 1`, under the box's columns.
+fn ground(level: &Level, p: &Physics, cell: Cell) -> (bool, bool) {
     let row = i64::from(cell.row) + 1;
-    let (x0, x1) = (body.x - p.half_w(), body.x + p.half_w());
+    let x = f64::from(cell.col) + 0.5;
+    let (x0, x1) = (x - p.half_w(), x + p.half_w());
     let mut solid = false;
     let mut one_way = false;
     let first = x0.floor() as i64;
@@ -59,11 +88,7 @@ fn fit(level: &Level, p: &Physics, cell: Cell) -> Fit {
             _ => {}
         }
     }
-    if solid || one_way {
-        Fit::Standable { on_one_way: !solid }
-    } else {
-        Fit::Free
-    }
+    (solid, one_way)
 }
 
 /// [`fit`] on a level with ladders or slopes, by the body's own tests: a
@@ -86,10 +111,25 @@ fn fit_extended(level: &Level, p: &Physics, body: &Body) -> Fit {
 /// The node type of the first tile acting on overlap (a hazard before a
 /// jump pad) that the box of `body` overlaps.
 fn touched(level: &Level, p: &Physics, body: &Body) -> Option<NodeType> {
+    overlap_tiles(level)
+        .find(|&(t, _)| body.overlaps_kind(level, p, t))
+        .map(|(_, node)| node)
+}
+
+/// The tiles acting on overlap that `level` holds, in the mechanics'
+/// order, with the node type of a cell whose box overlaps one.
+fn overlap_tiles(level: &Level) -> impl Iterator<Item = (Tile, NodeType)> + '_ {
     mechanics::tiles()
         .filter_map(|s| Some((s.tile, s.overlap?)))
-        .find(|&(t, _)| level.holds(t) && body.overlaps_kind(level, p, t))
-        .map(|(_, node)| node)
+        .filter(|&(t, _)| level.holds(t))
+}
+
+/// Whether the box of a body standing on `cell`, raised a row, overlaps a
+/// solid tile (a free cell under a roof).
+fn roofed(level: &Level, p: &Physics, cell: Cell) -> bool {
+    let mut raised = Body::standing(cell, p);
+    raised.y -= 1.0;
+    raised.overlaps_kind(level, p, Tile::SOLID)
 }
 
 /// How a neighbour looks to a standable cell's type: a wall (off the map
@@ -102,14 +142,15 @@ fn side(n: Option<Fit>) -> char {
     }
 }
 
-/// The node type of cell `(c, r)` given its fit and its neighbours'.
+/// The node type of cell `(c, r)` given its fit and its neighbours', and
+/// (asked for a free cell) whether the box of a body standing on it, raised
+/// a row, overlaps a solid tile.
 fn type_of(
     level: &Level,
-    physics: &Physics,
     (c, r): (i64, i64),
     fit_here: Fit,
-    left: Option<Fit>,
-    right: Option<Fit>,
+    (left, right): (Option<Fit>, Option<Fit>),
+    roofed: impl FnOnce() -> bool,
 ) -> NodeType {
     let tile = mechanics::tile(level.tile_at(c, r));
     match fit_here {
@@ -137,40 +178,65 @@ fn type_of(
         Fit::Free => {
             if let Some(node) = tile.free {
                 node
+            } else if roofed() {
+                NodeType::ROOF
             } else {
-                let mut raised = Body::standing(Cell::new(c as i32, r as i32), physics);
-                raised.y -= 1.0;
-                if raised.overlaps_kind(level, physics, Tile::SOLID) {
-                    NodeType::ROOF
-                } else {
-                    NodeType::AIR
-                }
+                NodeType::AIR
             }
         }
     }
 }
 
-/// `f` of every cell index `0..n`, in order: on every core the build uses
-/// (a 4,200 x 1,200 level has five million cells).
-fn per_cell<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+/// A row-major table `w` wide and `h` tall, each row filled in by
+/// `f(row, cells)` from `fill`, on every core the build uses (a 4,200 x
+/// 1,200 level has five million cells).
+fn per_row<T: Send + Sync + Clone>(
+    (w, h): (usize, usize),
+    fill: T,
+    f: impl Fn(usize, &mut [T]) + Sync + Send,
+) -> Vec<T> {
+    let mut table = vec![fill; w * h];
+    if w == 0 {
+        return table;
+    }
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        (0..n).into_par_iter().map(f).collect()
+        table
+            .par_chunks_mut(w)
+            .enumerate()
+            .for_each(|(r, row)| f(r, row));
     }
     #[cfg(not(feature = "parallel"))]
     {
-        (0..n).map(f).collect()
+        table
+            .chunks_mut(w)
+            .enumerate()
+            .for_each(|(r, row)| f(r, row));
     }
+    table
 }
 
 impl Classification {
     /// Classifies every cell of `level` for the agent of `physics`.
     #[must_use]
     pub fn new(level: &Level, physics: &Physics) -> Self {
+        Self::classify(level, physics, true)
+    }
+
+    /// [`Classification::new`], with the box tests made in passes over the
+    /// level's rows (`by_rows`) or cell by cell.
+    fn classify(level: &Level, physics: &Physics, by_rows: bool) -> Self {
         let (w, h) = (level.width(), level.height());
-        let fits: Vec<Fit> = per_cell(w * h, |i| {
-            fit(level, physics, Cell::new((i % w) as i32, (i / w) as i32))
+        let boxes = by_rows.then(|| Boxes::new(level, physics)).flatten();
+        let fits = per_row((w, h), Fit::Free, |r, row| {
+            for (c, f) in row.iter_mut().enumerate() {
+                let cell = Cell::new(c as i32, r as i32);
+                *f = match &boxes {
+                    Some(b) => b.fit(level, physics, r * w + c, cell),
+                    None => fit(level, physics, cell),
+                };
+            }
         });
         let wrap = level.wrap();
         let at = |c: i64, r: i64| -> Option<Fit> {
@@ -178,9 +244,16 @@ impl Classification {
             (c >= 0 && c < w as i64 && r >= 0 && r < h as i64)
                 .then(|| fits[r as usize * w + c as usize])
         };
-        let types = per_cell(w * h, |i| {
-            let (c, r) = ((i % w) as i64, (i / w) as i64);
-            type_of(level, physics, (c, r), fits[i], at(c - 1, r), at(c + 1, r))
+        let types = per_row((w, h), NodeType::BLOCKED, |r, row| {
+            for (c, t) in row.iter_mut().enumerate() {
+                let i = r * w + c;
+                let (c, r) = (c as i64, r as i64);
+                let sides = (at(c - 1, r), at(c + 1, r));
+                *t = type_of(level, (c, r), fits[i], sides, || match &boxes {
+                    Some(b) => b.roofed(i),
+                    None => roofed(level, physics, Cell::new(c as i32, r as i32)),
+                });
+            }
         });
         let standable = fits
             .iter()
@@ -272,11 +345,10 @@ impl Classification {
                 let f = fits[(r - r0) as usize * ww + (c - c0) as usize];
                 types.push(type_of(
                     level,
-                    physics,
                     (c, r),
                     f,
-                    at(c - 1, r),
-                    at(c + 1, r),
+                    (at(c - 1, r), at(c + 1, r)),
+                    || roofed(level, physics, Cell::new(c as i32, r as i32)),
                 ));
             }
         }
@@ -375,6 +447,82 @@ impl std::fmt::Display for Classification {
 mod tests {
     use super::*;
     use crate::level::SplitMix64;
+
+    /// The box tests made in passes over the rows give the classes the
+    /// body's own box test per cell gives: bodies of several sizes (box
+    /// edges on and off tile edges), tiles acting on overlap, ladders and
+    /// slopes (and levels with none), levels that wrap, and columns far
+    /// from the origin.
+    #[test]
+    fn classes_by_rows_equal_classes_cell_by_cell() {
+        let mut rng = SplitMix64::new(11);
+        let bodies = [
+            (0.8, 1.8),
+            (1.0, 1.0),
+            (0.3, 0.2),
+            (2.0, 3.0),
+            (1.6, 2.4),
+            (3.0, 1.0),
+        ];
+        let wraps = [Wrap::NONE, Wrap::X, Wrap::Y, Wrap::XY];
+        let rules: Vec<Tile> = Active::rule_tiles().collect();
+        let extra = [
+            Tile::HAZARD,
+            Tile::PAD,
+            Tile::SPRING,
+            Tile::ONE_WAY,
+            Tile::GOAL,
+        ];
+        let mut levels = Vec::new();
+        for seed in 0..8 {
+            let mut level = Level::generate(40 + 9 * seed, 24 + 5 * seed, seed as u64).unwrap();
+            for k in 0..40 {
+                let at = Cell::new(
+                    rng.below(level.width() as u64) as i32,
+                    rng.below(level.height() as u64) as i32,
+                );
+                let tile = if k % 2 == 0 {
+                    extra[rng.below(extra.len() as u64) as usize]
+                } else {
+                    rules[rng.below(rules.len() as u64) as usize]
+                };
+                level.set(at, tile);
+            }
+            let mut plain = level.clone();
+            for r in 0..plain.height() as i32 {
+                for c in 0..plain.width() as i32 {
+                    if plain
+                        .get(Cell::new(c, r))
+                        .is_some_and(|t| rules.contains(&t))
+                    {
+                        plain.set(Cell::new(c, r), Tile::EMPTY);
+                    }
+                }
+            }
+            assert!(Active::of(&plain).plain() && !Active::of(&level).plain());
+            levels.push(level.with_wrap(wraps[seed % 4]));
+            levels.push(plain.with_wrap(wraps[(seed + 1) % 4]));
+        }
+        levels.push(Level::generate(4200, 20, 3).unwrap());
+        for level in &levels {
+            for (w, h) in bodies {
+                let physics = Physics {
+                    w,
+                    h,
+                    ..Physics::default()
+                };
+                let by_rows = Classification::classify(level, &physics, true);
+                let by_cells = Classification::classify(level, &physics, false);
+                assert_eq!(
+                    by_rows,
+                    by_cells,
+                    "body {w} x {h}, {} x {}",
+                    level.width(),
+                    level.height()
+                );
+            }
+        }
+    }
 
     /// Classifying again around edited tiles gives what classifying the
     /// edited level from scratch gives, for bodies of several sizes.

@@ -26,6 +26,14 @@ impl Active {
         Self(bits)
     }
 
+    /// The tiles that bring their mechanic's tile rules into play: a view
+    /// that holds none of them is [`Active::plain`].
+    pub fn rule_tiles() -> impl Iterator<Item = Tile> {
+        ALL.iter()
+            .filter(|m| m.tile_rules.is_some())
+            .flat_map(|m| m.tiles.iter().map(|t| t.tile))
+    }
+
     /// The tile rules of the mechanics in.
     fn rules(self) -> impl Iterator<Item = super::seam::TileRules> {
         ALL.iter()
