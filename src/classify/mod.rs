@@ -5,6 +5,7 @@ mod boxes;
 use crate::level::{Cell, Level, Tile, Wrap};
 pub use crate::mechanics::NodeType;
 use crate::mechanics::{self, Active};
+use crate::physics::geometry::span;
 use crate::physics::{Body, Physics};
 use boxes::Boxes;
 
@@ -68,20 +69,15 @@ fn decide(
 }
 
 /// Whether a solid and a one-way tile are under the feet of a body
-/// standing on `cell`: in row `row + 1`, under the box's columns.
+/// standing on `cell`: in row `row + 1`, under the box's columns (as
+/// [`Body::overlaps_kind`] spans them).
 fn ground(level: &Level, p: &Physics, cell: Cell) -> (bool, bool) {
     let row = i64::from(cell.row) + 1;
     let x = f64::from(cell.col) + 0.5;
     let (x0, x1) = (x - p.half_w(), x + p.half_w());
     let mut solid = false;
     let mut one_way = false;
-    let first = x0.floor() as i64;
-    let last = x1.floor() as i64;
-    for c in first..=last {
-        let ov = x1.min(c as f64 + 1.0) - x0.max(c as f64);
-        if ov <= crate::physics::EPS {
-            continue;
-        }
+    for c in span(x0, x1) {
         match level.tile_at(c, row) {
             Tile::SOLID => solid = true,
             Tile::ONE_WAY => one_way = true,
