@@ -44,7 +44,7 @@ impl Boxes {
         let kinds = Kinds::new(&groups)?;
         let solid = Kinds::new(&[&[Tile::SOLID]])?;
         let (w, h) = (level.width(), level.height());
-        let cols = box_cols(p, w);
+        let (cols, rows) = (box_cols(p, w), box_rows(p, h, 0.0));
         let near_rules = if Active::of(level).plain() {
             Vec::new()
         } else {
@@ -53,16 +53,15 @@ impl Boxes {
             // The box's columns and one more either side, its rows and the
             // two below the feet, and a margin of one more all round.
             let wide: Vec<_> = cols.iter().map(|c| c.start - 2..c.end + 2).collect();
-            let deep: Vec<_> = box_rows(p, h, 0.0)
-                .into_iter()
-                .enumerate()
-                .map(|(r, rows)| rows.start.min(r as i64) - 1..r as i64 + 4)
+            let deep: Vec<_> = (0..h as i64)
+                .zip(&rows)
+                .map(|(r, box_rows)| box_rows.start.min(r) - 1..r + 4)
                 .collect();
             overlaps(level, &near, &wide, &deep)
         };
         let feet: Vec<_> = (0..h as i64).map(|r| r + 1..r + 2).collect();
         Some(Self {
-            standing: overlaps(level, &kinds, &cols, &box_rows(p, h, 0.0)),
+            standing: overlaps(level, &kinds, &cols, &rows),
             ground: overlaps(level, &under, &cols, &feet),
             acting,
             roofed: overlaps(level, &solid, &cols, &box_rows(p, h, 1.0)),
